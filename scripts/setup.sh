@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages irlint needs to build and test. Idempotent; silent when all are present.
+set -euo pipefail
+
+packages=(g++ cmake make libpugixml-dev libcli11-dev libfmt-dev doctest-dev python3 python3-numpy)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,44 @@
+#pragma once
+// Each subcommand: an options struct, a setup function binding it to CLI11, and a run function returning
+// the exit code.
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace irlint::cli {
+
+struct CheckOptions {
+    std::vector<std::string> paths;
+    std::string format = "text";
+    std::string output;
+    int jobs = 0;
+    std::string shard;
+    std::string fail_on = "error";
+    std::vector<std::string> excludes;
+    bool quiet = false;
+};
+void setup_check(CLI::App& app, CheckOptions& opts);
+int run_check(const CheckOptions& opts);
+
+struct InferOptions {
+    std::string model;
+    std::vector<std::string> layers;
+    std::string format = "text";
+};
+void setup_infer(CLI::App& app, InferOptions& opts);
+int run_infer(const InferOptions& opts);
+
+struct ShapeOptions {
+    std::string op;
+    int opset = 0;
+    std::string input;
+    std::vector<std::string> attrs;
+    std::string output_size;
+    std::string format = "text";
+};
+void setup_shape(CLI::App& app, ShapeOptions& opts);
+int run_shape(const ShapeOptions& opts);
+
+}  // namespace irlint::cli

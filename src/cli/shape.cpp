@@ -1,0 +1,108 @@
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "core/text.hpp"
+#include "rules/pool_attrs.hpp"
+#include "rules/pool_rules.hpp"
+
+namespace irlint::cli {
+
+void setup_shape(CLI::App& app, ShapeOptions& o) {
+    app.add_option("--op", o.op, "AvgPool, MaxPool, AdaptiveAvgPool or AdaptiveMaxPool")->required();
+    app.add_option("--opset", o.opset, "The opset the layer's version names (default: the newest)")
+        ->check(CLI::Range(1, kNewestOpset));
+    app.add_option("--input", o.input, "Input dims, e.g. 1,3,32,32 (-1 or ? dynamic, 2..10 interval)")->required();
+    app.add_option("--attr", o.attrs, "Attribute as in the IR, KEY=VALUE (repeatable)");
+    app.add_option("--output-size", o.output_size, "Adaptive pools: the output_size values, e.g. 7,7");
+    app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+}
+
+namespace {
+
+std::string list_json(const std::vector<int64_t>& v) { return "[" + join_ints(v) + "]"; }
+
+}  // namespace
+
+int run_shape(const ShapeOptions& o) {
+    const int opset = o.opset > 0 ? o.opset : kNewestOpset;
+    const auto op = pool_op_for(o.op, opset);
+    if (!op) {
+        print_error(fmt::format("--op {}: not a pooling operator of opset{} (AvgPool, MaxPool, AdaptiveAvgPool, "
+                                "AdaptiveMaxPool; the adaptive ones from opset8)",
+                                o.op, opset));
+        return exit_code::usage;
+    }
+    std::string error;
+    const auto input = parse_shape(o.input, &error);
+    if (!input) {
+        print_error(fmt::format("--input {}: {}", o.input, error));
+        return exit_code::usage;
+    }
+    AttrList attrs;
+    for (const std::string& a : o.attrs) {
+        const auto eq = a.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            print_error(fmt::format("--attr {}: expected KEY=VALUE", a));
+            return exit_code::usage;
+        }
+        attrs.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+    }
+    const ParsedAttrs parsed = parse_pool_attrs(*op, attrs);
+    const std::string label = fmt::format("{}-{}", op->type_name(), op->version);
+    for (const AttrIssue& issue : parsed.issues)
+        fmt::print(stderr, "irlint: {}: {}: {}\n", severity_name(issue.severity), label, issue.message);
+    if (!parsed.usable()) return exit_code::findings;
+
+    PoolShape result;
+    if (op->is_adaptive()) {
+        std::optional<std::vector<int64_t>> sizes;
+        Shape size_shape;
+        if (!o.output_size.empty()) {
+            sizes.emplace();
+            for (std::string_view f : split(o.output_size, ',')) {
+                const auto v = parse_int(trim(f));
+                if (!v) {
+                    print_error(fmt::format("--output-size {}: '{}' is not an integer", o.output_size, f));
+                    return exit_code::usage;
+                }
+                sizes->push_back(*v);
+            }
+            size_shape.dims = {Dim(static_cast<int64_t>(sizes->size()))};
+        } else {
+            size_shape.dims = {Dim::dynamic()};
+        }
+        result = infer_adaptive_shape(*input, size_shape, sizes);
+    } else {
+        result = infer_pool_shape(*op, parsed.desc, *input);
+    }
+    if (result.error) {
+        print_error(fmt::format("{}: {}", label, *result.error));
+        return exit_code::findings;
+    }
+    const size_t outputs = op->output_count();
+    if (o.format == "json") {
+        std::string out = "{\"outputs\":[";
+        for (size_t k = 0; k < outputs; ++k) out += (k ? "," : "") + dims_json(result.output);
+        out += fmt::format("],\"pads_begin\":{},\"pads_end\":{}}}\n", list_json(result.pads_begin),
+                           list_json(result.pads_end));
+        emit_output("", out);
+        return exit_code::ok;
+    }
+    const Palette p = palette_for(STDOUT_FILENO);
+    std::string out = fmt::format("{} on {}\n", fmt::styled(label, p.bold), input->str());
+    for (size_t i = 0; i < result.axis_formulas.size(); ++i)
+        out += fmt::format("  dim {}: {}\n", i + 2, result.axis_formulas[i]);
+    if (!op->is_adaptive())
+        out += fmt::format("  pads_begin {}  pads_end {}\n", join_ints(result.pads_begin), join_ints(result.pads_end));
+    const auto types = pool_output_types(*op, parsed.desc, ElementType::f32);
+    for (size_t k = 0; k < outputs; ++k)
+        out += fmt::format("output {}{}: {}\n", k, k == 1 ? fmt::format(" (indices, {})", element_type_name(types[1])) : "",
+                           fmt::styled(result.output.str(), p.ok));
+    emit_output("", out);
+    return exit_code::ok;
+}
+
+}  // namespace irlint::cli

@@ -1,0 +1,74 @@
+#pragma once
+// Dimensions and shapes with OpenVINO's interval semantics: a dimension is [min, max] with
+// 0 <= min <= max, max possibly unbounded. Arithmetic saturates and clips the way ov::Interval does,
+// so that inferred intervals are exactly the ones OpenVINO would print.
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace irlint {
+
+class Dim {
+public:
+    static constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
+
+    Dim() : min_(0), max_(kInf) {}  // fully dynamic
+    explicit Dim(int64_t value);
+    Dim(int64_t min, int64_t max);  // max == -1 or kInf means no upper bound
+
+    static Dim dynamic() { return Dim(); }
+
+    int64_t min() const { return min_; }
+    int64_t max() const { return max_; }
+    bool is_static() const { return min_ == max_ && max_ != kInf; }
+    bool is_dynamic() const { return !is_static(); }
+    bool has_upper_bound() const { return max_ != kInf; }
+    bool is_fully_dynamic() const { return min_ == 0 && max_ == kInf; }
+    bool is_empty() const { return min_ == kInf && max_ == kInf; }
+    int64_t length() const { return min_; }  // meaningful for static dims only
+
+    // The dimension's lengths may be equal for some value: their intervals intersect.
+    bool compatible(const Dim& other) const;
+    bool operator==(const Dim& other) const = default;
+
+    Dim operator+(const Dim& other) const;
+    Dim operator-(const Dim& other) const;
+
+    std::string str() const;  // OpenVINO's spelling: 5, 2..10, 2.., ..10, ?
+
+private:
+    int64_t min_;
+    int64_t max_;
+};
+
+// Saturating helpers on bounds (kInf absorbs).
+int64_t bound_add(int64_t a, int64_t b);
+int64_t bound_sub(int64_t a, int64_t b);  // clipped at 0
+
+struct Shape {
+    bool rank_dynamic = false;
+    std::vector<Dim> dims;
+
+    static Shape dynamic_rank() { return Shape{true, {}}; }
+    size_t rank() const { return dims.size(); }
+    bool is_static() const;
+    bool compatible(const Shape& other) const;
+    bool operator==(const Shape& other) const = default;
+    std::string str() const;  // [1,3,?,2..5] or [...]
+};
+
+// Parses one dimension as OpenVINO's Dimension(string) does: "N", "-1", "?", "a..b", "a..", "..b".
+// Returns nullopt and fills *error on malformed text.
+std::optional<Dim> parse_dim(std::string_view text, std::string* error);
+
+// Parses a comma-separated shape ("1,3,?,2..10"); "..." is a dynamic rank; "" is a scalar.
+std::optional<Shape> parse_shape(std::string_view text, std::string* error);
+
+// Converts integer port dims (-1 dynamic) to a Shape.
+Shape shape_from_port_dims(const std::vector<int64_t>& dims);
+
+}  // namespace irlint

@@ -1,0 +1,88 @@
+#include "core/element_type.hpp"
+
+#include <array>
+
+namespace irlint {
+
+namespace {
+struct TypeInfo {
+    ElementType type;
+    std::string_view name;
+    std::string_view legacy;
+    int bits;
+};
+
+constexpr std::array<TypeInfo, 23> kTypes{{
+    {ElementType::dynamic, "dynamic", "UNSPECIFIED", 0},
+    {ElementType::boolean, "boolean", "BOOL", 8},
+    {ElementType::bf16, "bf16", "BF16", 16},
+    {ElementType::f16, "f16", "FP16", 16},
+    {ElementType::f32, "f32", "FP32", 32},
+    {ElementType::f64, "f64", "FP64", 64},
+    {ElementType::i4, "i4", "I4", 4},
+    {ElementType::i8, "i8", "I8", 8},
+    {ElementType::i16, "i16", "I16", 16},
+    {ElementType::i32, "i32", "I32", 32},
+    {ElementType::i64, "i64", "I64", 64},
+    {ElementType::u1, "u1", "BIN", 1},
+    {ElementType::u4, "u4", "U4", 4},
+    {ElementType::u8, "u8", "U8", 8},
+    {ElementType::u16, "u16", "U16", 16},
+    {ElementType::u32, "u32", "U32", 32},
+    {ElementType::u64, "u64", "U64", 64},
+    {ElementType::nf4, "nf4", "NF4", 4},
+    {ElementType::f8e4m3, "f8e4m3", "F8E4M3", 8},
+    {ElementType::f8e5m2, "f8e5m2", "F8E5M2", 8},
+    {ElementType::f4e2m1, "f4e2m1", "F4E2M1", 4},
+    {ElementType::f8e8m0, "f8e8m0", "F8E8M0", 8},
+    {ElementType::string, "string", "STRING", 0},
+}};
+
+const TypeInfo& info(ElementType t) { return kTypes[static_cast<size_t>(t)]; }
+}  // namespace
+
+std::optional<ElementType> parse_element_type(std::string_view text) {
+    for (const auto& t : kTypes)
+        if (text == t.name || text == t.legacy) return t.type;
+    // Older legacy spellings that OpenVINO's reader still maps.
+    if (text == "undefined" || text == "UNDEFINED") return ElementType::dynamic;
+    if (text == "U1" || text == "bin") return ElementType::u1;
+    return std::nullopt;
+}
+
+std::optional<ElementType> parse_element_type_attr(std::string_view text) {
+    std::string lower(text);
+    for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    for (const auto& t : kTypes)
+        if (lower == t.name) return t.type;
+    if (lower == "undefined") return ElementType::dynamic;
+    return std::nullopt;
+}
+
+std::string_view element_type_name(ElementType t) { return info(t).name; }
+int element_type_bits(ElementType t) { return info(t).bits; }
+
+bool is_float_type(ElementType t) {
+    switch (t) {
+        case ElementType::bf16: case ElementType::f16: case ElementType::f32: case ElementType::f64:
+        case ElementType::nf4: case ElementType::f8e4m3: case ElementType::f8e5m2: case ElementType::f4e2m1:
+        case ElementType::f8e8m0:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool is_integer_type(ElementType t) {
+    switch (t) {
+        case ElementType::i4: case ElementType::i8: case ElementType::i16: case ElementType::i32:
+        case ElementType::i64: case ElementType::u1: case ElementType::u4: case ElementType::u8:
+        case ElementType::u16: case ElementType::u32: case ElementType::u64:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace irlint

@@ -1,0 +1,122 @@
+#include "ir/const_data.hpp"
+
+#include <bit>
+#include <cstring>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace irlint {
+
+std::optional<ConstInfo> parse_const(const Layer& layer, std::string* error) {
+    ConstInfo info;
+    auto fail = [&](std::string why) -> std::optional<ConstInfo> {
+        *error = std::move(why);
+        return std::nullopt;
+    };
+    for (const char* key : {"element_type", "shape", "offset", "size"})
+        if (!layer.attr(key)) return fail(fmt::format("Const has no {} attribute", key));
+    const auto type = parse_element_type_attr(*layer.attr("element_type"));
+    if (!type || *type == ElementType::dynamic)
+        return fail(fmt::format("Const element_type=\"{}\" is not a static element type",
+                                excerpt(*layer.attr("element_type"))));
+    info.type = *type;
+    const std::string& shape = *layer.attr("shape");
+    if (!trim(shape).empty()) {
+        for (std::string_view field : split(shape, ',')) {
+            const auto v = parse_int(trim(field));
+            if (!v || *v < 0) return fail(fmt::format("Const shape=\"{}\" is not a list of non-negative integers",
+                                                     excerpt(shape)));
+            info.shape.push_back(*v);
+        }
+    }
+    const auto offset = parse_int(trim(*layer.attr("offset")));
+    const auto size = parse_int(trim(*layer.attr("size")));
+    if (!offset || *offset < 0) return fail(fmt::format("Const offset=\"{}\" is not a non-negative integer",
+                                                       excerpt(*layer.attr("offset"))));
+    if (!size || *size < 0) return fail(fmt::format("Const size=\"{}\" is not a non-negative integer",
+                                                   excerpt(*layer.attr("size"))));
+    info.offset = static_cast<uint64_t>(*offset);
+    info.size = static_cast<uint64_t>(*size);
+    return info;
+}
+
+std::optional<uint64_t> const_bytes_needed(const ConstInfo& info) {
+    uint64_t count = 1;
+    for (int64_t d : info.shape)
+        if (__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) return std::nullopt;
+    uint64_t bits = 0;
+    if (__builtin_mul_overflow(count, static_cast<uint64_t>(element_type_bits(info.type)), &bits)) return std::nullopt;
+    return bits / 8 + (bits % 8 != 0);
+}
+
+std::optional<std::string> check_const_range(const ConstInfo& info, uint64_t bin_size) {
+    uint64_t end = 0;
+    if (__builtin_add_overflow(info.offset, info.size, &end) || end > bin_size)
+        return fmt::format("Const data at offset {} with size {} ends past the end of the .bin ({} bytes)",
+                           info.offset, info.size, bin_size);
+    if (info.type == ElementType::string) return std::nullopt;  // packed with its own header
+    const auto needed = const_bytes_needed(info);
+    if (!needed) return fmt::format("Const shape [{}] has more elements than can be addressed", join_ints(info.shape));
+    if (info.size < *needed)
+        return fmt::format("Const size {} is smaller than its shape [{}] of {} needs ({} bytes)", info.size,
+                           join_ints(info.shape), element_type_name(info.type), *needed);
+    return std::nullopt;
+}
+
+namespace {
+template <class T>
+int64_t load(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return static_cast<int64_t>(v);
+}
+}  // namespace
+
+std::optional<std::vector<int64_t>> read_const_ints(const Model& model, const ConstInfo& info, std::string* error) {
+    static_assert(std::endian::native == std::endian::little, "the .bin is little-endian");
+    if (!model.bin_present) {
+        *error = "the .bin file is missing";
+        return std::nullopt;
+    }
+    if (auto problem = check_const_range(info, model.bin_size)) {
+        *error = *problem;
+        return std::nullopt;
+    }
+    const int bits = element_type_bits(info.type);
+    if (!is_integer_type(info.type) || bits < 8) {
+        *error = fmt::format("Const of {} cannot hold integer sizes", element_type_name(info.type));
+        return std::nullopt;
+    }
+    const uint64_t count = *const_bytes_needed(info) / (bits / 8);
+    if (count > (1u << 20)) {
+        *error = fmt::format("Const of {} elements is too large to read as a size list", count);
+        return std::nullopt;
+    }
+    std::string bytes(count * (bits / 8), '\0');
+    std::ifstream in(model.bin_path, std::ios::binary);
+    if (!in.seekg(static_cast<std::streamoff>(info.offset)) || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+        *error = "cannot read the Const data from the .bin";
+        return std::nullopt;
+    }
+    std::vector<int64_t> values;
+    for (uint64_t i = 0; i < count; ++i) {
+        const char* p = bytes.data() + i * (bits / 8);
+        switch (info.type) {
+            case ElementType::i8: values.push_back(load<int8_t>(p)); break;
+            case ElementType::u8: values.push_back(load<uint8_t>(p)); break;
+            case ElementType::i16: values.push_back(load<int16_t>(p)); break;
+            case ElementType::u16: values.push_back(load<uint16_t>(p)); break;
+            case ElementType::i32: values.push_back(load<int32_t>(p)); break;
+            case ElementType::u32: values.push_back(load<uint32_t>(p)); break;
+            case ElementType::i64: values.push_back(load<int64_t>(p)); break;
+            case ElementType::u64: values.push_back(load<uint64_t>(p)); break;
+            default: break;
+        }
+    }
+    return values;
+}
+
+}  // namespace irlint

@@ -1,0 +1,68 @@
+#pragma once
+// The in-memory form of an IR .xml: graphs of layers with their ports and edges, each element keeping
+// its source line. It holds what the file says, unvalidated beyond the syntax of single values; the
+// rules judge it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/element_type.hpp"
+
+namespace irlint {
+
+struct Port {
+    std::string id;
+    int line = 0;
+    std::string precision_text;               // as written, empty when absent
+    std::optional<ElementType> precision;     // parsed; nullopt when absent or unknown
+    std::vector<int64_t> dims;                // -1 is a dynamic dim
+    bool dims_valid = true;                   // false when some <dim> was not an integer >= -1
+    std::string names;
+};
+
+struct Layer {
+    std::string id;
+    std::string name;
+    std::string type;
+    std::string version;
+    int line = 0;
+    bool has_data = false;
+    int data_line = 0;
+    std::vector<std::pair<std::string, std::string>> attrs;  // <data> attributes in file order
+    std::vector<Port> inputs;
+    std::vector<Port> outputs;
+    std::vector<size_t> bodies;  // indices into Model::graphs of nested bodies (TensorIterator, Loop, If)
+
+    const std::string* attr(std::string_view key) const;
+    const Port* find_input(std::string_view port_id) const;
+    const Port* find_output(std::string_view port_id) const;
+};
+
+struct Edge {
+    std::string from_layer, from_port, to_layer, to_port;
+    int line = 0;
+};
+
+struct Graph {
+    std::string owner;  // empty for the model's main graph, else "body of layer <id>"
+    std::vector<Layer> layers;
+    std::vector<Edge> edges;
+};
+
+struct Model {
+    std::string xml_path;
+    std::string bin_path;
+    bool bin_present = false;
+    uint64_t bin_size = 0;
+    int64_t ir_version = 0;
+    std::string name;
+    std::vector<Graph> graphs;  // graphs[0] is the main graph
+
+    size_t layer_count() const;
+};
+
+}  // namespace irlint

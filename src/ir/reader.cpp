@@ -1,0 +1,264 @@
+#include "ir/reader.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <pugixml.hpp>
+
+#include "core/text.hpp"
+
+namespace irlint {
+
+namespace {
+
+// Maps byte offsets of the XML text to 1-based line numbers.
+class LineIndex {
+public:
+    explicit LineIndex(const std::string& text) {
+        for (size_t i = 0; i < text.size(); ++i)
+            if (text[i] == '\n') newlines_.push_back(i);
+    }
+    int line_of(ptrdiff_t offset) const {
+        if (offset < 0) return 0;
+        auto it = std::lower_bound(newlines_.begin(), newlines_.end(), static_cast<size_t>(offset));
+        return static_cast<int>(it - newlines_.begin()) + 1;
+    }
+
+private:
+    std::vector<size_t> newlines_;
+};
+
+class Reader {
+public:
+    Reader(const std::string& text, ReadResult& result) : text_(text), lines_(text), result_(result) {}
+
+    void run(const std::string& xml_path) {
+        const auto parsed = doc_.load_buffer(text_.data(), text_.size(), pugi::parse_default);
+        if (!parsed) {
+            error(rule::xml_malformed, lines_.line_of(parsed.offset),
+                  fmt::format("malformed XML: {} (at byte offset {})", parsed.description(), parsed.offset));
+            result_.status = ReadStatus::failed;
+            return;
+        }
+        const pugi::xml_node net = doc_.document_element();
+        if (!net || !iequals(net.name(), "net")) {
+            error(rule::ir_structure, line(net),
+                  fmt::format("not an OpenVINO IR: the root element is <{}>, expected <net>", net ? net.name() : ""));
+            result_.status = ReadStatus::not_ir;
+            return;
+        }
+        if (!read_version(net)) return;
+
+        Model model;
+        model.xml_path = xml_path;
+        model.name = net.attribute("name").value();
+        locate_bin(model);
+        read_graphs(net, model);
+        result_.model = std::move(model);
+        result_.status = ReadStatus::ok;
+    }
+
+private:
+    int line(const pugi::xml_node& node) const { return node ? lines_.line_of(node.offset_debug()) : 0; }
+
+    void add(Severity severity, std::string_view rule_id, int at, std::string message, const Layer* layer = nullptr) {
+        Diagnostic d;
+        d.severity = severity;
+        d.rule = std::string(rule_id);
+        d.line = at;
+        d.message = std::move(message);
+        if (layer) d.layer = {layer->id, layer->name, layer->type};
+        result_.diagnostics.push_back(std::move(d));
+    }
+    void error(std::string_view rule_id, int at, std::string message, const Layer* layer = nullptr) {
+        add(Severity::error, rule_id, at, std::move(message), layer);
+    }
+
+    bool read_version(const pugi::xml_node& net) {
+        const pugi::xml_attribute attr = net.attribute("version");
+        if (!attr) {
+            error(rule::ir_structure, line(net),
+                  "not an OpenVINO IR: <net> has no version attribute (OpenVINO reads IR versions 10 and 11)");
+            result_.status = ReadStatus::unsupported;
+            return false;
+        }
+        const auto version = parse_int(trim(attr.value()));
+        if (!version || *version < 10 || *version > 11) {
+            const bool legacy = version && *version >= 1 && *version < 10;
+            error(rule::ir_structure, line(net),
+                  fmt::format("unsupported IR version '{}': OpenVINO reads IR versions 10 and 11{}",
+                              excerpt(attr.value()),
+                              legacy ? " (this is a legacy Model Optimizer IR; convert the original model again)" : ""));
+            result_.status = ReadStatus::unsupported;
+            return false;
+        }
+        ir_version_ = *version;
+        return true;
+    }
+
+    void locate_bin(Model& model) {
+        model.ir_version = ir_version_;
+        std::filesystem::path bin = model.xml_path;
+        bin.replace_extension(".bin");
+        model.bin_path = bin.string();
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(bin, ec)) {
+            model.bin_present = true;
+            model.bin_size = std::filesystem::file_size(bin, ec);
+            if (ec) model.bin_present = false;
+        }
+    }
+
+    // Graphs nest (TensorIterator/Loop/If bodies); a work list keeps the depth out of the call stack.
+    void read_graphs(const pugi::xml_node& net, Model& model) {
+        struct Pending {
+            pugi::xml_node node;
+            std::string owner;
+        };
+        std::deque<Pending> pending{{net, ""}};  // first in, first out: graph indices follow push order
+        while (!pending.empty()) {
+            Pending job = std::move(pending.front());
+            pending.pop_front();
+            const size_t index = model.graphs.size();
+            model.graphs.push_back(Graph{job.owner, {}, {}});
+            std::vector<pugi::xml_node> layer_nodes;
+            Graph graph = read_graph(job.node, job.owner.empty(), layer_nodes);
+            for (size_t i = 0; i < graph.layers.size(); ++i) {
+                Layer& layer = graph.layers[i];
+                for (const char* body_name : {"body", "then_body", "else_body"}) {
+                    const pugi::xml_node body = layer_nodes[i].child(body_name);
+                    if (!body) continue;
+                    layer.bodies.push_back(model.graphs.size() + pending.size());
+                    pending.push_back({body, fmt::format("{} of layer {}", body_name, layer.id)});
+                }
+            }
+            graph.owner = job.owner;
+            model.graphs[index] = std::move(graph);
+        }
+    }
+
+    Graph read_graph(const pugi::xml_node& node, bool is_main, std::vector<pugi::xml_node>& nodes) {
+        Graph graph;
+        const pugi::xml_node layers = node.child("layers");
+        if (!layers) {
+            error(rule::ir_structure, line(node),
+                  is_main ? "<net> has no <layers> element" : fmt::format("<{}> has no <layers> element", node.name()));
+        }
+        for (pugi::xml_node l = layers.child("layer"); l; l = l.next_sibling("layer")) nodes.push_back(l);
+        graph.layers.reserve(nodes.size());
+        for (const auto& l : nodes) graph.layers.push_back(read_layer(l));
+        for (pugi::xml_node e = node.child("edges").child("edge"); e; e = e.next_sibling("edge"))
+            graph.edges.push_back(read_edge(e));
+        return graph;
+    }
+
+    Layer read_layer(const pugi::xml_node& node) {
+        Layer layer;
+        layer.line = line(node);
+        layer.id = node.attribute("id").value();
+        layer.name = node.attribute("name").value();
+        layer.type = node.attribute("type").value();
+        layer.version = node.attribute("version").value();
+        if (!node.attribute("id") || !parse_int(trim(layer.id)) || *parse_int(trim(layer.id)) < 0)
+            error(rule::ir_structure, layer.line,
+                  node.attribute("id") ? fmt::format("layer id '{}' is not a non-negative integer", excerpt(layer.id))
+                                       : "layer has no id attribute",
+                  &layer);
+        if (!node.attribute("type")) error(rule::ir_structure, layer.line, "layer has no type attribute", &layer);
+        if (!node.attribute("name")) error(rule::ir_structure, layer.line, "layer has no name attribute", &layer);
+        if (!node.attribute("version"))
+            error(rule::ir_structure, layer.line, "layer has no version attribute (OpenVINO requires it)", &layer);
+        if (const pugi::xml_node data = node.child("data")) {
+            layer.has_data = true;
+            layer.data_line = line(data);
+            for (const pugi::xml_attribute a : data.attributes()) layer.attrs.emplace_back(a.name(), a.value());
+        }
+        read_ports(node.child("input"), layer, layer.inputs);
+        read_ports(node.child("output"), layer, layer.outputs);
+        for (const Port& p : layer.outputs)
+            if (p.precision_text.empty())
+                error(rule::ir_structure, p.line,
+                      fmt::format("output port {} has no precision attribute (OpenVINO requires it on outputs)", p.id),
+                      &layer);
+        return layer;
+    }
+
+    void read_ports(const pugi::xml_node& group, const Layer& layer, std::vector<Port>& ports) {
+        for (pugi::xml_node p = group.child("port"); p; p = p.next_sibling("port")) {
+            Port port;
+            port.line = line(p);
+            port.id = p.attribute("id").value();
+            port.names = p.attribute("names").value();
+            if (!p.attribute("id")) error(rule::ir_structure, port.line, "port has no id attribute", &layer);
+            if (const pugi::xml_attribute prec = p.attribute("precision")) {
+                port.precision_text = prec.value();
+                port.precision = parse_element_type(port.precision_text);
+                if (!port.precision)
+                    error(rule::ir_structure, port.line,
+                          fmt::format("port {} has unknown precision '{}'", port.id, excerpt(port.precision_text)),
+                          &layer);
+            }
+            for (pugi::xml_node d = p.child("dim"); d; d = d.next_sibling("dim")) {
+                const std::string_view text = trim(d.text().get());
+                const auto value = parse_int(text);
+                if (!value || *value < -1) {
+                    port.dims_valid = false;
+                    error(rule::ir_structure, line(d),
+                          fmt::format("port {}: dimension '{}' must be an integer >= -1 (-1 is dynamic; intervals "
+                                      "and '?' are written only in a Parameter's shape attribute)",
+                                      port.id, excerpt(text)),
+                          &layer);
+                    port.dims.push_back(-1);
+                } else {
+                    port.dims.push_back(*value);
+                }
+            }
+            ports.push_back(std::move(port));
+        }
+    }
+
+    Edge read_edge(const pugi::xml_node& node) {
+        Edge edge;
+        edge.line = line(node);
+        edge.from_layer = node.attribute("from-layer").value();
+        edge.from_port = node.attribute("from-port").value();
+        edge.to_layer = node.attribute("to-layer").value();
+        edge.to_port = node.attribute("to-port").value();
+        for (const char* a : {"from-layer", "from-port", "to-layer", "to-port"})
+            if (!node.attribute(a)) error(rule::ir_structure, edge.line, fmt::format("edge has no {} attribute", a));
+        return edge;
+    }
+
+    const std::string& text_;
+    LineIndex lines_;
+    ReadResult& result_;
+    pugi::xml_document doc_;
+    int64_t ir_version_ = 0;
+};
+
+}  // namespace
+
+ReadResult read_model_from_memory(const std::string& xml_text, const std::string& xml_path) {
+    ReadResult result;
+    Reader(xml_text, result).run(xml_path);
+    return result;
+}
+
+ReadResult read_model(const std::string& xml_path) {
+    std::ifstream in(xml_path, std::ios::binary);
+    if (!in) {
+        ReadResult result;
+        result.diagnostics.push_back(
+            {Severity::error, std::string(rule::ir_structure), "cannot open the file for reading", 0, {}});
+        return result;
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return read_model_from_memory(buffer.str(), xml_path);
+}
+
+}  // namespace irlint

@@ -1,0 +1,253 @@
+#include "rules/engine.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "ir/const_data.hpp"
+#include "rules/pool_rules.hpp"
+#include "rules/structure.hpp"
+
+namespace irlint {
+
+std::string_view layer_status_name(LayerStatus s) {
+    switch (s) {
+        case LayerStatus::ok: return "ok";
+        case LayerStatus::mismatch: return "mismatch";
+        case LayerStatus::invalid: return "invalid";
+        case LayerStatus::unsupported: return "unsupported";
+    }
+    return "unsupported";
+}
+
+std::optional<int> opset_number(std::string_view version) {
+    if (version.substr(0, 5) != "opset") return std::nullopt;
+    const auto n = parse_int(version.substr(5));
+    if (!n || *n < 1 || *n > 1000) return std::nullopt;
+    return static_cast<int>(*n);
+}
+
+namespace {
+
+class ModelChecker {
+public:
+    ModelChecker(const Model& model, ModelReport& report) : model_(model), r_(report) {}
+
+    void run() {
+        for (size_t g = 0; g < model_.graphs.size(); ++g) check_graph(g);
+        report_unsupported();
+        report_missing_bin();
+        std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(),
+                         [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+    }
+
+private:
+    struct Produced {
+        Shape shape;
+        std::optional<ElementType> type;
+    };
+
+    void emit(Severity s, std::string_view rule_id, int line, std::string message, const Layer* layer = nullptr) {
+        r_.diagnostics.push_back(
+            Diagnostic{s, std::string(rule_id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}});
+    }
+
+    static std::vector<Shape> port_shapes(const std::vector<Port>& ports) {
+        std::vector<Shape> out;
+        for (const Port& p : ports) out.push_back(shape_from_port_dims(p.dims));
+        return out;
+    }
+
+    void check_graph(size_t g) {
+        const Graph& graph = model_.graphs[g];
+        const GraphIndex index = check_structure(graph, r_.diagnostics);
+        std::vector<LayerShapes> shapes(graph.layers.size());
+        produced_.assign(graph.layers.size(), {});
+        for (size_t i = 0; i < graph.layers.size(); ++i) {
+            const Layer& l = graph.layers[i];
+            shapes[i].layer = &l;
+            shapes[i].graph = g;
+            shapes[i].declared = port_shapes(l.outputs);
+            for (size_t k = 0; k < l.outputs.size(); ++k)
+                produced_[i].push_back({shapes[i].declared[k], l.outputs[k].precision});
+        }
+        for (size_t i : index.topo_order) check_layer(graph, index, i, shapes[i]);
+        for (auto& s : shapes) r_.layers.push_back(std::move(s));
+    }
+
+    void check_layer(const Graph& graph, const GraphIndex& index, size_t i, LayerShapes& shapes) {
+        const Layer& l = graph.layers[i];
+        std::vector<std::optional<ElementType>> input_types;
+        for (size_t p = 0; p < l.inputs.size(); ++p) {
+            if (const auto& src = index.producer_of[i][p]) {
+                shapes.inputs.push_back(produced_[src->layer][src->port].shape);
+                input_types.push_back(produced_[src->layer][src->port].type);
+            } else {
+                shapes.inputs.push_back(shape_from_port_dims(l.inputs[p].dims));
+                input_types.push_back(l.inputs[p].precision);
+            }
+        }
+        if (iequals(l.type, "Parameter")) return check_parameter(l, i, shapes);
+        if (iequals(l.type, "Const")) return check_const(l, shapes);
+        if (iequals(l.type, "Result")) {
+            shapes.status = LayerStatus::ok;
+            return;
+        }
+        const auto opset = opset_number(l.version);
+        const std::string type = to_lower(l.type);
+        const bool is_pool = type == "avgpool" || type == "maxpool" || type == "adaptiveavgpool" ||
+                             type == "adaptivemaxpool";
+        if (!is_pool || !opset) {
+            ++unsupported_[l.type];
+            return;
+        }
+        check_pool(graph, index, i, *opset, input_types, shapes);
+    }
+
+    void check_pool(const Graph& graph, const GraphIndex& index, size_t i, int opset,
+                    const std::vector<std::optional<ElementType>>& input_types, LayerShapes& shapes) {
+        const Layer& l = graph.layers[i];
+        if (opset > kNewestOpset) {
+            emit(Severity::warning, rule::ir_structure, l.line,
+                 fmt::format("version {} is newer than the opsets irlint knows (opset1..opset{}); checked as opset{}",
+                             l.version, kNewestOpset, kNewestOpset),
+                 &l);
+            opset = kNewestOpset;
+        }
+        const auto op = pool_op_for(l.type, opset);
+        if (!op) {
+            emit(Severity::error, rule::ir_structure, l.line,
+                 fmt::format("{} does not exist in {}: it was introduced in opset8", l.type, l.version), &l);
+            shapes.status = LayerStatus::invalid;
+            return;
+        }
+        PoolLayerInput in{&l, *op, shapes.inputs, input_types, std::nullopt};
+        if (op->is_adaptive() && l.inputs.size() == 2) in.output_size = output_size_of(graph, index, i);
+        check_pool_layer(in, shapes, r_.diagnostics);
+        ++r_.pooling_checked;
+        for (size_t k = 0; k < shapes.inferred.size() && k < produced_[i].size(); ++k)
+            produced_[i][k].shape = shapes.inferred[k];
+    }
+
+    std::optional<std::vector<int64_t>> output_size_of(const Graph& graph, const GraphIndex& index, size_t i) {
+        const auto& src = index.producer_of[i][1];
+        if (!src) return std::nullopt;
+        const Layer& c = graph.layers[src->layer];
+        if (!iequals(c.type, "Const")) return std::nullopt;
+        std::string error;
+        const auto info = parse_const(c, &error);
+        if (!info) return std::nullopt;  // reported by the Const's own check
+        if (!model_.bin_present) {
+            ++skipped_for_bin_;
+            return std::nullopt;
+        }
+        return read_const_ints(model_, *info, &error);
+    }
+
+    void check_parameter(const Layer& l, size_t i, LayerShapes& shapes) {
+        shapes.status = LayerStatus::ok;
+        const int at = l.has_data ? l.data_line : l.line;
+        if (const std::string* et = l.attr("element_type")) {
+            const auto type = parse_element_type_attr(*et);
+            if (!type) emit(Severity::error, rule::attr_invalid, at,
+                            fmt::format("Parameter element_type=\"{}\" is not an element type", excerpt(*et)), &l);
+            else if (!produced_[i].empty() && produced_[i][0].type && *produced_[i][0].type != *type)
+                emit(Severity::error, rule::output_type_mismatch, l.outputs[0].line,
+                     fmt::format("Parameter element_type={} but its output port declares {}", element_type_name(*type),
+                                 element_type_name(*produced_[i][0].type)),
+                     &l);
+            if (type && !produced_[i].empty()) produced_[i][0].type = type;
+        }
+        const std::string* text = l.attr("shape");
+        if (!text) return;
+        std::string error;
+        const auto shape = parse_shape(*text, &error);
+        if (!shape) {
+            emit(Severity::error, rule::attr_invalid, at,
+                 fmt::format("Parameter shape=\"{}\": {}", excerpt(*text), error), &l);
+            shapes.status = LayerStatus::invalid;
+            return;
+        }
+        shapes.inferred = {*shape};
+        if (produced_[i].empty()) return;
+        const Shape& declared = shapes.declared[0];
+        if (!shape->compatible(declared)) {
+            emit(Severity::error, rule::output_shape_mismatch, l.outputs[0].line,
+                 fmt::format("Parameter shape={} but its output port declares {}", shape->str(), declared.str()), &l);
+            shapes.status = LayerStatus::mismatch;
+            return;
+        }
+        produced_[i][0].shape = *shape;  // the more precise form: intervals are written only here
+    }
+
+    void check_const(const Layer& l, LayerShapes& shapes) {
+        shapes.status = LayerStatus::ok;
+        ++const_count_;
+        const int at = l.has_data ? l.data_line : l.line;
+        std::string error;
+        const auto info = parse_const(l, &error);
+        if (!info) {
+            emit(Severity::error, rule::const_data_invalid, at, error, &l);
+            shapes.status = LayerStatus::invalid;
+            return;
+        }
+        shapes.inferred = {shape_from_port_dims(info->shape)};
+        if (!l.outputs.empty() && !(shapes.inferred[0] == shapes.declared[0]) && l.outputs[0].dims_valid) {
+            emit(Severity::error, rule::output_shape_mismatch, l.outputs[0].line,
+                 fmt::format("Const shape={} but its output port declares {}", shapes.inferred[0].str(),
+                             shapes.declared[0].str()),
+                 &l);
+            shapes.status = LayerStatus::mismatch;
+        }
+        if (!model_.bin_present) return;
+        if (auto problem = check_const_range(*info, model_.bin_size)) {
+            emit(Severity::error, rule::const_data_invalid, at, *problem, &l);
+            shapes.status = LayerStatus::invalid;
+        }
+    }
+
+    void report_unsupported() {
+        if (unsupported_.empty()) return;
+        std::vector<std::pair<std::string, size_t>> counts(unsupported_.begin(), unsupported_.end());
+        std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::vector<std::string> parts;
+        size_t total = 0;
+        for (const auto& [type, n] : counts) {
+            parts.push_back(fmt::format("{} x{}", type.empty() ? "(no type)" : type, n));
+            total += n;
+        }
+        emit(Severity::note, rule::unsupported_op, 0,
+             fmt::format("{} layer{} of {} type{} without rules were not checked: {}", total, total == 1 ? "" : "s",
+                         counts.size(), counts.size() == 1 ? "" : "s", fmt::join(parts, ", ")));
+    }
+
+    void report_missing_bin() {
+        if (model_.bin_present || const_count_ == 0) return;
+        std::string what = fmt::format("{} was not found: the data of {} Const layer{} was not checked",
+                                       model_.bin_path, const_count_, const_count_ == 1 ? "" : "s");
+        if (skipped_for_bin_)
+            what += fmt::format(", and {} adaptive pooling output_size{} could not be read (those output dims are "
+                                "taken as dynamic)",
+                                skipped_for_bin_, skipped_for_bin_ == 1 ? "" : "s");
+        emit(Severity::note, rule::const_data_invalid, 0, what);
+    }
+
+    const Model& model_;
+    ModelReport& r_;
+    std::vector<std::vector<Produced>> produced_;
+    std::map<std::string, size_t> unsupported_;
+    size_t const_count_ = 0;
+    size_t skipped_for_bin_ = 0;
+};
+
+}  // namespace
+
+ModelReport check_model(const Model& model) {
+    ModelReport report;
+    ModelChecker(model, report).run();
+    return report;
+}
+
+}  // namespace irlint

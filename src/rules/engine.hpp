@@ -1,0 +1,37 @@
+#pragma once
+// Runs every rule over a model: structure first, then each layer in topological order, so that a pooling
+// layer sees the shape its producer really has (a Parameter's intervals, an upstream pooling's inference).
+
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.hpp"
+#include "core/dim.hpp"
+#include "ir/model.hpp"
+
+namespace irlint {
+
+enum class LayerStatus { ok, mismatch, invalid, unsupported };
+std::string_view layer_status_name(LayerStatus s);
+
+struct LayerShapes {
+    const Layer* layer = nullptr;
+    size_t graph = 0;
+    std::vector<Shape> inputs;
+    std::vector<Shape> declared;
+    std::vector<Shape> inferred;
+    LayerStatus status = LayerStatus::unsupported;
+};
+
+struct ModelReport {
+    std::vector<LayerShapes> layers;  // every layer, graphs in order, layers in file order
+    Diagnostics diagnostics;          // sorted by line
+    size_t pooling_checked = 0;
+};
+
+ModelReport check_model(const Model& model);
+
+// "opset8" -> 8; nullopt for anything else (extensions, custom domains).
+std::optional<int> opset_number(std::string_view version);
+
+}  // namespace irlint

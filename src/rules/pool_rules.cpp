@@ -1,0 +1,219 @@
+#include "rules/pool_rules.hpp"
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "rules/pool_attrs.hpp"
+#include "rules/structure.hpp"
+
+namespace irlint {
+
+std::vector<ElementType> pool_output_types(const PoolOp& op, const PoolingDesc& desc, ElementType input_type) {
+    if (op.has_index_output()) return {input_type, desc.index_type};
+    return {input_type};
+}
+
+namespace {
+
+struct Candidate {
+    std::string label;
+    PoolingDesc desc;
+};
+
+bool matches_declared(const PoolOp& op, const PoolingDesc& d, const Shape& input, const Shape& declared) {
+    const PoolShape s = infer_pool_shape(op, d, input);
+    return !s.error && s.output == declared;
+}
+
+// Per-axis search of one list attribute: the smallest value at each mismatching axis that gives the
+// declared length, other axes unchanged.
+std::optional<Candidate> search_list(const PoolOp& op, const PoolingDesc& base, const Shape& input,
+                                     const Shape& declared, const char* name, std::vector<int64_t> PoolingDesc::*field,
+                                     int64_t lo, int64_t fill) {
+    PoolingDesc d = base;
+    const size_t n = d.kernel.size();
+    auto& list = d.*field;
+    if (list.empty()) list.assign(n, fill);
+    if (list.size() != n) return std::nullopt;
+    const PoolShape now = infer_pool_shape(op, base, input);
+    if (now.error || now.output.rank() != declared.rank()) return std::nullopt;
+    for (size_t i = 0; i < n; ++i) {
+        if (now.output.dims[i + 2] == declared.dims[i + 2]) continue;
+        bool found = false;
+        const int64_t hi = std::max<int64_t>(16, 2 * list[i] + 8);
+        for (int64_t v = lo; v <= hi && !found; ++v) {
+            PoolingDesc trial = d;
+            (trial.*field)[i] = v;
+            const PoolShape s = infer_pool_shape(op, trial, input);
+            if (!s.error && s.output.dims[i + 2] == declared.dims[i + 2]) {
+                list[i] = v;
+                found = true;
+            }
+        }
+        if (!found) return std::nullopt;
+    }
+    if (!matches_declared(op, d, input, declared)) return std::nullopt;
+    return Candidate{fmt::format("{}={}", name, join_ints(list)), d};
+}
+
+}  // namespace
+
+std::optional<std::string> suggest_attribute_change(const PoolOp& op, const PoolingDesc& desc, const Shape& input,
+                                                    const Shape& declared) {
+    if (!input.is_static() || !declared.is_static() || declared.rank() != input.rank()) return std::nullopt;
+    for (RoundingType r : {RoundingType::floor, RoundingType::ceil, RoundingType::ceil_torch}) {
+        if (r == desc.rounding || (r == RoundingType::ceil_torch && !op.has_ceil_torch())) continue;
+        PoolingDesc d = desc;
+        d.rounding = r;
+        if (matches_declared(op, d, input, declared)) return fmt::format("rounding_type={}", rounding_type_name(r));
+    }
+    for (PadType p : {PadType::explicit_pads, PadType::same_upper, PadType::same_lower, PadType::valid}) {
+        if (p == desc.auto_pad) continue;
+        PoolingDesc d = desc;
+        d.auto_pad = p;
+        if (matches_declared(op, d, input, declared)) return fmt::format("auto_pad={}", pad_type_name(p));
+    }
+    if (desc.auto_pad == PadType::explicit_pads) {
+        if (auto c = search_list(op, desc, input, declared, "pads_end", &PoolingDesc::pads_end, 0, 0)) return c->label;
+        if (auto c = search_list(op, desc, input, declared, "pads_begin", &PoolingDesc::pads_begin, 0, 0))
+            return c->label;
+    }
+    if (auto c = search_list(op, desc, input, declared, "strides", &PoolingDesc::strides, 1, 1)) return c->label;
+    if (auto c = search_list(op, desc, input, declared, "kernel", &PoolingDesc::kernel, 1, 1)) return c->label;
+    if (op.has_dilations())
+        if (auto c = search_list(op, desc, input, declared, "dilations", &PoolingDesc::dilations, 1, 1))
+            return c->label;
+    return std::nullopt;
+}
+
+namespace {
+
+class PoolChecker {
+public:
+    PoolChecker(const PoolLayerInput& in, LayerShapes& shapes, Diagnostics& out)
+        : in_(in), l_(*in.layer), shapes_(shapes), out_(out) {}
+
+    void run() {
+        shapes_.status = LayerStatus::ok;
+        if (!check_port_counts()) return invalid();
+        const ParsedAttrs attrs = parse_pool_attrs(in_.op, l_.attrs);
+        for (const AttrIssue& issue : attrs.issues)
+            emit(issue.severity, rule::attr_invalid, l_.has_data ? l_.data_line : l_.line, issue.message);
+        if (!attrs.usable()) return invalid();
+        desc_ = attrs.desc;
+
+        const Shape& input = in_.input_shapes[0];
+        const PoolShape result = in_.op.is_adaptive()
+                                     ? infer_adaptive_shape(input, in_.input_shapes[1], in_.output_size)
+                                     : infer_pool_shape(in_.op, desc_, input);
+        if (result.error) {
+            emit(Severity::error, rule::attr_invalid, l_.line, fmt::format("{}-{}: {}", in_.op.type_name(),
+                                                                        in_.op.version, *result.error));
+            return invalid();
+        }
+        if (!check_axis(input)) return invalid();
+        shapes_.inferred.assign(in_.op.output_count(), result.output);
+        for (size_t k = 0; k < shapes_.declared.size() && k < shapes_.inferred.size(); ++k)
+            compare_output(k, result);
+        check_output_types();
+    }
+
+private:
+    void emit(Severity s, std::string_view rule_id, int line, std::string message) {
+        out_.push_back(Diagnostic{s, std::string(rule_id), std::move(message), line, layer_ref(l_)});
+    }
+
+    void invalid() {
+        shapes_.status = LayerStatus::invalid;
+        shapes_.inferred.clear();
+    }
+
+    std::string op_label() const { return fmt::format("{}-{}", in_.op.type_name(), in_.op.version); }
+
+    bool check_port_counts() {
+        const size_t want_in = in_.op.is_adaptive() ? 2 : 1;
+        const size_t want_out = in_.op.output_count();
+        if (l_.inputs.size() == want_in && l_.outputs.size() == want_out) return true;
+        emit(Severity::error, rule::ir_structure, l_.line,
+             fmt::format("{} has {} input{} and {} output{}; the layer declares {} and {}", op_label(), want_in,
+                         want_in == 1 ? "" : "s", want_out, want_out == 1 ? "" : "s", l_.inputs.size(),
+                         l_.outputs.size()));
+        return false;
+    }
+
+    bool check_axis(const Shape& input) {
+        if (!in_.op.has_axis() || input.rank_dynamic) return true;
+        const auto rank = static_cast<int64_t>(input.rank());
+        if (desc_.axis >= -rank && desc_.axis < rank) return true;
+        emit(Severity::error, rule::attr_invalid, l_.has_data ? l_.data_line : l_.line,
+             fmt::format("{}: axis={} is out of the range [{}, {}] of the {}D input", op_label(), desc_.axis, -rank,
+                         rank - 1, rank));
+        return false;
+    }
+
+    void compare_output(size_t k, const PoolShape& result) {
+        const Port& port = l_.outputs[k];
+        if (!port.dims_valid) return;  // the reader has reported the port
+        const Shape& declared = shapes_.declared[k];
+        const Shape& inferred = shapes_.inferred[k];
+        if (declared == inferred) return;
+        const bool conflict = !declared.compatible(inferred);
+        std::vector<std::string> details;
+        if (declared.rank() != inferred.rank()) {
+            details.push_back(fmt::format("rank {}, declared {}", inferred.rank(), declared.rank()));
+        } else {
+            for (size_t i = 0; i < declared.rank(); ++i) {
+                if (declared.dims[i] == inferred.dims[i]) continue;
+                const bool spatial = i >= 2 && i - 2 < result.axis_formulas.size();
+                details.push_back(spatial ? fmt::format("dim {}: {}, declared {}", i, result.axis_formulas[i - 2],
+                                                        declared.dims[i].str())
+                                          : fmt::format("dim {} ({}): the input has {}, declared {}", i,
+                                                        i == 0 ? "batch" : "channels", inferred.dims[i].str(),
+                                                        declared.dims[i].str()));
+            }
+        }
+        std::string message = fmt::format("{} output {} is declared {}, OpenVINO infers {}: {}", op_label(), port.id,
+                                          declared.str(), inferred.str(), fmt::join(details, "; "));
+        if (conflict && k == 0 && !in_.op.is_adaptive()) {
+            if (auto fix = suggest_attribute_change(in_.op, desc_, in_.input_shapes[0], declared))
+                message += fmt::format("; {} gives the declared dims", *fix);
+        }
+        if (!conflict)
+            message += declared.is_static() ? " (the declared dims are more precise than the input allows)"
+                                            : " (the declared dims are less precise than OpenVINO's)";
+        emit(conflict ? Severity::error : Severity::warning, rule::output_shape_mismatch, port.line, message);
+        if (conflict) shapes_.status = LayerStatus::mismatch;
+    }
+
+    void check_output_types() {
+        const auto& input_type = in_.input_types.empty() ? std::nullopt : in_.input_types[0];
+        if (!input_type || *input_type == ElementType::dynamic) return;
+        const auto types = pool_output_types(in_.op, desc_, *input_type);
+        for (size_t k = 0; k < types.size() && k < l_.outputs.size(); ++k) {
+            const Port& port = l_.outputs[k];
+            if (!port.precision || *port.precision == types[k] || *port.precision == ElementType::dynamic) continue;
+            const bool is_index = k == 1;
+            emit(Severity::error, rule::output_type_mismatch, port.line,
+                 fmt::format("{} output {} ({}) is declared {}, OpenVINO gives {}{}", op_label(), port.id,
+                             is_index ? "indices" : "values", element_type_name(*port.precision),
+                             element_type_name(types[k]),
+                             is_index ? fmt::format(" (index_element_type={})", element_type_name(types[k]))
+                                      : " (the input element type)"));
+            if (shapes_.status == LayerStatus::ok) shapes_.status = LayerStatus::mismatch;
+        }
+    }
+
+    const PoolLayerInput& in_;
+    const Layer& l_;
+    LayerShapes& shapes_;
+    Diagnostics& out_;
+    PoolingDesc desc_;
+};
+
+}  // namespace
+
+void check_pool_layer(const PoolLayerInput& in, LayerShapes& shapes, Diagnostics& out) {
+    PoolChecker(in, shapes, out).run();
+}
+
+}  // namespace irlint

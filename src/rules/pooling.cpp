@@ -1,0 +1,327 @@
+#include "rules/pooling.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace irlint {
+
+namespace {
+constexpr std::array<std::pair<std::string_view, PadType>, 4> kPadTypes{{
+    {"explicit", PadType::explicit_pads},
+    {"same_upper", PadType::same_upper},
+    {"same_lower", PadType::same_lower},
+    {"valid", PadType::valid},
+}};
+constexpr std::array<std::pair<std::string_view, RoundingType>, 3> kRoundingTypes{{
+    {"floor", RoundingType::floor},
+    {"ceil", RoundingType::ceil},
+    {"ceil_torch", RoundingType::ceil_torch},
+}};
+}  // namespace
+
+std::string_view pad_type_name(PadType t) {
+    for (const auto& [name, value] : kPadTypes)
+        if (value == t) return name;
+    return "explicit";
+}
+
+std::string_view rounding_type_name(RoundingType t) {
+    for (const auto& [name, value] : kRoundingTypes)
+        if (value == t) return name;
+    return "floor";
+}
+
+std::optional<PadType> parse_pad_type(std::string_view text) {
+    const std::string lower = to_lower(text);
+    for (const auto& [name, value] : kPadTypes)
+        if (lower == name) return value;
+    return std::nullopt;
+}
+
+std::optional<RoundingType> parse_rounding_type(std::string_view text) {
+    const std::string lower = to_lower(text);
+    for (const auto& [name, value] : kRoundingTypes)
+        if (lower == name) return value;
+    return std::nullopt;
+}
+
+std::string_view PoolOp::type_name() const {
+    switch (kind) {
+        case PoolKind::avg_pool: return "AvgPool";
+        case PoolKind::max_pool: return "MaxPool";
+        case PoolKind::adaptive_avg_pool: return "AdaptiveAvgPool";
+        case PoolKind::adaptive_max_pool: return "AdaptiveMaxPool";
+    }
+    return "";
+}
+
+bool PoolOp::has_dilations() const {
+    return (kind == PoolKind::max_pool && version >= 8) || (kind == PoolKind::avg_pool && version >= 16);
+}
+
+bool PoolOp::has_ceil_torch() const {
+    return (kind == PoolKind::max_pool || kind == PoolKind::avg_pool) && version >= 14;
+}
+
+bool PoolOp::has_index_output() const {
+    return (kind == PoolKind::max_pool && version >= 8) || kind == PoolKind::adaptive_max_pool;
+}
+
+bool PoolOp::has_axis() const { return kind == PoolKind::max_pool && version >= 8; }
+
+std::optional<PoolOp> pool_op_for(std::string_view type, int opset) {
+    const std::string t = to_lower(type);  // OpenVINO looks types up case-insensitively
+    if (t == "avgpool") return PoolOp{PoolKind::avg_pool, opset >= 16 ? 16 : opset >= 14 ? 14 : 1};
+    if (t == "maxpool") return PoolOp{PoolKind::max_pool, opset >= 14 ? 14 : opset >= 8 ? 8 : 1};
+    if (t == "adaptiveavgpool" && opset >= 8) return PoolOp{PoolKind::adaptive_avg_pool, 8};
+    if (t == "adaptivemaxpool" && opset >= 8) return PoolOp{PoolKind::adaptive_max_pool, 8};
+    return std::nullopt;
+}
+
+std::optional<int64_t> dilated_kernel(int64_t kernel, int64_t dilation) {
+    int64_t scaled = 0;
+    if (__builtin_mul_overflow(kernel - 1, dilation, &scaled) || scaled == Dim::kInf) return std::nullopt;
+    return scaled + 1;
+}
+
+std::optional<int64_t> pooled_length(int64_t in, const AxisWindow& w, RoundingType rounding) {
+    if (in == Dim::kInf) return Dim::kInf;
+    const auto kd = dilated_kernel(w.kernel, w.dilation);
+    int64_t padded = 0, start_limit = 0;
+    if (!kd || __builtin_add_overflow(in, w.pad_begin, &start_limit) ||
+        __builtin_add_overflow(start_limit, w.pad_end, &padded))
+        return std::nullopt;
+    const int64_t span = bound_sub(padded, *kd);
+    const int64_t q = rounding == RoundingType::floor ? span / w.stride : span / w.stride + (span % w.stride != 0);
+    if (rounding != RoundingType::ceil_torch) return q + 1;
+    // ceil_torch: the last window may not start in the right padding. OpenVINO compares in unsigned
+    // arithmetic, so an axis with no input and no pads_begin keeps the window.
+    int64_t last_start = 0;
+    if (__builtin_mul_overflow(q, w.stride, &last_start)) return std::nullopt;
+    return (start_limit == 0 || last_start <= start_limit - 1) ? q + 1 : q;
+}
+
+std::pair<int64_t, int64_t> same_padding(int64_t in, const AxisWindow& w, PadType auto_pad) {
+    const int64_t kd = dilated_kernel(w.kernel, w.dilation).value_or(Dim::kInf);
+    const int64_t windows = in / w.stride + (in % w.stride != 0);
+    int64_t total = 0;
+    if (__builtin_mul_overflow(windows - 1, w.stride, &total) || __builtin_add_overflow(total, kd, &total))
+        total = Dim::kInf;
+    total = std::max<int64_t>(0, total - in);
+    const int64_t half = total / 2;
+    return auto_pad == PadType::same_lower ? std::pair{total - half, half} : std::pair{half, total - half};
+}
+
+namespace {
+
+std::string list_str(const std::vector<int64_t>& v) { return v.empty() ? "(empty)" : join_ints(v); }
+
+std::vector<int64_t> or_fill(const std::vector<int64_t>& v, size_t n, int64_t fill) {
+    return v.empty() ? std::vector<int64_t>(n, fill) : v;
+}
+
+// The attribute checks OpenVINO makes before it looks at any dimension, in its order.
+std::optional<std::string> validate_attributes(const PoolOp& op, const PoolingDesc& d, const Shape& input,
+                                               const std::vector<int64_t>& strides,
+                                               const std::vector<int64_t>& dilations,
+                                               const std::vector<int64_t>& pads_begin,
+                                               const std::vector<int64_t>& pads_end) {
+    const size_t n = d.kernel.size();
+    if (pads_begin.size() != n)
+        return fmt::format("pads_begin has {} values ({}), expected one per kernel axis ({})", pads_begin.size(),
+                           list_str(pads_begin), n);
+    if (pads_end.size() != n)
+        return fmt::format("pads_end has {} values ({}), expected one per kernel axis ({})", pads_end.size(),
+                           list_str(pads_end), n);
+    if (!input.rank_dynamic && (input.rank() < 3 || input.rank() > 5))
+        return fmt::format("the input must be 3D, 4D or 5D; it is {} (rank {})", input.str(), input.rank());
+    if (strides.size() != n)
+        return fmt::format("strides has {} values ({}), expected one per kernel axis ({}){}", strides.size(),
+                           list_str(strides), n,
+                           strides.empty() ? "; OpenVINO's IR reader does not default missing strides to 1" : "");
+    if (dilations.size() != n)
+        return fmt::format("dilations has {} values ({}), expected one per kernel axis ({})", dilations.size(),
+                           list_str(dilations), n);
+    if (!input.rank_dynamic && n != input.rank() - 2)
+        return fmt::format("kernel has {} values ({}), but the {}D input {} has {} spatial axes", n,
+                           list_str(d.kernel), input.rank(), input.str(), input.rank() - 2);
+    auto below = [](const std::vector<int64_t>& v, int64_t lo) {
+        return std::any_of(v.begin(), v.end(), [lo](int64_t x) { return x < lo; });
+    };
+    if (below(d.kernel, 1)) return fmt::format("kernel {} has a value below 1", list_str(d.kernel));
+    if (below(strides, 1)) return fmt::format("strides {} has a zero or negative value", list_str(strides));
+    if (below(dilations, 1)) return fmt::format("dilations {} has a zero or negative value", list_str(dilations));
+    if (below(pads_begin, 0)) return fmt::format("pads_begin {} has a negative value", list_str(pads_begin));
+    if (below(pads_end, 0)) return fmt::format("pads_end {} has a negative value", list_str(pads_end));
+    if (d.rounding == RoundingType::ceil_torch && !op.has_ceil_torch())
+        return fmt::format("rounding_type=ceil_torch is not supported by {}-{}: it exists from opset14 on",
+                           op.type_name(), op.version);
+    return std::nullopt;
+}
+
+std::string rounding_word(RoundingType r) { return r == RoundingType::floor ? "floor" : "ceil"; }
+
+std::string kernel_term(const AxisWindow& w) {
+    if (w.dilation == 1) return std::to_string(w.kernel);
+    return fmt::format("(({}-1)*{}+1)", w.kernel, w.dilation);
+}
+
+// "floor((32+1+1-5)/2)+1 = 15", with the ceil_torch correction spelled out when it applies.
+std::string axis_formula(const Dim& in, const AxisWindow& w, const PoolingDesc& d, const Dim& out) {
+    std::string prefix;
+    std::string padded = in.str();
+    if (d.auto_pad == PadType::valid) {
+        prefix = "valid: ";
+    } else {
+        if (d.auto_pad != PadType::explicit_pads)
+            prefix = fmt::format("{} pads {}/{}: ", pad_type_name(d.auto_pad), w.pad_begin, w.pad_end);
+        padded += fmt::format("+{}+{}", w.pad_begin, w.pad_end);
+    }
+    std::string text = fmt::format("{}{}(({}-{})/{})+1", prefix, rounding_word(d.rounding), padded, kernel_term(w),
+                                   w.stride);
+    if (d.rounding == RoundingType::ceil_torch) {
+        const AxisWindow& same = w;
+        const auto plain_ceil = pooled_length(in.min(), same, RoundingType::ceil);
+        if (in.is_static() && plain_ceil && *plain_ceil != out.min())
+            return fmt::format("{} = {}, minus the last window, which would start in the padding (ceil_torch) = {}",
+                               text, *plain_ceil, out.str());
+    }
+    return fmt::format("{} = {}", text, out.str());
+}
+
+}  // namespace
+
+PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& input) {
+    PoolShape result;
+    const size_t n = d.kernel.size();
+    const auto& strides = d.strides;  // the IR reader fills no default: empty strides are an error
+    const auto dilations = op.has_dilations() ? or_fill(d.dilations, n, 1) : std::vector<int64_t>(n, 1);
+    auto pads_begin = or_fill(d.pads_begin, n, 0);
+    auto pads_end = or_fill(d.pads_end, n, 0);
+
+    if (auto err = validate_attributes(op, d, input, strides, dilations, pads_begin, pads_end)) {
+        result.error = std::move(err);
+        return result;
+    }
+    if (input.rank_dynamic) {
+        result.output.dims.assign(n + 2, Dim::dynamic());
+        result.pads_begin = pads_begin;
+        result.pads_end = pads_end;
+        return result;
+    }
+    if (input.dims[0].is_static() && input.dims[0].length() == 0) {
+        result.error = fmt::format("the batch size of the input {} is zero", input.str());
+        return result;
+    }
+    if (input.dims[1].is_static() && input.dims[1].length() == 0) {
+        result.error = fmt::format("the channel count of the input {} is zero", input.str());
+        return result;
+    }
+
+    result.output.dims = {input.dims[0], input.dims[1]};
+    const bool same = d.auto_pad == PadType::same_upper || d.auto_pad == PadType::same_lower;
+    for (size_t i = 0; i < n; ++i) {
+        const Dim& in = input.dims[i + 2];
+        AxisWindow w{pads_begin[i], pads_end[i], d.kernel[i], strides[i], dilations[i]};
+        if (d.auto_pad == PadType::valid) w.pad_begin = w.pad_end = 0;
+        if (same) {
+            std::tie(w.pad_begin, w.pad_end) = in.is_static() ? same_padding(in.length(), w, d.auto_pad)
+                                                              : std::pair<int64_t, int64_t>{0, 0};
+        }
+        pads_begin[i] = w.pad_begin;
+        pads_end[i] = w.pad_end;
+
+        if (same && !in.is_static()) {
+            // OpenVINO cannot keep auto pads per bound, so such an axis is fully dynamic.
+            result.output.dims.push_back(Dim::dynamic());
+            result.axis_formulas.push_back(fmt::format("{} on the dynamic dim {} = ?", pad_type_name(d.auto_pad),
+                                                       in.str()));
+            continue;
+        }
+        const auto kd = dilated_kernel(w.kernel, w.dilation);
+        if (in.is_static()) {
+            int64_t padded = 0;
+            if (!kd || __builtin_add_overflow(in.length(), w.pad_begin, &padded) ||
+                __builtin_add_overflow(padded, w.pad_end, &padded)) {
+                result.error = fmt::format("axis {}: integer overflow in {}+{}+{} or the dilated kernel", i,
+                                           in.length(), w.pad_begin, w.pad_end);
+                return result;
+            }
+            if (*kd > padded) {
+                result.error = fmt::format(
+                    "axis {}: the kernel after dilation ({}) is larger than the padded input {}+{}+{} = {}", i, *kd,
+                    in.length(), w.pad_begin, w.pad_end, padded);
+                return result;
+            }
+            if (op.kind == PoolKind::avg_pool && d.exclude_pad && !(*kd > w.pad_begin && *kd > w.pad_end)) {
+                result.error = fmt::format(
+                    "axis {}: with exclude-pad=true a window of {} (after dilation) can lie wholly in the padding "
+                    "(pads_begin {}, pads_end {}); OpenVINO rejects this",
+                    i, *kd, w.pad_begin, w.pad_end);
+                return result;
+            }
+        }
+        const auto lo = pooled_length(in.min(), w, d.rounding);
+        const auto hi = pooled_length(in.max(), w, d.rounding);
+        if (!lo || !hi) {
+            result.error = fmt::format("axis {}: integer overflow in the output size", i);
+            return result;
+        }
+        const Dim out = in.is_static() ? Dim(*lo) : Dim(*lo, *hi == Dim::kInf ? -1 : *hi);
+        result.output.dims.push_back(out);
+        result.axis_formulas.push_back(axis_formula(in, w, d, out));
+    }
+    result.pads_begin = std::move(pads_begin);
+    result.pads_end = std::move(pads_end);
+    return result;
+}
+
+PoolShape infer_adaptive_shape(const Shape& input, const Shape& output_size_shape,
+                               const std::optional<std::vector<int64_t>>& output_size) {
+    PoolShape result;
+    if (!input.rank_dynamic && (input.rank() < 3 || input.rank() > 5)) {
+        result.error = fmt::format("the input must be 3D, 4D or 5D; it is {} (rank {})", input.str(), input.rank());
+        return result;
+    }
+    if (input.rank_dynamic) {
+        result.output = Shape::dynamic_rank();
+        return result;
+    }
+    const size_t spatial = input.rank() - 2;
+    if (!output_size_shape.rank_dynamic) {
+        if (output_size_shape.rank() != 1) {
+            result.error = fmt::format("output_size must be a 1D tensor; its shape is {}", output_size_shape.str());
+            return result;
+        }
+        if (!output_size_shape.dims[0].compatible(Dim(static_cast<int64_t>(spatial)))) {
+            result.error = fmt::format("output_size has shape {}, but the {}D input has {} spatial axes",
+                                       output_size_shape.str(), input.rank(), spatial);
+            return result;
+        }
+    }
+    result.output.dims = {input.dims[0], input.dims[1]};
+    if (!output_size) {
+        result.output.dims.resize(input.rank(), Dim::dynamic());
+        return result;
+    }
+    if (output_size->size() != spatial) {
+        result.error = fmt::format("output_size holds {} values ({}), but the {}D input has {} spatial axes",
+                                   output_size->size(), list_str(*output_size), input.rank(), spatial);
+        return result;
+    }
+    for (int64_t v : *output_size) {
+        if (v < 0) {
+            result.error = fmt::format("output_size {} has a negative value", list_str(*output_size));
+            return result;
+        }
+        result.output.dims.push_back(Dim(v));
+        result.axis_formulas.push_back(fmt::format("output_size = {}", v));
+    }
+    return result;
+}
+
+}  // namespace irlint

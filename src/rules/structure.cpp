@@ -1,0 +1,242 @@
+#include "rules/structure.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/dim.hpp"
+#include "core/text.hpp"
+
+namespace irlint {
+
+LayerRef layer_ref(const Layer& layer) { return {layer.id, layer.name, layer.type}; }
+
+namespace {
+
+class StructureChecker {
+public:
+    StructureChecker(const Graph& graph, Diagnostics& out) : g_(graph), out_(out) {}
+
+    GraphIndex run() {
+        index_.producer_of.resize(g_.layers.size());
+        for (size_t i = 0; i < g_.layers.size(); ++i) index_.producer_of[i].resize(g_.layers[i].inputs.size());
+        index_layers();
+        for (const Edge& e : g_.edges) connect(e);
+        report_unconnected_inputs();
+        order_topologically();
+        report_unreachable();
+        return std::move(index_);
+    }
+
+private:
+    void emit(Severity s, std::string_view rule_id, int line, std::string message, const Layer* layer = nullptr) {
+        Diagnostic d{s, std::string(rule_id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}};
+        out_.push_back(std::move(d));
+    }
+
+    std::string where() const { return g_.owner.empty() ? "" : fmt::format(" in the {}", g_.owner); }
+
+    void index_layers() {
+        for (size_t i = 0; i < g_.layers.size(); ++i) {
+            const Layer& l = g_.layers[i];
+            auto [it, inserted] = index_.layer_by_id.emplace(l.id, i);
+            if (!inserted) {
+                const Layer& first = g_.layers[it->second];
+                emit(Severity::error, rule::ir_structure, l.line,
+                     fmt::format("duplicate layer id {}{}: already used by '{}' at line {}; OpenVINO keeps only "
+                                 "the last layer with an id",
+                                 l.id, where(), first.name, first.line),
+                     &l);
+            }
+            check_port_ids(l);
+        }
+    }
+
+    void check_port_ids(const Layer& l) {
+        std::unordered_map<std::string, int> seen;
+        auto visit = [&](const Port& p) {
+            auto [it, inserted] = seen.emplace(p.id, p.line);
+            if (!inserted)
+                emit(Severity::error, rule::ir_structure, p.line,
+                     fmt::format("duplicate port id {} in layer {} (first at line {})", p.id, l.id, it->second), &l);
+        };
+        for (const Port& p : l.inputs) visit(p);
+        for (const Port& p : l.outputs) visit(p);
+    }
+
+    const Layer* find_layer(const std::string& id, size_t* index) const {
+        auto it = index_.layer_by_id.find(id);
+        if (it == index_.layer_by_id.end()) return nullptr;
+        *index = it->second;
+        return &g_.layers[it->second];
+    }
+
+    static std::optional<size_t> port_index(const std::vector<Port>& ports, const std::string& id) {
+        for (size_t i = 0; i < ports.size(); ++i)
+            if (ports[i].id == id) return i;
+        return std::nullopt;
+    }
+
+    void connect(const Edge& e) {
+        size_t from = 0, to = 0;
+        const Layer* src = find_layer(e.from_layer, &from);
+        const Layer* dst = find_layer(e.to_layer, &to);
+        if (!src || !dst) {
+            emit(Severity::error, rule::ir_structure, e.line,
+                 fmt::format("edge {}:{} -> {}:{} names layer {}, which does not exist{}", e.from_layer, e.from_port,
+                             e.to_layer, e.to_port, src ? e.to_layer : e.from_layer, where()));
+            return;
+        }
+        const auto out_port = port_index(src->outputs, e.from_port);
+        const auto in_port = port_index(dst->inputs, e.to_port);
+        if (!out_port) {
+            const bool is_input = port_index(src->inputs, e.from_port).has_value();
+            emit(Severity::error, rule::ir_structure, e.line,
+                 fmt::format("edge {}:{} -> {}:{} starts at {} of layer {} ('{}')", e.from_layer, e.from_port,
+                             e.to_layer, e.to_port,
+                             is_input ? fmt::format("input port {}; an edge starts at an output port", e.from_port)
+                                      : fmt::format("port {}, which is not an output port", e.from_port),
+                             src->id, src->name),
+                 src);
+            return;
+        }
+        if (!in_port) {
+            const bool is_output = port_index(dst->outputs, e.to_port).has_value();
+            emit(Severity::error, rule::ir_structure, e.line,
+                 fmt::format("edge {}:{} -> {}:{} ends at {} of layer {} ('{}')", e.from_layer, e.from_port,
+                             e.to_layer, e.to_port,
+                             is_output ? fmt::format("output port {}; an edge ends at an input port", e.to_port)
+                                       : fmt::format("port {}, which is not an input port", e.to_port),
+                             dst->id, dst->name),
+                 dst);
+            return;
+        }
+        auto& slot = index_.producer_of[to][*in_port];
+        if (slot) {
+            emit(Severity::error, rule::ir_structure, e.line,
+                 fmt::format("input port {} of layer {} ('{}') is fed twice: by {}:{} and by {}:{}", e.to_port,
+                             dst->id, dst->name, g_.layers[slot->layer].id, g_.layers[slot->layer].outputs[slot->port].id,
+                             e.from_layer, e.from_port),
+                 dst);
+            return;
+        }
+        slot = PortRef{from, *out_port};
+        compare_ports(e, *src, src->outputs[*out_port], *dst, dst->inputs[*in_port]);
+    }
+
+    void compare_ports(const Edge& e, const Layer& src, const Port& out, const Layer& dst, const Port& in) {
+        if (out.dims_valid && in.dims_valid) {
+            const Shape a = shape_from_port_dims(out.dims), b = shape_from_port_dims(in.dims);
+            if (!a.compatible(b)) {
+                emit(Severity::error, rule::edge_shape_mismatch, e.line,
+                     fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {}", src.id, out.id,
+                                 dst.id, in.id, src.name, a.str(), dst.name, b.str()),
+                     &dst);
+            } else if (!(a == b)) {
+                emit(Severity::warning, rule::edge_shape_mismatch, e.line,
+                     fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {} (compatible, "
+                                 "but OpenVINO writes both sides alike)",
+                                 src.id, out.id, dst.id, in.id, src.name, a.str(), dst.name, b.str()),
+                     &dst);
+            }
+        }
+        if (out.precision && in.precision && *out.precision != *in.precision) {
+            emit(Severity::error, rule::edge_type_mismatch, e.line,
+                 fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {}", src.id, out.id,
+                             dst.id, in.id, src.name, element_type_name(*out.precision), dst.name,
+                             element_type_name(*in.precision)),
+                 &dst);
+        }
+    }
+
+    void report_unconnected_inputs() {
+        for (size_t i = 0; i < g_.layers.size(); ++i) {
+            const Layer& l = g_.layers[i];
+            if (index_.layer_by_id.at(l.id) != i) continue;  // a duplicate: already reported
+            for (size_t p = 0; p < l.inputs.size(); ++p)
+                if (!index_.producer_of[i][p])
+                    emit(Severity::error, rule::ir_structure, l.inputs[p].line,
+                         fmt::format("input port {} of layer {} ('{}') has no incoming edge; OpenVINO rejects the "
+                                     "layer as inconsistent",
+                                     l.inputs[p].id, l.id, l.name),
+                         &l);
+        }
+    }
+
+    // Kahn's algorithm: no recursion, so deep graphs cannot exhaust the stack.
+    void order_topologically() {
+        const size_t n = g_.layers.size();
+        std::vector<size_t> pending(n, 0);
+        std::vector<std::vector<size_t>> consumers(n);
+        for (size_t i = 0; i < n; ++i)
+            for (const auto& p : index_.producer_of[i])
+                if (p) {
+                    ++pending[i];
+                    consumers[p->layer].push_back(i);
+                }
+        std::vector<size_t> ready;
+        for (size_t i = n; i-- > 0;)
+            if (pending[i] == 0) ready.push_back(i);
+        while (!ready.empty()) {
+            const size_t i = ready.back();
+            ready.pop_back();
+            index_.topo_order.push_back(i);
+            for (size_t c : consumers[i])
+                if (--pending[c] == 0) ready.push_back(c);
+        }
+        if (index_.topo_order.size() == n) return;
+        index_.has_cycle = true;
+        std::vector<std::string> ids;
+        const Layer* first = nullptr;
+        for (size_t i = 0; i < n; ++i)
+            if (pending[i] > 0) {
+                if (!first) first = &g_.layers[i];
+                if (ids.size() < 8) ids.push_back(g_.layers[i].id);
+                index_.topo_order.push_back(i);
+            }
+        emit(Severity::error, rule::ir_structure, first->line,
+             fmt::format("the graph{} has a cycle through layers {}{}", where(), fmt::join(ids, ", "),
+                         index_.topo_order.size() - (n - ids.size()) > 8 ? ", ..." : ""),
+             first);
+    }
+
+    // OpenVINO builds the model by walking back from Result and Assign layers; whatever it does not reach is
+    // dropped without a word.
+    void report_unreachable() {
+        const size_t n = g_.layers.size();
+        std::vector<char> reached(n, 0);
+        std::vector<size_t> stack;
+        for (size_t i = 0; i < n; ++i)
+            if (iequals(g_.layers[i].type, "Result") || iequals(g_.layers[i].type, "Assign") ||
+                iequals(g_.layers[i].type, "Parameter")) {
+                reached[i] = 1;
+                stack.push_back(i);
+            }
+        while (!stack.empty()) {
+            const size_t i = stack.back();
+            stack.pop_back();
+            for (const auto& p : index_.producer_of[i])
+                if (p && !reached[p->layer]) {
+                    reached[p->layer] = 1;
+                    stack.push_back(p->layer);
+                }
+        }
+        for (size_t i = 0; i < n; ++i)
+            if (!reached[i])
+                emit(Severity::warning, rule::ir_structure, g_.layers[i].line,
+                     fmt::format("layer {} ('{}') does not lead to any Result; OpenVINO drops it when it reads the "
+                                 "model",
+                                 g_.layers[i].id, g_.layers[i].name),
+                     &g_.layers[i]);
+    }
+
+    const Graph& g_;
+    Diagnostics& out_;
+    GraphIndex index_;
+};
+
+}  // namespace
+
+GraphIndex check_structure(const Graph& graph, Diagnostics& out) { return StructureChecker(graph, out).run(); }
+
+}  // namespace irlint

@@ -1,0 +1,32 @@
+#pragma once
+// Graph-level rules: ids, ports, edges, cycles and reachability. Builds the index the other rules use to
+// find each input's producer.
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/diagnostic.hpp"
+#include "ir/model.hpp"
+
+namespace irlint {
+
+struct PortRef {
+    size_t layer = 0;  // index into Graph::layers
+    size_t port = 0;   // index into that layer's outputs (producer) or inputs (consumer)
+};
+
+struct GraphIndex {
+    std::unordered_map<std::string, size_t> layer_by_id;           // first layer with each id
+    std::vector<std::vector<std::optional<PortRef>>> producer_of;  // [layer][input] -> producer output
+    std::vector<size_t> topo_order;                                // every layer; cycles appended last
+    bool has_cycle = false;
+};
+
+// Checks one graph and returns its index. Diagnostics are appended to `out`.
+GraphIndex check_structure(const Graph& graph, Diagnostics& out);
+
+LayerRef layer_ref(const Layer& layer);
+
+}  // namespace irlint
