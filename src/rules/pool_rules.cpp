@@ -88,6 +88,14 @@ std::optional<std::string> suggest_attribute_change(const PoolOp& op, const Pool
 
 namespace {
 
+// How the serializer writes a shape into port <dim>s: intervals lose their bounds and become -1.
+Shape port_form(const Shape& s) {
+    Shape out = s;
+    for (Dim& d : out.dims)
+        if (!d.is_static()) d = Dim::dynamic();
+    return out;
+}
+
 class PoolChecker {
 public:
     PoolChecker(const PoolLayerInput& in, LayerShapes& shapes, Diagnostics& out)
@@ -156,14 +164,14 @@ private:
         if (!port.dims_valid) return;  // the reader has reported the port
         const Shape& declared = shapes_.declared[k];
         const Shape& inferred = shapes_.inferred[k];
-        if (declared == inferred) return;
+        if (declared == port_form(inferred)) return;  // ports spell every dynamic dim -1
         const bool conflict = !declared.compatible(inferred);
         std::vector<std::string> details;
         if (declared.rank() != inferred.rank()) {
             details.push_back(fmt::format("rank {}, declared {}", inferred.rank(), declared.rank()));
         } else {
             for (size_t i = 0; i < declared.rank(); ++i) {
-                if (declared.dims[i] == inferred.dims[i]) continue;
+                if (declared.dims[i] == port_form(inferred).dims[i]) continue;
                 const bool spatial = i >= 2 && i - 2 < result.axis_formulas.size();
                 details.push_back(spatial ? fmt::format("dim {}: {}, declared {}", i, result.axis_formulas[i - 2],
                                                         declared.dims[i].str())

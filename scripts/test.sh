@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every test (unit and end-to-end) through CTest.
+#   scripts/test.sh                     Release build in build/
+#   IRLINT_SANITIZE=ON IRLINT_BUILD_DIR=build-asan scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+build_dir="${IRLINT_BUILD_DIR:-build}"
+build_type="${IRLINT_BUILD_TYPE:-Release}"
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DIRLINT_SANITIZE="${IRLINT_SANITIZE:-OFF}" >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"

@@ -1,0 +1,216 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+
+#include "ir/reader.hpp"
+#include "rules/engine.hpp"
+
+using namespace irlint;
+
+namespace {
+std::string dims(const std::vector<int64_t>& v) {
+    std::string out;
+    for (int64_t d : v) out += "<dim>" + std::to_string(d) + "</dim>";
+    return out;
+}
+
+// Parameter -> one pooling layer -> Result, with the pooling layer's attributes and outputs given.
+std::string pool_model(const std::string& type, const std::string& version, const std::string& data,
+                       const std::vector<int64_t>& in, const std::vector<std::vector<int64_t>>& outs,
+                       const std::string& param_shape = "", const std::vector<std::string>& out_prec = {}) {
+    std::string shape_attr = param_shape.empty() ? "" : " shape=\"" + param_shape + "\"";
+    std::string outputs;
+    for (size_t k = 0; k < outs.size(); ++k) {
+        const std::string prec = k < out_prec.size() ? out_prec[k] : (k == 1 ? "I64" : "FP32");
+        outputs += "<port id=\"" + std::to_string(k + 1) + "\" precision=\"" + prec + "\">" + dims(outs[k]) + "</port>";
+    }
+    return R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data element_type="f32")" + shape_attr + R"(/>
+  <output><port id="0" precision="FP32">)" + dims(in) + R"(</port></output></layer>
+<layer id="1" name="pool" type=")" + type + R"(" version=")" + version + R"(">
+  <data )" + data + R"(/>
+  <input><port id="0" precision="FP32">)" + dims(in) + R"(</port></input>
+  <output>)" + outputs + R"(</output></layer>
+<layer id="2" name="y" type="Result" version="opset1">
+  <input><port id="0" precision="FP32">)" + dims(outs[0]) + R"(</port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+</edges></net>)";
+}
+
+ModelReport check(const std::string& xml) {
+    ReadResult r = read_model_from_memory(xml, "mem.xml");
+    REQUIRE(r.model);
+    return check_model(*r.model);
+}
+
+const Diagnostic* find(const ModelReport& r, std::string_view rule) {
+    auto it = std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
+                           [&](const Diagnostic& d) { return d.rule == rule; });
+    return it == r.diagnostics.end() ? nullptr : &*it;
+}
+
+const char* kAvg = R"(kernel="5,5" strides="2,2" pads_begin="1,1" pads_end="1,1" exclude-pad="true" rounding_type="floor" auto_pad="explicit")";
+}  // namespace
+
+TEST_CASE("a correct pooling layer has no findings beyond notes") {
+    const ModelReport r = check(pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 15, 15}}));
+    CHECK(r.pooling_checked == 1);
+    CHECK(std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
+                       [](const Diagnostic& d) { return d.severity != Severity::note; }));
+    CHECK(r.layers[1].status == LayerStatus::ok);
+    CHECK(r.layers[1].inferred[0].str() == "[1,3,15,15]");
+}
+
+TEST_CASE("a wrong declared dim is reported with the arithmetic and the fix") {
+    const ModelReport r = check(pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 16, 16}}));
+    const Diagnostic* d = find(r, "output-shape-mismatch");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::error);
+    CHECK(d->line == 7);
+    CHECK(d->layer.name == "pool");
+    CHECK(d->layer.type == "AvgPool");
+    CHECK(d->message ==
+          "AvgPool-1 output 1 is declared [1,3,16,16], OpenVINO infers [1,3,15,15]: dim 2: floor((32+1+1-5)/2)+1 = "
+          "15, declared 16; dim 3: floor((32+1+1-5)/2)+1 = 15, declared 16; rounding_type=ceil gives the declared "
+          "dims");
+    CHECK(r.layers[1].status == LayerStatus::mismatch);
+}
+
+TEST_CASE("intervals of a Parameter's shape reach the pooling layer") {
+    const ModelReport r = check(pool_model("MaxPool", "opset1", R"(kernel="2,2" strides="2,2")", {1, 3, -1, -1},
+                                           {{1, 3, -1, -1}}, "1,3,16..64,?"));
+    CHECK(r.layers[1].inputs[0].str() == "[1,3,16..64,?]");
+    CHECK(r.layers[1].inferred[0].str() == "[1,3,8..32,1..]");  // ? - 2 is clipped at 0, then +1
+    CHECK(r.layers[1].status == LayerStatus::ok);
+    CHECK_FALSE(find(r, "output-shape-mismatch"));
+}
+
+TEST_CASE("declared static dims where the input is dynamic are a warning, not an error") {
+    const ModelReport r = check(pool_model("MaxPool", "opset1", R"(kernel="2,2" strides="2,2")", {1, 3, -1, -1},
+                                           {{1, 3, 8, 8}}));
+    const Diagnostic* d = find(r, "output-shape-mismatch");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::warning);
+}
+
+TEST_CASE("MaxPool-8 index output type follows index_element_type") {
+    const std::string data = R"(kernel="2,2" strides="2,2" index_element_type="i32")";
+    const ModelReport bad = check(pool_model("MaxPool", "opset8", data, {1, 3, 8, 8}, {{1, 3, 4, 4}, {1, 3, 4, 4}}));
+    const Diagnostic* d = find(bad, "output-type-mismatch");
+    REQUIRE(d);
+    CHECK(d->message.find("(indices) is declared i64, OpenVINO gives i32") != std::string::npos);
+    const ModelReport good = check(
+        pool_model("MaxPool", "opset8", data, {1, 3, 8, 8}, {{1, 3, 4, 4}, {1, 3, 4, 4}}, "", {"FP32", "I32"}));
+    CHECK_FALSE(find(good, "output-type-mismatch"));
+}
+
+TEST_CASE("value output type must be the input type") {
+    const ModelReport r = check(pool_model("MaxPool", "opset1", R"(kernel="2,2" strides="2,2")", {1, 3, 8, 8},
+                                           {{1, 3, 4, 4}}, "", {"FP16"}));
+    const Diagnostic* d = find(r, "output-type-mismatch");
+    REQUIRE(d);
+    CHECK(d->message.find("(values) is declared f16, OpenVINO gives f32") != std::string::npos);
+}
+
+TEST_CASE("invalid attributes are attr-invalid and stop the shape check") {
+    const ModelReport r = check(pool_model("MaxPool", "opset8", R"(kernel="2,2" strides="2,2" rounding_type="ceil_torch")",
+                                           {1, 3, 8, 8}, {{1, 3, 4, 4}, {1, 3, 4, 4}}));
+    const Diagnostic* d = find(r, "attr-invalid");
+    REQUIRE(d);
+    CHECK(d->message.find("ceil_torch is not supported by MaxPool-8") != std::string::npos);
+    CHECK(r.layers[1].status == LayerStatus::invalid);
+    CHECK_FALSE(find(r, "output-shape-mismatch"));
+}
+
+TEST_CASE("MaxPool-8 axis must lie within the input rank") {
+    const ModelReport r = check(pool_model("MaxPool", "opset8", R"(kernel="2,2" strides="2,2" axis="4")",
+                                           {1, 3, 8, 8}, {{1, 3, 4, 4}, {1, 3, 4, 4}}));
+    const Diagnostic* d = find(r, "attr-invalid");
+    REQUIRE(d);
+    CHECK(d->message.find("axis=4 is out of the range [-4, 3]") != std::string::npos);
+}
+
+TEST_CASE("a MaxPool-8 layer must declare both outputs") {
+    const ModelReport r = check(pool_model("MaxPool", "opset8", R"(kernel="2,2" strides="2,2")", {1, 3, 8, 8},
+                                           {{1, 3, 4, 4}}));
+    const Diagnostic* d = find(r, "ir-structure");
+    REQUIRE(d);
+    CHECK(d->message.find("MaxPool-8 has 1 input and 2 outputs") != std::string::npos);
+}
+
+TEST_CASE("layer types without rules are summarized in one note") {
+    const ModelReport r = check(pool_model("MaxPool", "opset1", R"(kernel="2,2" strides="2,2")", {1, 3, 8, 8},
+                                           {{1, 3, 4, 4}}));
+    CHECK_FALSE(find(r, "unsupported-op"));
+    const ModelReport ext = check(pool_model("MaxPool", "extension", R"(kernel="2,2")", {1, 3, 8, 8}, {{1, 3, 4, 4}}));
+    const Diagnostic* d = find(ext, "unsupported-op");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::note);
+    CHECK(d->message == "1 layer of 1 type without rules were not checked: MaxPool x1");
+}
+
+TEST_CASE("AdaptiveAvgPool reads output_size from the Const in the .bin") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "irlint-engine-test";
+    fs::create_directories(dir);
+    {
+        std::ofstream bin(dir / "m.bin", std::ios::binary);
+        const int64_t values[2] = {5, 7};
+        bin.write(reinterpret_cast<const char*>(values), sizeof(values));
+    }
+    const std::string xml = R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,6,8,9" element_type="f32"/>
+  <output><port id="0" precision="FP32"><dim>1</dim><dim>6</dim><dim>8</dim><dim>9</dim></port></output></layer>
+<layer id="1" name="size" type="Const" version="opset1"><data element_type="i64" shape="2" offset="0" size="16"/>
+  <output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="2" name="pool" type="AdaptiveAvgPool" version="opset8">
+  <input><port id="0" precision="FP32"><dim>1</dim><dim>6</dim><dim>8</dim><dim>9</dim></port><port id="1" precision="I64"><dim>2</dim></port></input>
+  <output><port id="2" precision="FP32"><dim>1</dim><dim>6</dim><dim>5</dim><dim>6</dim></port></output></layer>
+<layer id="3" name="y" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>1</dim><dim>6</dim><dim>5</dim><dim>6</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+</edges></net>)";
+    ReadResult r = read_model_from_memory(xml, (dir / "m.xml").string());
+    REQUIRE(r.model);
+    REQUIRE(r.model->bin_present);
+    const ModelReport report = check_model(*r.model);
+    CHECK(report.layers[2].inferred[0].str() == "[1,6,5,7]");
+    const Diagnostic* d = find(report, "output-shape-mismatch");
+    REQUIRE(d);
+    CHECK(d->message.find("declared [1,6,5,6], OpenVINO infers [1,6,5,7]") != std::string::npos);
+
+    ReadResult no_bin = read_model_from_memory(xml, (dir / "absent.xml").string());
+    const ModelReport dynamic = check_model(*no_bin.model);
+    CHECK(dynamic.layers[2].inferred[0].str() == "[1,6,?,?]");
+    const Diagnostic* note = find(dynamic, "const-data-invalid");
+    REQUIRE(note);
+    CHECK(note->severity == Severity::note);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a Const whose data runs past the .bin is const-data-invalid") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "irlint-engine-const";
+    fs::create_directories(dir);
+    std::ofstream(dir / "m.bin", std::ios::binary) << "12345678";
+    const std::string xml = R"(<net version="11"><layers>
+<layer id="0" name="c" type="Const" version="opset1"><data element_type="i64" shape="2" offset="4" size="16"/>
+  <output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="1" name="y" type="Result" version="opset1"><input><port id="0" precision="I64"><dim>2</dim></port></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges></net>)";
+    ReadResult r = read_model_from_memory(xml, (dir / "m.xml").string());
+    const ModelReport report = check_model(*r.model);
+    const Diagnostic* d = find(report, "const-data-invalid");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::error);
+    CHECK(d->message == "Const data at offset 4 with size 16 ends past the end of the .bin (8 bytes)");
+    fs::remove_all(dir);
+}

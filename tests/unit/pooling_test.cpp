@@ -1,0 +1,184 @@
+#include <doctest/doctest.h>
+
+#include "rules/pool_rules.hpp"
+#include "rules/pooling.hpp"
+
+using namespace irlint;
+
+namespace {
+Shape shape(const char* text) {
+    std::string err;
+    auto s = parse_shape(text, &err);
+    REQUIRE_MESSAGE(s.has_value(), err);
+    return *s;
+}
+PoolingDesc desc(std::vector<int64_t> k, std::vector<int64_t> s, std::vector<int64_t> pb, std::vector<int64_t> pe,
+                 RoundingType r = RoundingType::floor, PadType p = PadType::explicit_pads) {
+    PoolingDesc d;
+    d.kernel = std::move(k);
+    d.strides = std::move(s);
+    d.pads_begin = std::move(pb);
+    d.pads_end = std::move(pe);
+    d.rounding = r;
+    d.auto_pad = p;
+    return d;
+}
+const PoolOp avg1{PoolKind::avg_pool, 1};
+const PoolOp avg14{PoolKind::avg_pool, 14};
+const PoolOp max1{PoolKind::max_pool, 1};
+const PoolOp max8{PoolKind::max_pool, 8};
+}  // namespace
+
+TEST_CASE("pooled_length: the formula for each rounding type") {
+    const AxisWindow w{1, 1, 5, 2, 1};
+    CHECK(pooled_length(32, w, RoundingType::floor) == 15);  // floor((32+1+1-5)/2)+1
+    CHECK(pooled_length(32, w, RoundingType::ceil) == 16);
+    CHECK(pooled_length(32, w, RoundingType::ceil_torch) == 16);  // window 15 starts at 30 < 33
+    const AxisWindow t{1, 1, 2, 2, 1};
+    CHECK(pooled_length(5, t, RoundingType::ceil) == 4);
+    CHECK(pooled_length(5, t, RoundingType::ceil_torch) == 3);  // window 3 would start at 6 = 5+1
+    CHECK(pooled_length(Dim::kInf, t, RoundingType::floor) == Dim::kInf);
+}
+
+TEST_CASE("pooled_length: ceil_torch keeps the window when input and pads_begin are both 0") {
+    // OpenVINO compares q*s > in + pb - 1 in unsigned arithmetic; with in + pb == 0 the right side wraps.
+    const AxisWindow w{0, 2, 2, 1, 1};
+    CHECK(pooled_length(0, w, RoundingType::ceil_torch) == 1);
+}
+
+TEST_CASE("pooled_length: overflow is reported, not wrapped") {
+    const AxisWindow w{Dim::kInf - 1, 5, 1, 1, 1};
+    CHECK_FALSE(pooled_length(10, w, RoundingType::floor).has_value());
+    CHECK_FALSE(dilated_kernel(Dim::kInf / 2, 4).has_value());
+}
+
+TEST_CASE("same padding splits the total with the odd pad at the end (upper) or the beginning (lower)") {
+    const AxisWindow w{0, 0, 5, 2, 1};
+    CHECK(same_padding(32, w, PadType::same_upper) == std::pair<int64_t, int64_t>{1, 2});
+    CHECK(same_padding(32, w, PadType::same_lower) == std::pair<int64_t, int64_t>{2, 1});
+    CHECK(same_padding(32, AxisWindow{0, 0, 2, 2, 1}, PadType::same_upper) == std::pair<int64_t, int64_t>{0, 0});
+}
+
+TEST_CASE("AvgPool-1 spec examples: same_upper with stride 2 halves the input") {
+    auto r = infer_pool_shape(avg1, desc({2, 2}, {2, 2}, {0, 0}, {1, 1}, RoundingType::floor, PadType::same_upper),
+                              shape("1,3,32,32"));
+    REQUIRE_FALSE(r.error);
+    CHECK(r.output.str() == "[1,3,16,16]");
+    CHECK(r.pads_begin == std::vector<int64_t>{0, 0});  // written pads are ignored under same_*
+    CHECK(r.pads_end == std::vector<int64_t>{0, 0});
+    auto r5 = infer_pool_shape(avg1, desc({5, 5}, {2, 2}, {0, 0}, {1, 1}, RoundingType::floor, PadType::same_upper),
+                               shape("1,3,32,32"));
+    CHECK(r5.output.str() == "[1,3,16,16]");
+    CHECK(r5.pads_begin == std::vector<int64_t>{1, 1});
+    CHECK(r5.pads_end == std::vector<int64_t>{2, 2});
+}
+
+TEST_CASE("AvgPool-1 spec examples that are right") {
+    CHECK(infer_pool_shape(avg1, desc({5, 5}, {3, 3}, {1, 1}, {1, 1}), shape("1,3,32,32")).output.str() ==
+          "[1,3,10,10]");
+    CHECK(infer_pool_shape(avg1, desc({5, 5}, {2, 2}, {1, 1}, {1, 1}), shape("1,3,32,32")).output.str() ==
+          "[1,3,15,15]");
+    auto valid = infer_pool_shape(avg1, desc({5, 5}, {2, 2}, {1, 1}, {1, 1}, RoundingType::floor, PadType::valid),
+                                  shape("1,3,32,32"));
+    CHECK(valid.output.str() == "[1,3,14,14]");
+    CHECK(valid.pads_begin == std::vector<int64_t>{0, 0});
+}
+
+TEST_CASE("valid keeps rounding_type: 3x3, kernel 2, stride 2, ceil gives 2x2") {
+    auto r = infer_pool_shape(max8, desc({2, 2}, {2, 2}, {}, {}, RoundingType::ceil, PadType::valid),
+                              shape("1,1,3,3"));
+    CHECK(r.output.str() == "[1,1,2,2]");
+}
+
+TEST_CASE("the axis formula shows the numbers") {
+    auto r = infer_pool_shape(avg1, desc({5, 5}, {2, 2}, {1, 1}, {1, 1}), shape("1,3,32,32"));
+    REQUIRE(r.axis_formulas.size() == 2);
+    CHECK(r.axis_formulas[0] == "floor((32+1+1-5)/2)+1 = 15");
+    auto t = infer_pool_shape(avg14, desc({2, 2}, {2, 2}, {1, 1}, {1, 1}, RoundingType::ceil_torch),
+                              shape("1,3,5,5"));
+    CHECK(t.axis_formulas[0] ==
+          "ceil((5+1+1-2)/2)+1 = 4, minus the last window, which would start in the padding (ceil_torch) = 3");
+    auto v = infer_pool_shape(avg1, desc({5, 5}, {2, 2}, {1, 1}, {1, 1}, RoundingType::floor, PadType::valid),
+                              shape("1,3,32,32"));
+    CHECK(v.axis_formulas[0] == "valid: floor((32-5)/2)+1 = 14");
+    PoolingDesc d = desc({3}, {1}, {}, {});
+    d.dilations = {2};
+    auto dil = infer_pool_shape(max8, d, shape("1,7,13"));
+    CHECK(dil.axis_formulas[0] == "floor((13+0+0-((3-1)*2+1))/1)+1 = 9");
+}
+
+TEST_CASE("validation errors name the attribute and the numbers") {
+    auto zero_stride = infer_pool_shape(avg1, desc({3, 3}, {0, 1}, {}, {}), shape("1,3,10,10"));
+    REQUIRE(zero_stride.error);
+    CHECK(zero_stride.error->find("strides 0,1") != std::string::npos);
+    auto too_big = infer_pool_shape(max1, desc({9, 3}, {1, 1}, {}, {}), shape("1,3,8,8"));
+    REQUIRE(too_big.error);
+    CHECK(*too_big.error == "axis 0: the kernel after dilation (9) is larger than the padded input 8+0+0 = 8");
+    auto torch = infer_pool_shape(max8, desc({2, 2}, {1, 1}, {}, {}, RoundingType::ceil_torch), shape("1,3,8,8"));
+    REQUIRE(torch.error);
+    CHECK(torch.error->find("ceil_torch") != std::string::npos);
+    auto no_strides = infer_pool_shape(max1, desc({2, 2}, {}, {}, {}), shape("1,3,8,8"));
+    REQUIRE(no_strides.error);
+    CHECK(no_strides.error->find("strides has 0 values") != std::string::npos);
+    auto rank2 = infer_pool_shape(max1, desc({2}, {1}, {}, {}), shape("4,3"));
+    REQUIRE(rank2.error);
+    CHECK(rank2.error->find("3D, 4D or 5D") != std::string::npos);
+    auto kernel0 = infer_pool_shape(max1, desc({0, 2}, {1, 1}, {}, {}), shape("1,3,8,8"));
+    REQUIRE(kernel0.error);
+    CHECK(kernel0.error->find("kernel 0,2") != std::string::npos);
+    auto batch0 = infer_pool_shape(max1, desc({2, 2}, {1, 1}, {}, {}), shape("0,3,8,8"));
+    REQUIRE(batch0.error);
+    CHECK(batch0.error->find("batch") != std::string::npos);
+}
+
+TEST_CASE("AvgPool with exclude-pad rejects a window that can lie wholly in the padding; MaxPool does not") {
+    PoolingDesc d = desc({2}, {1}, {2}, {0});
+    d.exclude_pad = true;
+    CHECK(infer_pool_shape(avg1, d, shape("1,1,8")).error);
+    d.exclude_pad = false;
+    CHECK_FALSE(infer_pool_shape(avg1, d, shape("1,1,8")).error);
+    CHECK_FALSE(infer_pool_shape(max1, d, shape("1,1,8")).error);
+}
+
+TEST_CASE("intervals and dynamic dims propagate per bound") {
+    auto r = infer_pool_shape(max8, desc({2, 2}, {2, 2}, {0, 0}, {0, 0}), shape("?,64,198..,2..10"));
+    CHECK(r.output.str() == "[?,64,99..,1..5]");
+    auto same = infer_pool_shape(max1, desc({2, 2}, {1, 1}, {}, {}, RoundingType::floor, PadType::same_upper),
+                                 shape("1..2,2..3,16..32,?"));
+    CHECK(same.output.str() == "[1..2,2..3,?,?]");
+    auto dyn_rank = infer_pool_shape(max1, desc({2, 2, 2}, {1, 1, 1}, {}, {}), Shape::dynamic_rank());
+    CHECK(dyn_rank.output.str() == "[?,?,?,?,?]");
+}
+
+TEST_CASE("adaptive pools take the spatial dims from output_size") {
+    CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("2"), std::vector<int64_t>{5, 7}).output.str() == "[1,6,5,7]");
+    CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("2"), std::nullopt).output.str() == "[1,6,?,?]");
+    CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("3"), std::vector<int64_t>{5, 7, 8}).error);
+    CHECK(infer_adaptive_shape(shape("1,6"), shape("1"), std::vector<int64_t>{1}).error);
+    CHECK(infer_adaptive_shape(Shape::dynamic_rank(), shape("3"), std::nullopt).output.rank_dynamic);
+}
+
+TEST_CASE("op versions follow the opset") {
+    CHECK(pool_op_for("AvgPool", 13)->version == 1);
+    CHECK(pool_op_for("AvgPool", 14)->version == 14);
+    CHECK(pool_op_for("avgpool", 16)->version == 16);
+    CHECK(pool_op_for("MaxPool", 7)->version == 1);
+    CHECK(pool_op_for("MaxPool", 8)->version == 8);
+    CHECK(pool_op_for("MaxPool", 15)->version == 14);
+    CHECK_FALSE(pool_op_for("AdaptiveAvgPool", 7).has_value());
+    CHECK(pool_op_for("AdaptiveMaxPool", 8)->has_index_output());
+    CHECK_FALSE(PoolOp{PoolKind::avg_pool, 1}.has_ceil_torch());
+    CHECK(PoolOp{PoolKind::avg_pool, 16}.has_dilations());
+    CHECK_FALSE(PoolOp{PoolKind::avg_pool, 14}.has_dilations());
+}
+
+TEST_CASE("suggest_attribute_change finds the single fix") {
+    const Shape in = shape("1,3,32,32");
+    auto ceil = suggest_attribute_change(avg1, desc({5, 5}, {2, 2}, {1, 1}, {1, 1}), in, shape("1,3,16,16"));
+    CHECK(ceil == "rounding_type=ceil");
+    auto pads = suggest_attribute_change(max1, desc({3, 3}, {1, 1}, {0, 0}, {0, 0}), in, shape("1,3,31,31"));
+    CHECK(pads == "pads_end=1,1");
+    auto strides = suggest_attribute_change(max1, desc({2, 2}, {1, 1}, {0, 0}, {0, 0}), in, shape("1,3,16,31"));
+    CHECK(strides == "strides=2,1");
+    CHECK_FALSE(suggest_attribute_change(max1, desc({2, 2}, {1, 1}, {0, 0}, {0, 0}), in, shape("1,3,1000,31")));
+}

@@ -1,0 +1,110 @@
+#include <doctest/doctest.h>
+
+#include "ir/reader.hpp"
+
+using namespace irlint;
+
+namespace {
+const char* kPool = R"(<?xml version="1.0"?>
+<net name="m" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data shape="1,3,2..64,?" element_type="f32"/>
+      <output><port id="0" precision="FP32" names="x"><dim>1</dim><dim>3</dim><dim>-1</dim><dim>-1</dim></port></output>
+    </layer>
+    <layer id="1" name="pool" type="MaxPool" version="opset8">
+      <data kernel="2,2" strides="2,2" pads_begin="0,0" pads_end="0,0"/>
+      <input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>-1</dim><dim>-1</dim></port></input>
+      <output>
+        <port id="1" precision="FP32"><dim>1</dim><dim>3</dim><dim>-1</dim><dim>-1</dim></port>
+        <port id="2" precision="I64"><dim>1</dim><dim>3</dim><dim>-1</dim><dim>-1</dim></port>
+      </output>
+    </layer>
+    <layer id="2" name="out" type="Result" version="opset1">
+      <input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>-1</dim><dim>-1</dim></port></input>
+    </layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+    <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+  </edges>
+</net>
+)";
+
+ReadResult read(const std::string& text) { return read_model_from_memory(text, "mem.xml"); }
+}  // namespace
+
+TEST_CASE("a v11 model is read with lines, attributes, ports and edges") {
+    const ReadResult r = read(kPool);
+    REQUIRE(r.status == ReadStatus::ok);
+    CHECK(r.diagnostics.empty());
+    const Model& m = *r.model;
+    CHECK(m.ir_version == 11);
+    REQUIRE(m.graphs.size() == 1);
+    const Graph& g = m.graphs[0];
+    REQUIRE(g.layers.size() == 3);
+    const Layer& pool = g.layers[1];
+    CHECK(pool.line == 8);
+    CHECK(pool.data_line == 9);
+    CHECK(*pool.attr("kernel") == "2,2");
+    CHECK(pool.outputs.size() == 2);
+    CHECK(pool.outputs[1].precision == ElementType::i64);
+    CHECK(pool.outputs[0].dims == std::vector<int64_t>{1, 3, -1, -1});
+    CHECK(g.edges.size() == 2);
+    CHECK(g.edges[1].from_port == "1");
+    CHECK(g.edges[1].line == 22);
+}
+
+TEST_CASE("malformed XML reports the parser's line and reason") {
+    const ReadResult r = read("<net version=\"11\">\n<layers>\n<layer id=\"0\"\n</net>");
+    CHECK(r.status == ReadStatus::failed);
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].rule == "xml-malformed");
+    CHECK(r.diagnostics[0].line == 4);
+}
+
+TEST_CASE("roots and versions") {
+    CHECK(read("<graph/>").status == ReadStatus::not_ir);
+    CHECK(read("<NET version=\"10\"><layers/></NET>").status == ReadStatus::ok);
+    const ReadResult legacy = read("<net version=\"4\"><layers/></net>");
+    CHECK(legacy.status == ReadStatus::unsupported);
+    CHECK(legacy.diagnostics[0].message.find("unsupported IR version '4'") != std::string::npos);
+    CHECK(read("<net><layers/></net>").status == ReadStatus::unsupported);
+    CHECK(read("<net version=\"12\"><layers/></net>").status == ReadStatus::unsupported);
+}
+
+TEST_CASE("port dims must be integers >= -1") {
+    std::string text = kPool;
+    text.replace(text.find("<dim>-1</dim>"), 13, "<dim>?</dim>");
+    const ReadResult r = read(text);
+    REQUIRE(r.status == ReadStatus::ok);
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].rule == "ir-structure");
+    CHECK(r.diagnostics[0].message.find("dimension '?' must be an integer >= -1") != std::string::npos);
+    CHECK(r.diagnostics[0].line == 6);
+    CHECK_FALSE(r.model->graphs[0].layers[0].outputs[0].dims_valid);
+}
+
+TEST_CASE("missing layer attributes and output precision are reported") {
+    const ReadResult r = read(R"(<net version="11"><layers>
+<layer name="a" type="Parameter"><output><port id="0"><dim>1</dim></port></output></layer>
+</layers></net>)");
+    REQUIRE(r.status == ReadStatus::ok);
+    std::string all;
+    for (const auto& d : r.diagnostics) all += d.message + "\n";
+    CHECK(all.find("layer has no id attribute") != std::string::npos);
+    CHECK(all.find("no version attribute") != std::string::npos);
+    CHECK(all.find("output port 0 has no precision") != std::string::npos);
+}
+
+TEST_CASE("nested bodies become graphs of their own") {
+    const ReadResult r = read(R"(<net version="11"><layers>
+<layer id="0" name="ti" type="TensorIterator" version="opset1">
+  <body><layers><layer id="0" name="inner" type="Parameter" version="opset1"/></layers><edges/></body>
+</layer></layers><edges/></net>)");
+    REQUIRE(r.status == ReadStatus::ok);
+    REQUIRE(r.model->graphs.size() == 2);
+    CHECK(r.model->graphs[0].layers[0].bodies == std::vector<size_t>{1});
+    CHECK(r.model->graphs[1].owner == "body of layer 0");
+    CHECK(r.model->graphs[1].layers[0].name == "inner");
+}
