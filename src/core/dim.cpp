@@ -89,7 +89,8 @@ std::optional<int64_t> parse_bound(std::string_view text) {
     if (text.empty()) return std::nullopt;
     int64_t value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 0) return std::nullopt;
+    // INT64_MAX is the unbounded marker of an interval, never a length.
+    if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value == Dim::kInf) return std::nullopt;
     return value;
 }
 }  // namespace

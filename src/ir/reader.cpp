@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <pugixml.hpp>
 
+#include "core/dim.hpp"
 #include "core/text.hpp"
 
 namespace irlint {
@@ -205,7 +206,7 @@ private:
             for (pugi::xml_node d = p.child("dim"); d; d = d.next_sibling("dim")) {
                 const std::string_view text = trim(d.text().get());
                 const auto value = parse_int(text);
-                if (!value || *value < -1) {
+                if (!value || *value < -1 || *value == Dim::kInf) {
                     port.dims_valid = false;
                     error(rule::ir_structure, line(d),
                           fmt::format("port {}: dimension '{}' must be an integer >= -1 (-1 is dynamic; intervals "

@@ -266,7 +266,8 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& 
             }
         }
         const auto lo = pooled_length(in.min(), w, d.rounding);
-        const auto hi = pooled_length(in.max(), w, d.rounding);
+        // An interval's upper bound saturates to unbounded, as ov::Interval's addition does.
+        const auto hi = in.is_static() ? lo : pooled_length(in.max(), w, d.rounding).value_or(Dim::kInf);
         if (!lo || !hi) {
             result.error = fmt::format("axis {}: integer overflow in the output size", i);
             return result;
