@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Runs `irlint check` over a directory of real OpenVINO IR files (the shared realir/ corpus).
+
+    realir_test.py --irlint build/irlint --dir ../shared/realir
+
+For every .xml in DIR: irlint must not crash (exit 0 or 1 only, no signal, no timeout) and its JSON must parse.
+The only files allowed error-level findings are the known negative cases below, and they must have them;
+every other file must have none. Across the directory at least MIN_POOLING pooling layers must be checked.
+Prints one line per failure and a closing line `N passed, M failed`; exits 1 on any failure.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+TIMEOUT_SECONDS = 120
+MIN_POOLING = 70
+
+# file -> (the only rule its errors may carry, text one of them must contain, case-insensitive, or None)
+EXPECTED_ERRORS = {
+    "legacy-omz-SampLeNet-v2.xml": ("ir-structure", "unsupported ir version"),
+    "legacy-omz-face-detection-adas-binary-0001-v4.xml": ("ir-structure", "unsupported ir version"),
+    "notir-nncf-graph.xml": ("ir-structure", None),
+}
+
+
+def run(irlint, args):
+    try:
+        proc = subprocess.run([irlint] + args, capture_output=True, text=True, errors="replace",
+                              timeout=TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:
+        return None, "", ""
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def check_file(irlint, path):
+    """Returns (failure messages, pooling layers checked)."""
+    name = os.path.basename(path)
+    code, out, err = run(irlint, ["check", path, "--format", "json"])
+    if code is None:
+        return [f"{name}: no exit within {TIMEOUT_SECONDS}s"], 0
+    if code < 0:
+        return [f"{name}: killed by signal {-code}"], 0
+    if code not in (0, 1):
+        return [f"{name}: exit {code}, expected 0 or 1 ({err.strip()[:200]})"], 0
+    try:
+        report = json.loads(out)
+        entries = report["files"]
+        diags = [d for entry in entries for d in entry["diagnostics"]]
+        checked = sum(int(entry["checked"]) for entry in entries)
+    except (ValueError, KeyError, TypeError) as e:
+        return [f"{name}: unreadable JSON report ({type(e).__name__}: {e})"], 0
+
+    failures = []
+    errors = [d for d in diags if d.get("severity") == "error"]
+    expected = EXPECTED_ERRORS.get(name)
+    if expected is None:
+        for d in errors:
+            failures.append(f"{name}: unexpected error:{d.get('rule')} at line {d.get('line')}: {d.get('message')}")
+        if code != 0:
+            failures.append(f"{name}: exit {code} for a file without errors")
+    else:
+        rule, text = expected
+        if not errors:
+            failures.append(f"{name}: expected an error:{rule} finding, got none")
+        for d in errors:
+            if d.get("rule") != rule:
+                failures.append(f"{name}: unexpected error:{d.get('rule')}: {d.get('message')}")
+        if text and not any(text in str(d.get("message", "")).lower() for d in errors):
+            failures.append(f"{name}: no error message mentions {text!r}")
+        if code != 1:
+            failures.append(f"{name}: exit {code}, expected 1")
+    return failures, checked
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--irlint", required=True, help="the irlint binary")
+    ap.add_argument("--dir", required=True, help="directory of real IR .xml files")
+    args = ap.parse_args()
+    irlint = os.path.abspath(args.irlint)
+
+    names = sorted(n for n in os.listdir(args.dir) if n.endswith(".xml"))
+    passed = failed = 0
+    total_checked = 0
+
+    def record(failures):
+        nonlocal passed, failed
+        for message in failures:
+            print(f"FAIL {message}")
+        if failures:
+            failed += 1
+        else:
+            passed += 1
+
+    if not names:
+        record([f"{args.dir}: no .xml files"])
+    for name in names:
+        failures, checked = check_file(irlint, os.path.join(args.dir, name))
+        total_checked += checked
+        record(failures)
+
+    record([f"{name}: expected negative case is not in {args.dir}" for name in EXPECTED_ERRORS if name not in names])
+    record([] if total_checked >= MIN_POOLING else
+           [f"only {total_checked} pooling layers checked across {len(names)} files, expected at least {MIN_POOLING}"])
+
+    # the whole directory at once: the summary must count every file and exactly the known errors
+    code, out, err = run(irlint, ["check", args.dir, "--format", "json"])
+    dir_failures = []
+    if code != 1:
+        dir_failures.append(f"check DIR: exit {code}, expected 1 (the directory holds known negative cases)")
+    else:
+        try:
+            summary = json.loads(out)["summary"]
+            if summary["files"] != len(names):
+                dir_failures.append(f"check DIR: summary.files {summary['files']}, expected {len(names)}")
+        except (ValueError, KeyError, TypeError) as e:
+            dir_failures.append(f"check DIR: unreadable JSON report ({type(e).__name__}: {e})")
+    record(dir_failures)
+
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
