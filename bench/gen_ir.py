@@ -66,7 +66,7 @@ class Layer:
     def __init__(self, lid, name, ltype, version, data, rt_info):
         self.id, self.name, self.type, self.version = lid, name, ltype, version
         self.data = data  # list of (attribute, value)
-        self.rt_info = rt_info  # list of (attribute name, value) written as fused_names-style entries
+        self.rt_info = rt_info  # (attribute name, value) pairs, written as <attribute name version="0" value>
         self.inputs = []  # (port id, precision, dims)
         self.outputs = []  # (port id, precision, dims, names, port rt_info)
 
@@ -81,7 +81,7 @@ class Builder:
 
     # -- primitives ------------------------------------------------------------------------------------
 
-    def add_layer(self, name, ltype, version, data, inputs, outputs, fused=True, names=None, port_rt=None):
+    def add_layer(self, name, ltype, version, data, inputs, outputs, fused=False, names=None, port_rt=None):
         """inputs: Tensors; outputs: (precision, dims) pairs. Returns the output Tensors."""
         layer = Layer(len(self.layers), name, ltype, version, data, [("fused_names", name)] if fused else [])
         for i, t in enumerate(inputs):
@@ -102,7 +102,7 @@ class Builder:
     def parameter(self, name, dims):
         data = [("shape", fmt_list(dims)), ("element_type", "f32")]
         layout = {0: [("layout", "0", "layout", "[N,C,H,W]")]}
-        return self.add_layer(name, "Parameter", "opset1", data, [], [(F32, dims)], names={0: name},
+        return self.add_layer(name, "Parameter", "opset1", data, [], [(F32, dims)], fused=True, names={0: name},
                               port_rt=layout)[0]
 
     def const(self, name, dims):
@@ -112,8 +112,7 @@ class Builder:
         data = [("element_type", "f32"), ("shape", fmt_list(dims)), ("offset", str(self.bin_offset)),
                 ("size", str(size))]
         self.bin_offset += size
-        return self.add_layer(name, "Const", "opset1", data, [], [(F32, dims)], fused=False,
-                              names={0: name})[0]
+        return self.add_layer(name, "Const", "opset1", data, [], [(F32, dims)])[0]
 
     def convolution(self, scope, x, co, k, s, p):
         n, ci, h, w = x.dims
@@ -123,7 +122,7 @@ class Builder:
         data = [("strides", fmt_list([s, s])), ("dilations", "1, 1"), ("pads_begin", fmt_list([p, p])),
                 ("pads_end", fmt_list([p, p])), ("auto_pad", "explicit")]
         return self.add_layer(f"__module.{scope}/aten::_convolution/Convolution", "Convolution", "opset1", data,
-                              [x, weights], [(F32, [n, co, oh, ow])])[0]
+                              [x, weights], [(F32, [n, co, oh, ow])], fused=True)[0]
 
     def bias_add(self, scope, x):
         bias = self.const(f"self.{scope}.bias", [1, x.dims[1], 1, 1])
@@ -152,7 +151,7 @@ class Builder:
                 ("exclude-pad", "true" if exclude_pad else "false"), ("auto_pad", auto_pad),
                 ("rounding_type", rounding)]
         return self.add_layer(f"__module.{scope}/aten::avg_pool2d/AvgPool", "AvgPool", f"opset{opset}", data, [x],
-                              [(F32, [n, c, oh, ow])], names={0: self.next_tensor_name()})[0]
+                              [(F32, [n, c, oh, ow])], fused=True, names={0: self.next_tensor_name()})[0]
 
     def max_pool(self, scope, x, k, s, p, rounding="floor", auto_pad="explicit", opset=1):
         """MaxPool-1 returns [values]; MaxPool-8 returns [values, indices]."""
@@ -172,7 +171,7 @@ class Builder:
                     ("auto_pad", auto_pad), ("index_element_type", "i64"), ("axis", "0")]
             outputs = [(F32, out), (I64, out)]
         return self.add_layer(f"__module.{scope}/aten::max_pool2d/MaxPool", "MaxPool", f"opset{opset}", data, [x],
-                              outputs, names={0: self.next_tensor_name()})
+                              outputs, fused=True, names={0: self.next_tensor_name()})
 
     # -- blocks: each returns the new tensor; COST is the number of layers it adds ---------------------
 
@@ -222,37 +221,39 @@ class Builder:
         if kind == 3:
             return [self.avg_pool(scope, x, [3, 3], [2, 2], [1, 1], exclude_pad=True)], []
         if kind == 4:
-            return [self.avg_pool(scope, x, [2, 2], [2, 2], [0, 0], rounding="ceil_torch", opset=14)], []
+            p = self.rng.choice([0, 1])  # with a pad, ceil_torch drops a last window that starts in padding
+            return [self.avg_pool(scope, x, [2, 2], [2, 2], [p, p], rounding="ceil_torch", opset=14)], []
         if kind == 5:
             return [self.avg_pool(scope, x, [3, 3], [2, 2], [0, 0], auto_pad="valid", rounding="ceil")], []
         c = x.dims[1]
         return [self.conv_bias_relu(scope, x, min(2 * c, 256), k=3, s=2, p=1)], []
 
 
+# Layers each step adds; a block is only started while the budget leaves room for the largest one + a head.
 COST = {"conv": 5, "residual": 11, "inception": 12, "same_pool": 1, "down": 5, "head": 2, "stem": 6}
 MAX_BLOCK = max(COST.values())
 
 
 def generate(n_layers, seed):
-    if n_layers < 3:
-        raise ValueError("--layers must be at least 3 (Parameter, AvgPool, Result)")
+    if n_layers < 4:
+        raise ValueError("--layers must be at least 4 (two Parameters, AvgPool, Result)")
     b = Builder(seed)
     rng = b.rng
-    image = b.parameter("image", [1, 3, 224, 224])
-    taps = []  # feature maps later towers branch from: (tensor)
-    results = 0
+    # Two inputs: an even-sized one and an odd-sized one, so floor, ceil and ceil_torch rounding differ.
+    inputs = [b.parameter("image", [1, 3, 224, 224]), b.parameter("image_hr", [1, 3, 321, 321])]
+    taps = []  # feature maps that later towers branch from
 
     def remaining():
         return n_layers - len(b.layers)
 
     tower = 0
     while remaining() > 0:
-        scope = f"tower{tower}"
+        scope = f"t{tower}"
         if taps and rng.random() < 0.7:
             x = rng.choice(taps)
         else:
-            x = image
-        if x is image and remaining() >= COST["stem"] + COST["head"]:
+            x = inputs[tower % 2] if tower < 2 else rng.choice(inputs)
+        if x in inputs and remaining() >= COST["stem"] + COST["head"]:
             x = b.conv_bias_relu(f"{scope}.stem", x, rng.choice([16, 24, 32]), k=3, s=2, p=1)
             x = b.max_pool(f"{scope}.stem.pool", x, [3, 3], [2, 2], [1, 1])[0]
         stage = 0
@@ -261,13 +262,13 @@ def generate(n_layers, seed):
             for blk in range(blocks):
                 if remaining() < MAX_BLOCK + COST["head"] + 1:
                     break
-                s = f"{scope}.layer{stage}.{blk}"
+                s = f"{scope}.s{stage}.{blk}"
                 kind = rng.random()
                 if kind < 0.35:
                     x = b.residual(s, x)
                 elif kind < 0.55:
                     x = b.inception(s, x)
-                elif kind < 0.8:
+                elif kind < 0.7:
                     x = b.conv_bias_relu(s, x, x.dims[1])
                 else:
                     x = b.same_pool(s, x)
@@ -275,12 +276,11 @@ def generate(n_layers, seed):
                 break
             if x.dims[2] >= 14 and len(taps) < 64:
                 taps.append(x)
-            outs, extra = b.downsample(f"{scope}.layer{stage}.down", x)
+            outs, extra = b.downsample(f"{scope}.s{stage}.down", x)
             x = outs[0]
             for t in extra:
                 if remaining() > MAX_BLOCK + COST["head"] + 1:
                     b.result(t, f"{scope}_indices{stage}")
-                    results += 1
             stage += 1
         # Pad with ReLUs so the layer count comes out exact, then the head.
         if remaining() < MAX_BLOCK + COST["head"] + 1:
@@ -289,7 +289,6 @@ def generate(n_layers, seed):
         h, w = x.dims[2], x.dims[3]
         x = b.avg_pool(f"{scope}.head", x, [h, w], [1, 1], [0, 0])
         b.result(x, f"{scope}")
-        results += 1
         tower += 1
     assert len(b.layers) == n_layers, (len(b.layers), n_layers)
     return b

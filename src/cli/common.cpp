@@ -75,6 +75,16 @@ bool excluded(const std::string& path, const std::vector<std::string>& excludes)
     return false;
 }
 
+// A link to a directory that contains the link itself would be walked forever.
+bool leads_back(const fs::path& target, const fs::path& link) {
+    std::error_code ec;
+    const fs::path where = fs::weakly_canonical(link.parent_path(), ec);
+    auto t = target.begin();
+    for (auto w = where.begin(); t != target.end(); ++t, ++w)
+        if (w == where.end() || *t != *w) return false;
+    return true;
+}
+
 void walk(const fs::path& root, const std::vector<std::string>& excludes, FileList& out) {
     std::error_code ec;
     std::set<fs::path> seen_dirs;  // canonical paths: a symlink loop is entered once
@@ -98,7 +108,8 @@ void walk(const fs::path& root, const std::vector<std::string>& excludes, FileLi
                 it.disable_recursion_pending();
                 continue;
             }
-            if (entry.is_symlink(type_ec) && !seen_dirs.insert(fs::weakly_canonical(entry.path(), type_ec)).second) {
+            const fs::path target = fs::weakly_canonical(entry.path(), type_ec);
+            if (entry.is_symlink(type_ec) && (leads_back(target, entry.path()) || !seen_dirs.insert(target).second)) {
                 out.problems.push_back(fmt::format("{}: symbolic link loop, not followed", entry.path().string()));
                 it.disable_recursion_pending();
             } else if (!entry.is_symlink(type_ec)) {

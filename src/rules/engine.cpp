@@ -143,7 +143,14 @@ private:
             ++skipped_for_bin_;
             return std::nullopt;
         }
-        return read_const_ints(model_, *info, &error);
+        auto values = read_const_ints(model_, *info, &error);
+        if (!values)
+            emit(Severity::warning, rule::const_data_invalid, graph.layers[i].line,
+                 fmt::format("output_size comes from Const {} ('{}'), which cannot be read: {}; the spatial output "
+                             "dims are taken as dynamic",
+                             c.id, c.name, error),
+                 &graph.layers[i]);
+        return values;
     }
 
     void check_parameter(const Layer& l, size_t i, LayerShapes& shapes) {

@@ -39,7 +39,9 @@ public:
         out.clear();
         if (trim(value).empty()) return;
         bool float_form = false;
-        for (std::string_view field : split(value, ',')) {
+        auto fields = split(value, ',');
+        if (fields.size() > 1 && fields.back().empty()) fields.pop_back();  // OpenVINO accepts a trailing comma
+        for (std::string_view field : fields) {
             const std::string_view f = trim(field);
             if (f.empty()) {
                 error(fmt::format("{}=\"{}\" has an empty field; OpenVINO cannot read it", key, excerpt(value)));

@@ -119,7 +119,6 @@ public:
                                                                         in_.op.version, *result.error));
             return invalid();
         }
-        if (!check_axis(input)) return invalid();
         shapes_.inferred.assign(in_.op.output_count(), result.output);
         for (size_t k = 0; k < shapes_.declared.size() && k < shapes_.inferred.size(); ++k)
             compare_output(k, result);
@@ -149,14 +148,13 @@ private:
         return false;
     }
 
-    bool check_axis(const Shape& input) {
-        if (!in_.op.has_axis() || input.rank_dynamic) return true;
-        const auto rank = static_cast<int64_t>(input.rank());
-        if (desc_.axis >= -rank && desc_.axis < rank) return true;
-        emit(Severity::error, rule::attr_invalid, l_.has_data ? l_.data_line : l_.line,
-             fmt::format("{}: axis={} is out of the range [{}, {}] of the {}D input", op_label(), desc_.axis, -rank,
-                         rank - 1, rank));
-        return false;
+    static std::string dim_detail(size_t i, const Dim& inferred, const Dim& declared,
+                                  const std::vector<std::string>& formulas) {
+        if (i < 2)
+            return fmt::format("dim {} ({}): the input has {}, declared {}", i, i == 0 ? "batch" : "channels",
+                               inferred.str(), declared.str());
+        if (i - 2 < formulas.size()) return fmt::format("dim {}: {}, declared {}", i, formulas[i - 2], declared.str());
+        return fmt::format("dim {}: {}, declared {}", i, inferred.str(), declared.str());
     }
 
     void compare_output(size_t k, const PoolShape& result) {
@@ -172,12 +170,7 @@ private:
         } else {
             for (size_t i = 0; i < declared.rank(); ++i) {
                 if (declared.dims[i] == port_form(inferred).dims[i]) continue;
-                const bool spatial = i >= 2 && i - 2 < result.axis_formulas.size();
-                details.push_back(spatial ? fmt::format("dim {}: {}, declared {}", i, result.axis_formulas[i - 2],
-                                                        declared.dims[i].str())
-                                          : fmt::format("dim {} ({}): the input has {}, declared {}", i,
-                                                        i == 0 ? "batch" : "channels", inferred.dims[i].str(),
-                                                        declared.dims[i].str()));
+                details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], result.axis_formulas));
             }
         }
         std::string message = fmt::format("{} output {} is declared {}, OpenVINO infers {}: {}", op_label(), port.id,

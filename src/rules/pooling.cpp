@@ -120,6 +120,9 @@ namespace {
 
 std::string list_str(const std::vector<int64_t>& v) { return v.empty() ? "(empty)" : join_ints(v); }
 
+// " (1,2)" after a count of values, nothing when there are none.
+std::string values_of(const std::vector<int64_t>& v) { return v.empty() ? "" : " (" + join_ints(v) + ")"; }
+
 std::vector<int64_t> or_fill(const std::vector<int64_t>& v, size_t n, int64_t fill) {
     return v.empty() ? std::vector<int64_t>(n, fill) : v;
 }
@@ -131,24 +134,30 @@ std::optional<std::string> validate_attributes(const PoolOp& op, const PoolingDe
                                                const std::vector<int64_t>& pads_begin,
                                                const std::vector<int64_t>& pads_end) {
     const size_t n = d.kernel.size();
+    if (op.has_axis() && !input.rank_dynamic) {
+        const auto rank = static_cast<int64_t>(input.rank());
+        if (d.axis != 0 && (d.axis < -rank || d.axis >= rank))
+            return fmt::format("axis={} is out of the range [{}, {}] of the {}D input", d.axis, -rank,
+                               std::max<int64_t>(rank - 1, 0), rank);
+    }
     if (pads_begin.size() != n)
-        return fmt::format("pads_begin has {} values ({}), expected one per kernel axis ({})", pads_begin.size(),
-                           list_str(pads_begin), n);
+        return fmt::format("pads_begin has {} values{}, expected one per kernel axis ({})", pads_begin.size(),
+                           values_of(pads_begin), n);
     if (pads_end.size() != n)
-        return fmt::format("pads_end has {} values ({}), expected one per kernel axis ({})", pads_end.size(),
-                           list_str(pads_end), n);
+        return fmt::format("pads_end has {} values{}, expected one per kernel axis ({})", pads_end.size(),
+                           values_of(pads_end), n);
     if (!input.rank_dynamic && (input.rank() < 3 || input.rank() > 5))
         return fmt::format("the input must be 3D, 4D or 5D; it is {} (rank {})", input.str(), input.rank());
     if (strides.size() != n)
-        return fmt::format("strides has {} values ({}), expected one per kernel axis ({}){}", strides.size(),
-                           list_str(strides), n,
+        return fmt::format("strides has {} values{}, expected one per kernel axis ({}){}", strides.size(),
+                           values_of(strides), n,
                            strides.empty() ? "; OpenVINO's IR reader does not default missing strides to 1" : "");
     if (dilations.size() != n)
-        return fmt::format("dilations has {} values ({}), expected one per kernel axis ({})", dilations.size(),
-                           list_str(dilations), n);
+        return fmt::format("dilations has {} values{}, expected one per kernel axis ({})", dilations.size(),
+                           values_of(dilations), n);
     if (!input.rank_dynamic && n != input.rank() - 2)
-        return fmt::format("kernel has {} values ({}), but the {}D input {} has {} spatial axes", n,
-                           list_str(d.kernel), input.rank(), input.str(), input.rank() - 2);
+        return fmt::format("kernel has {} values{}, but the {}D input {} has {} spatial axes", n,
+                           values_of(d.kernel), input.rank(), input.str(), input.rank() - 2);
     auto below = [](const std::vector<int64_t>& v, int64_t lo) {
         return std::any_of(v.begin(), v.end(), [lo](int64_t x) { return x < lo; });
     };

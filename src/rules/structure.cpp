@@ -92,22 +92,19 @@ private:
         if (!out_port) {
             const bool is_input = port_index(src->inputs, e.from_port).has_value();
             emit(Severity::error, rule::ir_structure, e.line,
-                 fmt::format("edge {}:{} -> {}:{} starts at {} of layer {} ('{}')", e.from_layer, e.from_port,
-                             e.to_layer, e.to_port,
-                             is_input ? fmt::format("input port {}; an edge starts at an output port", e.from_port)
-                                      : fmt::format("port {}, which is not an output port", e.from_port),
-                             src->id, src->name),
+                 fmt::format("edge {}:{} -> {}:{}: layer {} ('{}') has {} port {}; an edge must start at an output "
+                             "port",
+                             e.from_layer, e.from_port, e.to_layer, e.to_port, src->id, src->name,
+                             is_input ? "only an input" : "no", e.from_port),
                  src);
             return;
         }
         if (!in_port) {
             const bool is_output = port_index(dst->outputs, e.to_port).has_value();
             emit(Severity::error, rule::ir_structure, e.line,
-                 fmt::format("edge {}:{} -> {}:{} ends at {} of layer {} ('{}')", e.from_layer, e.from_port,
-                             e.to_layer, e.to_port,
-                             is_output ? fmt::format("output port {}; an edge ends at an input port", e.to_port)
-                                       : fmt::format("port {}, which is not an input port", e.to_port),
-                             dst->id, dst->name),
+                 fmt::format("edge {}:{} -> {}:{}: layer {} ('{}') has {} port {}; an edge must end at an input port",
+                             e.from_layer, e.from_port, e.to_layer, e.to_port, dst->id, dst->name,
+                             is_output ? "only an output" : "no", e.to_port),
                  dst);
             return;
         }
@@ -188,15 +185,17 @@ private:
         index_.has_cycle = true;
         std::vector<std::string> ids;
         const Layer* first = nullptr;
+        size_t in_cycle = 0;
         for (size_t i = 0; i < n; ++i)
             if (pending[i] > 0) {
                 if (!first) first = &g_.layers[i];
                 if (ids.size() < 8) ids.push_back(g_.layers[i].id);
                 index_.topo_order.push_back(i);
+                ++in_cycle;
             }
         emit(Severity::error, rule::ir_structure, first->line,
              fmt::format("the graph{} has a cycle through layers {}{}", where(), fmt::join(ids, ", "),
-                         index_.topo_order.size() - (n - ids.size()) > 8 ? ", ..." : ""),
+                         in_cycle > ids.size() ? ", ..." : ""),
              first);
     }
 

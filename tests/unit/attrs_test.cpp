@@ -85,3 +85,10 @@ TEST_CASE("each version reads its own attributes") {
     CHECK(pool_attr_names(PoolOp{PoolKind::adaptive_avg_pool, 8}).empty());
     CHECK(pool_attr_names(amax) == std::vector<std::string>{"index_element_type"});
 }
+
+TEST_CASE("a trailing comma is accepted, as OpenVINO's reader does") {
+    auto p = parse_pool_attrs(max1, {{"kernel", "2,2,"}});
+    CHECK(p.usable());
+    CHECK(p.desc.kernel == std::vector<int64_t>{2, 2});
+    CHECK_FALSE(parse_pool_attrs(max1, {{"kernel", ",2"}}).usable());
+}

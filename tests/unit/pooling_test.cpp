@@ -182,3 +182,24 @@ TEST_CASE("suggest_attribute_change finds the single fix") {
     CHECK(strides == "strides=2,1");
     CHECK_FALSE(suggest_attribute_change(max1, desc({2, 2}, {1, 1}, {0, 0}, {0, 0}), in, shape("1,3,1000,31")));
 }
+
+TEST_CASE("MaxPool-8 checks axis against the input rank before anything else") {
+    PoolingDesc d = desc({2, 2}, {1, 1}, {}, {});
+    d.axis = -5;
+    auto r = infer_pool_shape(max8, d, shape("1,3,8,8"));
+    REQUIRE(r.error);
+    CHECK(*r.error == "axis=-5 is out of the range [-4, 3] of the 4D input");
+    d.axis = -4;
+    CHECK_FALSE(infer_pool_shape(max8, d, shape("1,3,8,8")).error);
+    d.axis = 7;
+    CHECK_FALSE(infer_pool_shape(max8, d, Shape::dynamic_rank()).error);  // checked once the rank is known
+    CHECK_FALSE(infer_pool_shape(max1, d, shape("1,3,8,8")).error);       // MaxPool-1 has no axis
+}
+
+TEST_CASE("list attributes print without doubled brackets") {
+    auto r = infer_pool_shape(max1, desc({2, 2}, {}, {}, {}), shape("1,3,8,8"));
+    REQUIRE(r.error);
+    CHECK(r.error->rfind("strides has 0 values, expected one per kernel axis (2)", 0) == 0);
+    auto p = infer_pool_shape(max1, desc({2, 2}, {1, 1}, {1, 1, 1}, {}), shape("1,3,8,8"));
+    CHECK(*p.error == "pads_begin has 3 values (1,1,1), expected one per kernel axis (2)");
+}

@@ -55,10 +55,10 @@ TEST_CASE("edges to missing layers and ports") {
               "ir-structure", "names layer 7, which does not exist"));
     CHECK(has(structure_of(chain(R"(<edge from-layer="0" from-port="3" to-layer="1" to-port="0"/>
 <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>)")),
-              "ir-structure", "port 3, which is not an output port"));
+              "ir-structure", "layer 0 ('x') has no port 3; an edge must start at an output port"));
     CHECK(has(structure_of(chain(R"(<edge from-layer="0" from-port="0" to-layer="1" to-port="1"/>
 <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>)")),
-              "ir-structure", "ends at output port 1"));
+              "ir-structure", "layer 1 ('r') has only an output port 1; an edge must end at an input port"));
 }
 
 TEST_CASE("an input fed twice, and one not fed at all") {

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Times `irlint check` on a generated ~20,000-layer IR against a pugixml parse of the same file.
+#
+#   bench/check_speed.sh            from the repository root (or anywhere: it changes there itself)
+#
+# Environment: LAYERS (default 20000), RUNS (default 7), SEED (default 1),
+#              BUILD_DIR (irlint build, default build), BENCH_BUILD_DIR (default build-bench).
+# Both programs are timed as whole processes (wall clock, `date +%s%N`), alternating, RUNS times each;
+# the table shows the medians.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+LAYERS=${LAYERS:-20000}
+RUNS=${RUNS:-7}
+SEED=${SEED:-1}
+BUILD_DIR=${BUILD_DIR:-build}
+BENCH_BUILD_DIR=${BENCH_BUILD_DIR:-build-bench}
+PYTHON=/usr/bin/python3
+[ -x "$PYTHON" ] || PYTHON=python3
+
+if [ -x scripts/setup.sh ]; then
+  scripts/setup.sh
+elif [ -f scripts/setup.sh ]; then
+  bash scripts/setup.sh
+fi
+
+echo "== building irlint (Release) in $BUILD_DIR" >&2
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_DIR" -j2 --target irlint >/dev/null
+echo "== building the parse-only program in $BENCH_BUILD_DIR" >&2
+cmake -S bench -B "$BENCH_BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BENCH_BUILD_DIR" -j2 >/dev/null
+
+IRLINT=$BUILD_DIR/irlint
+PARSE=$BENCH_BUILD_DIR/parse_only
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+model=$tmp/bench.xml
+
+echo "== generating $LAYERS layers (seed $SEED)" >&2
+"$PYTHON" bench/gen_ir.py --layers "$LAYERS" --seed "$SEED" --out "$model"
+
+# The file must be clean: a benchmark of a file with errors would time the error path.
+if ! "$IRLINT" check "$model" -q >"$tmp/findings.txt"; then
+  echo "check_speed: irlint reports errors on the generated IR:" >&2
+  grep -m 20 ': error:' "$tmp/findings.txt" >&2 || cat "$tmp/findings.txt" >&2
+  exit 1
+fi
+parse_out=$("$PARSE" "$model")
+layers=${parse_out#layers=}
+layers=${layers%% *}
+bytes=$(wc -c <"$model")
+
+now_ns() { date +%s%N; }
+
+# Runs "$@" once with stdout discarded; prints the wall time in microseconds. Fails on a non-zero exit.
+time_us() {
+  local t0 t1
+  t0=$(now_ns)
+  "$@" >/dev/null
+  t1=$(now_ns)
+  echo $(((t1 - t0) / 1000))
+}
+
+irlint_us=()
+parse_us=()
+echo "== timing: $RUNS runs each, alternating" >&2
+for ((i = 0; i < RUNS; i++)); do
+  irlint_us+=("$(time_us "$IRLINT" check "$model" -q)")
+  parse_us+=("$(time_us "$PARSE" "$model")")
+done
+
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ms() { awk -v us="$1" 'BEGIN { printf "%.1f", us / 1000 }'; }
+
+irlint_med=$(median "${irlint_us[@]}")
+parse_med=$(median "${parse_us[@]}")
+
+printf '\n'
+printf '%-28s %s\n' "file" "$(awk -v b="$bytes" 'BEGIN { printf "%.1f MB (%d bytes)", b / 1e6, b }')"
+printf '%-28s %s\n' "layers" "$layers"
+printf '%-28s %s\n' "runs (each, alternating)" "$RUNS"
+printf '%-28s %s ms\n' "irlint check -q (median)" "$(ms "$irlint_med")"
+printf '%-28s %s ms\n' "pugixml parse only (median)" "$(ms "$parse_med")"
+printf '%-28s %s\n' "ratio irlint / parse" "$(awk -v a="$irlint_med" -v b="$parse_med" 'BEGIN { printf "%.2fx", a / b }')"
+runs_ms() { local t out=""; for t in "$@"; do out+="$(ms "$t") "; done; echo "${out% }"; }
+printf '%-28s %s\n' "irlint runs (ms)" "$(runs_ms "${irlint_us[@]}")"
+printf '%-28s %s\n' "parse-only runs (ms)" "$(runs_ms "${parse_us[@]}")"
