@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -28,13 +29,18 @@ void setup_check(CLI::App& app, CheckOptions& o) {
 
 namespace {
 
-FileResult check_one(const std::string& path) {
+// A directory of models often holds other XML files: found by a walk, a non-IR file is skipped with a
+// note; named on the command line, it is an error.
+FileResult check_one(const std::string& path, bool named) {
     FileResult out;
     out.path = path;
     ReadResult read = read_model(path);
     out.diagnostics = std::move(read.diagnostics);
-    if (read.status == ReadStatus::not_ir) {
-        for (auto& d : out.diagnostics) d.severity = Severity::note;  // not an IR: skipped, not failed
+    if (read.status == ReadStatus::not_ir && !named) {
+        for (auto& d : out.diagnostics) {
+            d.severity = Severity::note;
+            d.message += "; skipped";
+        }
         return out;
     }
     if (!read.model) return out;
@@ -65,11 +71,15 @@ bool parse_shard(const std::string& text, uint64_t& k, uint64_t& n) {
     return true;
 }
 
-std::vector<FileResult> check_all(const std::vector<std::string>& files, int jobs) {
+std::vector<FileResult> check_all(const FileList& list, int jobs) {
+    const auto& files = list.files;
     std::vector<FileResult> results(files.size());
     std::atomic<size_t> next{0};
+    auto is_named = [&](const std::string& f) {
+        return std::find(list.named.begin(), list.named.end(), f) != list.named.end();
+    };
     auto work = [&] {
-        for (size_t i = next++; i < files.size(); i = next++) results[i] = check_one(files[i]);
+        for (size_t i = next++; i < files.size(); i = next++) results[i] = check_one(files[i], is_named(files[i]));
     };
     const size_t threads = std::min<size_t>(files.size(), static_cast<size_t>(std::max(1, jobs)));
     std::vector<std::thread> pool;
@@ -99,7 +109,7 @@ int run_check(const CheckOptions& o) {
         return exit_code::usage;
     }
     const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const std::vector<FileResult> results = check_all(list.files, jobs);
+    const std::vector<FileResult> results = check_all(list, jobs);
 
     const int fd = o.output.empty() ? STDOUT_FILENO : -1;
     const std::string content = o.format == "json"

@@ -135,6 +135,7 @@ FileList collect_files(const std::vector<std::string>& paths, const std::vector<
             walk(p, excludes, out);
         } else if (!excluded(p, excludes)) {
             out.files.push_back(p);
+            out.named.push_back(p);
         }
     }
     std::sort(out.files.begin(), out.files.end());

@@ -28,6 +28,7 @@ int emit_output(const std::string& path, const std::string& content);
 
 struct FileList {
     std::vector<std::string> files;     // sorted
+    std::vector<std::string> named;     // the files named on the command line (not found by a walk)
     std::vector<std::string> problems;  // unreadable entries, symlink loops
     std::vector<std::string> missing;   // named paths that do not exist
 };

@@ -25,7 +25,7 @@ std::string_view layer_status_name(LayerStatus s) {
 std::optional<int> opset_number(std::string_view version) {
     if (version.substr(0, 5) != "opset") return std::nullopt;
     const auto n = parse_int(version.substr(5));
-    if (!n || *n < 1 || *n > 1000) return std::nullopt;
+    if (!n || *n < 0 || *n > 1000000) return std::nullopt;
     return static_cast<int>(*n);
 }
 
@@ -96,6 +96,14 @@ private:
             return;
         }
         const auto opset = opset_number(l.version);
+        if (opset && *opset == 0) {
+            emit(Severity::error, rule::ir_structure, l.line,
+                 fmt::format("version=\"{}\" names no opset: OpenVINO's opsets are opset1 to opset{}", l.version,
+                             kNewestOpset),
+                 &l);
+            shapes.status = LayerStatus::invalid;
+            return;
+        }
         const std::string type = to_lower(l.type);
         const bool is_pool = type == "avgpool" || type == "maxpool" || type == "adaptiveavgpool" ||
                              type == "adaptivemaxpool";
