@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end checks of irlint's command-line surface (docs: /work/shared/contract.md).
+"""End-to-end checks of irlint's command-line surface (the surface is described in docs/cli.md).
 
     cli_test.py --irlint build/irlint --testdata testdata
 

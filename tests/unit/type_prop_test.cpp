@@ -1,6 +1,5 @@
 // OpenVINO's pooling type_prop tests (src/core/tests/type_prop/{avg_pool,max_pool,adaptive_avg_pool,
-// adaptive_max_pool}.cpp), replayed against irlint's shape inference. The case list, with the source
-// commits, is /work/research/type_prop_cases.md: every line of its "## Cases" section is one row below
+// adaptive_max_pool}.cpp), replayed against irlint's shape inference: every OpenVINO case is one row below
 // (typed OpenVINO suites are one row run for each op version) or one hand-written TEST_CASE at the end.
 //
 // What is asserted:
