@@ -104,10 +104,8 @@ private:
             shapes.status = LayerStatus::invalid;
             return;
         }
-        const std::string type = to_lower(l.type);
-        const bool is_pool = type == "avgpool" || type == "maxpool" || type == "adaptiveavgpool" ||
-                             type == "adaptivemaxpool";
-        if (!is_pool || !opset) {
+        // Any opset that has the type tells a pooling layer; which version it is comes later.
+        if (!opset || !pool_op_for(l.type, kNewestOpset)) {
             ++unsupported_[l.type];
             return;
         }

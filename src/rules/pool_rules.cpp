@@ -162,7 +162,8 @@ private:
         if (!port.dims_valid) return;  // the reader has reported the port
         const Shape& declared = shapes_.declared[k];
         const Shape& inferred = shapes_.inferred[k];
-        if (declared == port_form(inferred)) return;  // ports spell every dynamic dim -1
+        const Shape written = port_form(inferred);
+        if (declared == written) return;  // ports spell every dynamic dim -1
         const bool conflict = !declared.compatible(inferred);
         // Without the output_size values an adaptive pool's spatial dims are unknown, not wrong.
         if (!conflict && in_.op.is_adaptive() && !in_.output_size) return;
@@ -171,7 +172,7 @@ private:
             details.push_back(fmt::format("rank {}, declared {}", inferred.rank(), declared.rank()));
         } else {
             for (size_t i = 0; i < declared.rank(); ++i) {
-                if (declared.dims[i] == port_form(inferred).dims[i]) continue;
+                if (declared.dims[i] == written.dims[i]) continue;
                 details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], result.axis_formulas));
             }
         }

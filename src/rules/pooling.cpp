@@ -193,8 +193,7 @@ std::string axis_formula(const Dim& in, const AxisWindow& w, const PoolingDesc& 
     std::string text = fmt::format("{}{}(({}-{})/{})+1", prefix, rounding_word(d.rounding), padded, kernel_term(w),
                                    w.stride);
     if (d.rounding == RoundingType::ceil_torch) {
-        const AxisWindow& same = w;
-        const auto plain_ceil = pooled_length(in.min(), same, RoundingType::ceil);
+        const auto plain_ceil = pooled_length(in.min(), w, RoundingType::ceil);
         if (in.is_static() && plain_ceil && *plain_ceil != out.min())
             return fmt::format("{} = {}, minus the last window, which would start in the padding (ceil_torch) = {}",
                                text, *plain_ceil, out.str());

@@ -11,8 +11,9 @@ Prints one line per failure and a closing line `N passed, M failed`; exits 1 on 
 import argparse
 import json
 import os
-import subprocess
 import sys
+
+import irlint_process
 
 TIMEOUT_SECONDS = 120
 MIN_POOLING = 70
@@ -26,12 +27,7 @@ EXPECTED_ERRORS = {
 
 
 def run(irlint, args):
-    try:
-        proc = subprocess.run([irlint] + args, capture_output=True, text=True, errors="replace",
-                              timeout=TIMEOUT_SECONDS)
-    except subprocess.TimeoutExpired:
-        return None, "", ""
-    return proc.returncode, proc.stdout, proc.stderr
+    return irlint_process.run(irlint, args, TIMEOUT_SECONDS)
 
 
 def check_file(irlint, path):

@@ -18,8 +18,9 @@ Prints one line per failure and a closing line `N passed, M failed`; exits 1 on 
 import argparse
 import json
 import os
-import subprocess
 import sys
+
+import irlint_process
 
 TIMEOUT_SECONDS = 60
 SEVERITIES = ("error", "warning")
@@ -71,13 +72,7 @@ def parse_manifest(path):
 
 
 def run(irlint, args):
-    """Returns (exit code, stdout, stderr); exit code is None on a timeout."""
-    try:
-        proc = subprocess.run([irlint] + args, capture_output=True, text=True, errors="replace",
-                              timeout=TIMEOUT_SECONDS)
-    except subprocess.TimeoutExpired:
-        return None, "", ""
-    return proc.returncode, proc.stdout, proc.stderr
+    return irlint_process.run(irlint, args, TIMEOUT_SECONDS)
 
 
 def describe_exit(code):
