@@ -31,9 +31,13 @@ int main(int argc, char** argv) {
     CheckOptions check;
     InferOptions infer;
     ShapeOptions shape;
+    RunOptions run;
+    MergeOptions merge;
     setup_check(*app.add_subcommand("check", "Check IR files or directories and report findings"), check);
     setup_infer(*app.add_subcommand("infer", "Print the declared and inferred shapes of a model's layers"), infer);
     setup_shape(*app.add_subcommand("shape", "Compute the output of one pooling layer from its attributes"), shape);
+    setup_run(*app.add_subcommand("run", "Run a pooling layer on .npy inputs and compare with expected outputs"), run);
+    setup_merge(*app.add_subcommand("merge", "Combine JSON check reports (e.g. of shards) into one report"), merge);
 
     try {
         app.parse(argc, argv);
@@ -51,6 +55,8 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("check")) return run_check(check);
         if (app.got_subcommand("infer")) return run_infer(infer);
         if (app.got_subcommand("shape")) return run_shape(shape);
+        if (app.got_subcommand("run")) return run_run(run);
+        if (app.got_subcommand("merge")) return run_merge(merge);
     } catch (const std::exception& e) {
         print_error(fmt::format("internal error: {}", e.what()));
         return exit_code::findings;

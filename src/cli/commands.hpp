@@ -41,4 +41,30 @@ struct ShapeOptions {
 void setup_shape(CLI::App& app, ShapeOptions& opts);
 int run_shape(const ShapeOptions& opts);
 
+struct RunOptions {
+    std::string model;
+    std::string layer;
+    std::vector<std::string> inputs;
+    std::vector<std::string> expects;
+    std::vector<std::string> saves;
+    std::string data_dir;
+    double atol = -1;  // negative: the element type's default
+    double rtol = -1;
+    std::string format = "text";
+    int threads = 0;
+    std::string max_memory;
+};
+void setup_run(CLI::App& app, RunOptions& opts);
+int run_run(const RunOptions& opts);
+
+struct MergeOptions {
+    std::vector<std::string> reports;
+    std::string format = "text";
+    std::string output;
+    std::string fail_on = "error";
+    bool quiet = false;
+};
+void setup_merge(CLI::App& app, MergeOptions& opts);
+int run_merge(const MergeOptions& opts);
+
 }  // namespace irlint::cli

@@ -30,30 +30,6 @@ void print_error(const std::string& message) {
     fmt::print(stderr, "{} {}\n", fmt::styled("irlint: error:", p.error), message);
 }
 
-std::optional<std::string> write_file_atomically(const std::string& path, const std::string& content) {
-    const fs::path target(path);
-    const fs::path temp = target.parent_path() / fmt::format(".{}.irlint-{}.tmp", target.filename().string(), getpid());
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out) return fmt::format("cannot write {}: {}", temp.string(), std::strerror(errno));
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-        out.close();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temp, ignored);
-            return fmt::format("cannot write {}", temp.string());
-        }
-    }
-    std::error_code ec;
-    fs::rename(temp, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temp, ignored);
-        return fmt::format("cannot rename {} to {}: {}", temp.string(), path, ec.message());
-    }
-    return std::nullopt;
-}
-
 int emit_output(const std::string& path, const std::string& content) {
     if (path.empty()) {
         std::fwrite(content.data(), 1, content.size(), stdout);

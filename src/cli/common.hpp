@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/atomic_file.hpp"
 #include "report/report.hpp"
 
 namespace irlint::cli {
@@ -19,9 +20,7 @@ inline constexpr int usage = 2;
 bool use_color(int fd);
 Palette palette_for(int fd);
 
-// Writes `content` to `path` through a temporary file in the same directory and a rename, so that a
-// reader never sees a partial file. Returns an error text on failure.
-std::optional<std::string> write_file_atomically(const std::string& path, const std::string& content);
+using irlint::write_file_atomically;
 
 // Writes to `path` atomically, or to stdout when path is empty. Returns an exit code.
 int emit_output(const std::string& path, const std::string& content);

@@ -6,7 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "ir/reader.hpp"
+#include "cli/load.hpp"
 #include "rules/engine.hpp"
 
 namespace irlint::cli {
@@ -72,17 +72,10 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
 }  // namespace
 
 int run_infer(const InferOptions& o) {
-    ReadResult read = read_model(o.model);
-    if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0) {
-        print_error(fmt::format("{}: {}", o.model, read.diagnostics[0].message));
-        return exit_code::usage;
-    }
-    if (!read.model) {
-        for (const auto& d : read.diagnostics)
-            print_error(fmt::format("{}:{}: {} [{}]", o.model, d.line, d.message, d.rule));
-        return exit_code::findings;
-    }
-    const ModelReport report = check_model(*read.model);
+    int failure = exit_code::ok;
+    const std::optional<Model> model = load_model(o.model, &failure);
+    if (!model) return failure;
+    const ModelReport report = check_model(*model);
     std::vector<const LayerShapes*> rows;
     for (const LayerShapes& r : report.layers)
         if (o.layers.empty() || std::find(o.layers.begin(), o.layers.end(), r.layer->id) != o.layers.end() ||

@@ -131,8 +131,11 @@ private:
         }
         PoolLayerInput in{&l, *op, shapes.inputs, input_types, std::nullopt};
         if (op->is_adaptive() && l.inputs.size() == 2) in.output_size = output_size_of(graph, index, i);
+        shapes.pool_op = op;
+        shapes.output_size = in.output_size;
         check_pool_layer(in, shapes, r_.diagnostics);
         ++r_.pooling_checked;
+        shapes.pooling_checked = true;
         for (size_t k = 0; k < shapes.inferred.size() && k < produced_[i].size(); ++k)
             produced_[i][k].shape = shapes.inferred[k];
     }

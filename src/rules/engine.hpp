@@ -8,6 +8,7 @@
 #include "core/diagnostic.hpp"
 #include "core/dim.hpp"
 #include "ir/model.hpp"
+#include "rules/pooling.hpp"
 
 namespace irlint {
 
@@ -21,6 +22,9 @@ struct LayerShapes {
     std::vector<Shape> declared;
     std::vector<Shape> inferred;
     LayerStatus status = LayerStatus::unsupported;
+    bool pooling_checked = false;  // counted in ModelReport::pooling_checked
+    std::optional<PoolOp> pool_op;                    // pooling layers: the version their opset gives
+    std::optional<std::vector<int64_t>> output_size;  // adaptive pools: the Const values, when readable
 };
 
 struct ModelReport {

@@ -1,0 +1,15 @@
+#pragma once
+// Reading the one model a command works on (infer, run): a missing file is a usage error, a file that is
+// not a readable IR a finding, both printed to stderr.
+
+#include <optional>
+#include <string>
+
+#include "ir/model.hpp"
+
+namespace irlint::cli {
+
+// nullopt with *exit_code set when the model cannot be used.
+std::optional<Model> load_model(const std::string& path, int* exit_code);
+
+}  // namespace irlint::cli

@@ -1,0 +1,195 @@
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/load.hpp"
+#include "core/text.hpp"
+#include "exec/layer_run.hpp"
+#include "report/run_report.hpp"
+
+namespace irlint::cli {
+
+namespace fs = std::filesystem;
+
+void setup_run(CLI::App& app, RunOptions& o) {
+    app.add_option("model", o.model, "IR .xml file")->required();
+    app.add_option("--layer", o.layer, "The pooling layer to run, by id or name");
+    app.add_option("--input", o.inputs,
+                   "Input .npy; an adaptive pool may take its output_size as a second --input (1D i32/i64)");
+    app.add_option("--expect", o.expects, "Expected output .npy, once per output in port order (values, indices)");
+    app.add_option("--save", o.saves, "Write the computed outputs to .npy files, once per output in port order");
+    app.add_option("--data", o.data_dir, "Run every pooling layer that has DIR/<layer-id>.in0.npy");
+    app.add_option("--atol", o.atol, "Absolute tolerance (default by element type: f32 1e-6, f16 1e-3, bf16 1e-2)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--rtol", o.rtol, "Relative tolerance (default by element type: f32 1e-5, f16 1e-3, bf16 1e-2)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+    app.add_option("--threads", o.threads, "Kernel threads (default: all hardware threads)")->check(CLI::Range(0, 1024));
+    app.add_option("--max-memory", o.max_memory,
+                   "Refuse tensors above SIZE bytes in all (suffixes K, M, G, T; default: half the physical memory)");
+}
+
+namespace {
+
+std::optional<size_t> parse_size(const std::string& text) {
+    size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+    const auto number = parse_int(std::string_view(text).substr(0, digits));
+    if (!number || *number < 0) return std::nullopt;
+    std::string unit = to_lower(std::string_view(text).substr(digits));
+    if (unit.ends_with("ib")) unit.resize(unit.size() - 2);
+    else if (unit.ends_with("b")) unit.resize(unit.size() - 1);
+    const std::string units = "kmgt";
+    int shift = 0;
+    if (unit.size() == 1 && units.find(unit[0]) != std::string::npos) shift = 10 * (1 + static_cast<int>(units.find(unit[0])));
+    else if (!unit.empty()) return std::nullopt;
+    const auto value = static_cast<size_t>(*number);
+    if (shift && value > (SIZE_MAX >> shift)) return std::nullopt;
+    return value << shift;
+}
+
+size_t default_memory_budget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0) return size_t{4} << 30;
+    return static_cast<size_t>(pages) / 2 * static_cast<size_t>(page_size);
+}
+
+// The layer named by id, else by name; an ambiguous name is an error that lists the candidates.
+const LayerShapes* find_layer(const ModelReport& report, const std::string& wanted, std::string* error) {
+    for (const auto& l : report.layers)
+        if (l.layer->id == wanted && l.graph == 0) return &l;
+    std::vector<const LayerShapes*> by_name;
+    for (const auto& l : report.layers)
+        if (l.layer->name == wanted || l.layer->id == wanted) by_name.push_back(&l);
+    if (by_name.size() == 1) return by_name[0];
+    if (by_name.empty()) {
+        std::vector<std::string> pools;
+        for (const auto& l : report.layers)
+            if (is_runnable(l)) pools.push_back(fmt::format("{} '{}'", l.layer->id, l.layer->name));
+        *error = fmt::format("no layer with id or name '{}'{}{}", wanted, pools.empty() ? "" : "; pooling layers: ",
+                             fmt::join(pools, ", "));
+    } else {
+        std::vector<std::string> ids;
+        for (const auto* l : by_name) ids.push_back(l->layer->id);
+        *error = fmt::format("'{}' names {} layers (ids {}): give the id", wanted, by_name.size(), fmt::join(ids, ", "));
+    }
+    return nullptr;
+}
+
+struct RunSetup {
+    size_t max_bytes = 0;
+    std::optional<double> atol, rtol;
+};
+
+RunRequest request_for(const RunSetup& setup, const RunOptions& o) {
+    RunRequest r;
+    r.threads = o.threads;
+    r.max_bytes = setup.max_bytes;
+    r.atol = setup.atol;
+    r.rtol = setup.rtol;
+    return r;
+}
+
+int status_exit(const std::vector<LayerRun>& runs) {
+    const bool bad = std::any_of(runs.begin(), runs.end(), [](const LayerRun& r) { return r.status != RunStatus::ok; });
+    return bad ? exit_code::findings : exit_code::ok;
+}
+
+int run_one(const ModelReport& report, const RunOptions& o, const RunSetup& setup) {
+    std::string error;
+    const LayerShapes* layer = find_layer(report, o.layer, &error);
+    if (!layer) {
+        print_error(fmt::format("{}: {}", o.model, error));
+        return exit_code::usage;
+    }
+    if (!is_runnable(*layer)) {
+        print_error(fmt::format("{}: layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and "
+                                "AdaptiveMaxPool layers",
+                                o.model, layer->layer->id, layer->layer->name, layer->layer->type));
+        return exit_code::findings;
+    }
+    RunRequest request = request_for(setup, o);
+    request.input_path = o.inputs[0];
+    if (o.inputs.size() > 1) request.output_size_path = o.inputs[1];
+    request.expect_paths = o.expects;
+    request.save_paths = o.saves;
+    const LayerRun run = run_layer(*layer, request);
+    const std::string content =
+        o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO));
+    emit_output("", content);
+    return status_exit({run});
+}
+
+std::optional<std::string> existing(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) ? std::optional<std::string>(p.string()) : std::nullopt;
+}
+
+int run_data_dir(const ModelReport& report, const RunOptions& o, const RunSetup& setup) {
+    std::vector<LayerRun> runs;
+    for (const auto& l : report.layers) {
+        if (!is_runnable(l)) continue;
+        const fs::path base = fs::path(o.data_dir) / l.layer->id;
+        const auto input = existing(base.string() + ".in0.npy");
+        if (!input) continue;
+        RunRequest request = request_for(setup, o);
+        request.input_path = *input;
+        if (l.pool_op->is_adaptive()) request.output_size_path = existing(base.string() + ".in1.npy");
+        for (size_t i = 0; i < l.pool_op->output_count(); ++i)
+            request.expect_paths.push_back(existing(fmt::format("{}.out{}.npy", base.string(), i)).value_or(""));
+        runs.push_back(run_layer(l, request));
+    }
+    if (runs.empty()) {
+        print_error(fmt::format("{}: no <layer-id>.in0.npy of a pooling layer of {}", o.data_dir, o.model));
+        return exit_code::usage;
+    }
+    emit_output("", o.format == "json" ? runs_json(runs) : runs_text(runs, palette_for(STDOUT_FILENO)));
+    return status_exit(runs);
+}
+
+std::optional<std::string> usage_problem(const RunOptions& o) {
+    if (!o.data_dir.empty()) {
+        if (!o.layer.empty() || !o.inputs.empty() || !o.expects.empty() || !o.saves.empty())
+            return "--data runs every layer with dumps in DIR: it takes no --layer, --input, --expect or --save";
+        std::error_code ec;
+        if (!fs::is_directory(o.data_dir, ec)) return fmt::format("{}: no such directory", o.data_dir);
+        return std::nullopt;
+    }
+    if (o.layer.empty() || o.inputs.empty()) return "give --layer and --input, or --data DIR";
+    if (o.inputs.size() > 2) return "at most two --input: the data, and an adaptive pool's output_size";
+    return std::nullopt;
+}
+
+}  // namespace
+
+int run_run(const RunOptions& o) {
+    if (auto problem = usage_problem(o)) {
+        print_error(*problem);
+        return exit_code::usage;
+    }
+    RunSetup setup;
+    setup.max_bytes = default_memory_budget();
+    if (!o.max_memory.empty()) {
+        const auto size = parse_size(o.max_memory);
+        if (!size) {
+            print_error(fmt::format("--max-memory {}: expected a size such as 512M or 8G", o.max_memory));
+            return exit_code::usage;
+        }
+        setup.max_bytes = *size;
+    }
+    if (o.atol >= 0) setup.atol = o.atol;
+    if (o.rtol >= 0) setup.rtol = o.rtol;
+    int failure = exit_code::ok;
+    const std::optional<Model> model = load_model(o.model, &failure);
+    if (!model) return failure;
+    const ModelReport report = check_model(*model);
+    return o.data_dir.empty() ? run_one(report, o, setup) : run_data_dir(report, o, setup);
+}
+
+}  // namespace irlint::cli

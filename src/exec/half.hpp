@@ -1,0 +1,14 @@
+#pragma once
+// IEEE half (f16) and bfloat16 conversions, both rounding to nearest even, as OpenVINO's float16 and
+// bfloat16 types do. Values are held as their 16-bit patterns.
+
+#include <cstdint>
+
+namespace irlint {
+
+float f16_to_float(uint16_t bits);
+uint16_t float_to_f16(float value);
+float bf16_to_float(uint16_t bits);
+uint16_t float_to_bf16(float value);
+
+}  // namespace irlint

@@ -1,0 +1,61 @@
+#include "exec/kernel_support.hpp"
+
+#include <thread>
+
+namespace irlint::kernels {
+
+namespace {
+// Smallest k >= 0 with start + k*dilation >= bound.
+int64_t first_tap_at_or_after(int64_t start, int64_t dilation, int64_t bound) {
+    if (start >= bound) return 0;
+    return (bound - start + dilation - 1) / dilation;
+}
+}  // namespace
+
+AxisTaps axis_taps(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_begin) {
+    AxisTaps a;
+    a.in = in;
+    a.out = out;
+    a.kernel = kernel;
+    a.dilation = dilation;
+    a.start.resize(static_cast<size_t>(out));
+    a.lo.resize(static_cast<size_t>(out));
+    a.hi.resize(static_cast<size_t>(out));
+    for (int64_t o = 0; o < out; ++o) {
+        const int64_t start = o * stride - pad_begin;
+        const int64_t lo = std::min(kernel, first_tap_at_or_after(start, dilation, 0));
+        const int64_t hi = std::clamp(first_tap_at_or_after(start, dilation, in), lo, kernel);
+        a.start[o] = start;
+        a.lo[o] = lo;
+        a.hi[o] = hi;
+    }
+    return a;
+}
+
+int resolve_threads(int threads) {
+    if (threads > 0) return threads;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn) {
+    const int64_t workers = std::clamp<int64_t>(resolve_threads(threads), 1, std::max<int64_t>(count, 1));
+    if (workers == 1) {
+        fn(0, count);
+        return;
+    }
+    std::vector<std::thread> pool;
+    const int64_t chunk = count / workers, extra = count % workers;
+    int64_t begin = 0;
+    for (int64_t w = 0; w < workers; ++w) {
+        const int64_t end = begin + chunk + (w < extra ? 1 : 0);
+        if (w + 1 == workers) {
+            fn(begin, end);
+        } else {
+            pool.emplace_back(fn, begin, end);
+        }
+        begin = end;
+    }
+    for (auto& t : pool) t.join();
+}
+
+}  // namespace irlint::kernels

@@ -1,0 +1,92 @@
+#pragma once
+// What the pooling kernels share: how each element type is loaded, computed and stored, the geometry of
+// a pooled plane (which kernel taps of each window fall inside the data), and the split over threads.
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "core/element_type.hpp"
+#include "exec/half.hpp"
+
+namespace irlint::kernels {
+
+// Storage type S as held in the tensor, value type V the kernels compute with. Halves compute in float
+// and are rounded back to their own precision where OpenVINO's reference rounds (after every add).
+template <class S, class V>
+struct Plain {
+    using Stored = S;
+    using Value = V;
+    static V load(S s) { return static_cast<V>(s); }
+    static S store(V v) { return static_cast<S>(v); }
+    static V round(V v) { return v; }
+    static constexpr bool is_half = false;
+};
+struct F16 {
+    using Stored = uint16_t;
+    using Value = float;
+    static float load(uint16_t s) { return f16_to_float(s); }
+    static uint16_t store(float v) { return float_to_f16(v); }
+    static float round(float v) { return f16_to_float(float_to_f16(v)); }
+    static constexpr bool is_half = true;
+};
+struct BF16 {
+    using Stored = uint16_t;
+    using Value = float;
+    static float load(uint16_t s) { return bf16_to_float(s); }
+    static uint16_t store(float v) { return float_to_bf16(v); }
+    static float round(float v) { return bf16_to_float(float_to_bf16(v)); }
+    static constexpr bool is_half = true;
+};
+
+// Calls fn(Traits{}) for the element type; returns false for types the kernels do not run.
+template <class Fn>
+bool visit_element_type(ElementType t, Fn&& fn) {
+    switch (t) {
+        case ElementType::f16: fn(F16{}); return true;
+        case ElementType::bf16: fn(BF16{}); return true;
+        case ElementType::f32: fn(Plain<float, float>{}); return true;
+        case ElementType::f64: fn(Plain<double, double>{}); return true;
+        case ElementType::i8: fn(Plain<int8_t, int8_t>{}); return true;
+        case ElementType::i16: fn(Plain<int16_t, int16_t>{}); return true;
+        case ElementType::i32: fn(Plain<int32_t, int32_t>{}); return true;
+        case ElementType::i64: fn(Plain<int64_t, int64_t>{}); return true;
+        case ElementType::u8: fn(Plain<uint8_t, uint8_t>{}); return true;
+        case ElementType::u16: fn(Plain<uint16_t, uint16_t>{}); return true;
+        case ElementType::u32: fn(Plain<uint32_t, uint32_t>{}); return true;
+        case ElementType::u64: fn(Plain<uint64_t, uint64_t>{}); return true;
+        case ElementType::boolean: fn(Plain<uint8_t, uint8_t>{}); return true;
+        default: return false;
+    }
+}
+
+// One spatial axis of a plane: for each output position, where its window starts in the input (possibly
+// in the padding) and the range [lo, hi) of kernel taps that land inside the data.
+struct AxisTaps {
+    int64_t in = 1, out = 1, kernel = 1, dilation = 1;
+    std::vector<int64_t> start;
+    std::vector<int64_t> lo, hi;
+    int64_t taps(int64_t o) const { return hi[o] - lo[o]; }
+    bool trivial() const { return in == 1 && out == 1 && kernel == 1 && start[0] == 0; }
+};
+
+AxisTaps axis_taps(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_begin);
+
+// Spatial axes padded in front to three (D, H, W), as the reference does for 1D and 2D pooling.
+struct PlaneGeometry {
+    std::array<AxisTaps, 3> axes;
+    int64_t in_size() const { return axes[0].in * axes[1].in * axes[2].in; }
+    int64_t out_size() const { return axes[0].out * axes[1].out * axes[2].out; }
+};
+
+// Runs fn(begin, end) over [0, count) split into contiguous chunks on up to `threads` threads.
+void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn);
+
+// 0 means every hardware thread.
+int resolve_threads(int threads);
+
+}  // namespace irlint::kernels

@@ -1,0 +1,198 @@
+#include "exec/layer_run.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "exec/npy.hpp"
+#include "exec/pool_kernels.hpp"
+#include "rules/pool_attrs.hpp"
+
+namespace irlint {
+
+std::string_view run_status_name(RunStatus s) {
+    switch (s) {
+        case RunStatus::ok: return "ok";
+        case RunStatus::mismatch: return "mismatch";
+        case RunStatus::error: return "error";
+    }
+    return "error";
+}
+
+bool is_runnable(const LayerShapes& layer) { return layer.pool_op.has_value() && layer.layer != nullptr; }
+
+namespace {
+
+std::string shape_text(const std::vector<int64_t>& shape) { return fmt::format("[{}]", join_ints(shape)); }
+
+// Why `x` cannot be the layer's input, or nullopt. A dynamic dim takes its length from the data.
+std::optional<std::string> input_mismatch(const Tensor& x, const Shape& declared) {
+    if (declared.rank_dynamic) return std::nullopt;
+    if (x.rank() != declared.rank())
+        return fmt::format("the input has rank {} {}, the layer's input port declares rank {} {}", x.rank(),
+                           shape_text(x.shape()), declared.rank(), declared.str());
+    for (size_t i = 0; i < x.rank(); ++i) {
+        const Dim& d = declared.dims[i];
+        const int64_t n = x.shape()[i];
+        if (n < d.min() || n > d.max())
+            return fmt::format("the input has shape {}, the layer's input port declares {}: dim {} is {}, not {}",
+                               shape_text(x.shape()), declared.str(), i, n, d.str());
+    }
+    return std::nullopt;
+}
+
+// The tensor as the layer takes it: bf16 data comes as f32 (NumPy has no bf16) and is rounded here.
+std::optional<Tensor> as_element_type(Tensor t, ElementType want, const std::string& what, std::string* error) {
+    if (want == t.type()) return t;
+    if (want == ElementType::bf16 && t.type() == ElementType::f32) return convert_f32_to_bf16(t);
+    *error = fmt::format("{} holds {} data, the layer declares {}{}", what, element_type_name(t.type()),
+                         element_type_name(want),
+                         want == ElementType::bf16 ? " (give bf16 data as f32: it is rounded to nearest even)" : "");
+    return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> read_output_size(const std::string& path, std::string* error) {
+    NpyRead r = read_npy(path, 1 << 20);
+    if (!r.tensor) {
+        *error = fmt::format("{}: {}", path, r.error);
+        return std::nullopt;
+    }
+    const Tensor& t = *r.tensor;
+    if (t.rank() != 1 || (t.type() != ElementType::i32 && t.type() != ElementType::i64)) {
+        *error = fmt::format("{}: output_size must be a 1D i32 or i64 array, not {} {}", path,
+                             element_type_name(t.type()), shape_text(t.shape()));
+        return std::nullopt;
+    }
+    std::vector<int64_t> values;
+    for (size_t i = 0; i < t.size(); ++i) values.push_back(static_cast<int64_t>(t.value_as_double(i)));
+    return values;
+}
+
+class Runner {
+public:
+    Runner(const LayerShapes& layer, const RunRequest& request) : ls_(layer), req_(request) {}
+
+    LayerRun run() {
+        const Layer& l = *ls_.layer;
+        const PoolOp op = *ls_.pool_op;
+        r_.layer = LayerRef{l.id, l.name, l.type};
+        r_.version = l.version;
+        r_.op_name = fmt::format("{}-{}", op.type_name(), op.version);
+        r_.input_path = req_.input_path;
+        if (!execute(op)) r_.status = RunStatus::error;
+        return r_;
+    }
+
+private:
+    bool fail(std::string message) {
+        r_.error = std::move(message);
+        return false;
+    }
+
+    bool execute(const PoolOp& op) {
+        const ParsedAttrs attrs = parse_pool_attrs(op, ls_.layer->attrs);
+        if (!attrs.usable()) return fail(fmt::format("the layer's attributes are invalid: {}", first_error(attrs)));
+        if (req_.expect_paths.size() > op.output_count() || req_.save_paths.size() > op.output_count())
+            return fail(fmt::format("{} has {} output{}; more --expect or --save files were given", r_.op_name,
+                                    op.output_count(), op.output_count() == 1 ? "" : "s"));
+        std::optional<Tensor> x = load_input();
+        if (!x) return false;
+        std::optional<std::vector<int64_t>> output_size;
+        if (op.is_adaptive() && !(output_size = adaptive_output_size())) return false;
+
+        const auto start = std::chrono::steady_clock::now();
+        const KernelOptions options{req_.threads, req_.max_bytes};
+        PoolRunResult result = op.is_adaptive() ? run_adaptive_pool(op, attrs.desc, *x, *output_size, options)
+                                                : run_pool(op, attrs.desc, *x, options);
+        r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!result.ok()) return fail(result.error);
+        for (size_t i = 0; i < result.outputs.size(); ++i)
+            if (!finish_output(i, result.outputs[i])) return false;
+        return true;
+    }
+
+    static std::string first_error(const ParsedAttrs& attrs) {
+        for (const auto& issue : attrs.issues)
+            if (issue.severity == Severity::error) return issue.message;
+        return "unusable attributes";
+    }
+
+    std::optional<Tensor> load_input() {
+        NpyRead in = read_npy(req_.input_path, req_.max_bytes);
+        if (!in.tensor) {
+            fail(fmt::format("{}: {}", req_.input_path, in.error));
+            return std::nullopt;
+        }
+        const Layer& l = *ls_.layer;
+        const bool typed = !l.inputs.empty() && l.inputs[0].precision.has_value();
+        std::string error;
+        auto x = typed ? as_element_type(std::move(*in.tensor), *l.inputs[0].precision, req_.input_path, &error)
+                       : std::move(in.tensor);
+        if (!x) {
+            fail(error);
+            return std::nullopt;
+        }
+        if (auto why = ls_.inputs.empty() ? std::nullopt : input_mismatch(*x, ls_.inputs[0])) {
+            fail(fmt::format("{}: {}", req_.input_path, *why));
+            return std::nullopt;
+        }
+        r_.input_shape = x->shape();
+        r_.input_type = x->type();
+        return x;
+    }
+
+    std::optional<std::vector<int64_t>> adaptive_output_size() {
+        if (req_.output_size_path) {
+            std::string error;
+            auto values = read_output_size(*req_.output_size_path, &error);
+            if (!values) fail(error);
+            return values;
+        }
+        if (ls_.output_size) return ls_.output_size;
+        fail("the values of output_size are unknown (no readable Const in the .bin): give them as a second "
+             "--input, a 1D i32 or i64 .npy");
+        return std::nullopt;
+    }
+
+    bool finish_output(size_t i, const Tensor& computed) {
+        OutputRun o;
+        o.index = i;
+        o.role = i == 0 ? "values" : "indices";
+        o.shape = computed.shape();
+        o.type = computed.type();
+        const Tolerance defaults = default_tolerance(computed.type());
+        o.tolerance = {req_.atol.value_or(defaults.atol), req_.rtol.value_or(defaults.rtol)};
+        if (i < req_.expect_paths.size() && !req_.expect_paths[i].empty() && !compare_with(req_.expect_paths[i], computed, o)) return false;
+        if (i < req_.save_paths.size() && !req_.save_paths[i].empty()) {
+            if (auto error = write_npy(req_.save_paths[i], computed)) return fail(*error);
+            o.saved_path = req_.save_paths[i];
+        }
+        if (!o.expect_path.empty() && !o.comparison.matches() && r_.status == RunStatus::ok) r_.status = RunStatus::mismatch;
+        r_.outputs.push_back(std::move(o));
+        return true;
+    }
+
+    bool compare_with(const std::string& path, const Tensor& computed, OutputRun& o) {
+        NpyRead e = read_npy(path, req_.max_bytes);
+        if (!e.tensor) return fail(fmt::format("{}: {}", path, e.error));
+        Tensor expected = std::move(*e.tensor);
+        if (computed.type() == ElementType::bf16 && expected.type() == ElementType::f32)
+            expected = convert_f32_to_bf16(expected);
+        o.expect_path = path;
+        o.comparison = compare_tensors(computed, expected, o.tolerance);
+        return true;
+    }
+
+    const LayerShapes& ls_;
+    const RunRequest& req_;
+    LayerRun r_;
+};
+
+}  // namespace
+
+LayerRun run_layer(const LayerShapes& layer, const RunRequest& request) {
+    return Runner(layer, request).run();
+}
+
+}  // namespace irlint

@@ -1,0 +1,60 @@
+#pragma once
+// Runs one pooling layer of a model on .npy data: the inputs are checked against the layer's declared
+// input port, the kernels compute every output, and each output is compared with its expected tensor.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.hpp"
+#include "exec/compare.hpp"
+#include "exec/tensor.hpp"
+#include "ir/model.hpp"
+#include "rules/engine.hpp"
+
+namespace irlint {
+
+struct RunRequest {
+    std::string input_path;
+    std::optional<std::string> output_size_path;  // adaptive pools: overrides the Const output_size
+    std::vector<std::string> expect_paths;        // per output, in port order; "" or missing: not compared
+    std::vector<std::string> save_paths;          // per output, in port order; "" or missing: not saved
+    std::optional<double> atol, rtol;             // unset: the element type's default
+    int threads = 0;
+    size_t max_bytes = SIZE_MAX;                  // memory budget for the tensors of this run
+};
+
+struct OutputRun {
+    size_t index = 0;
+    std::string role;  // "values" or "indices"
+    std::vector<int64_t> shape;
+    ElementType type = ElementType::f32;
+    std::string expect_path;  // empty: not compared
+    std::string saved_path;
+    Tolerance tolerance;
+    Comparison comparison;
+    bool compared() const { return !expect_path.empty() && comparison.compared(); }
+};
+
+enum class RunStatus { ok, mismatch, error };
+std::string_view run_status_name(RunStatus s);
+
+struct LayerRun {
+    LayerRef layer;
+    std::string version;      // "opset8"
+    std::string op_name;      // "MaxPool-8"
+    RunStatus status = RunStatus::ok;
+    std::string error;        // why the layer could not run (status error)
+    std::vector<int64_t> input_shape;
+    ElementType input_type = ElementType::f32;
+    std::string input_path;
+    std::vector<OutputRun> outputs;
+    double milliseconds = 0;  // kernel time
+};
+
+// The layers `run` can execute: pooling layers the rule engine recognised.
+bool is_runnable(const LayerShapes& layer);
+
+LayerRun run_layer(const LayerShapes& layer, const RunRequest& request);
+
+}  // namespace irlint

@@ -1,0 +1,252 @@
+#include "exec/pool_kernels.hpp"
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "exec/adaptive_pool_kernel.hpp"
+#include "exec/avg_pool_kernel.hpp"
+#include "exec/kernel_support.hpp"
+#include "exec/max_pool_kernel.hpp"
+
+namespace irlint {
+
+using namespace kernels;
+
+namespace {
+
+Shape static_shape(const std::vector<int64_t>& dims) {
+    Shape s;
+    for (int64_t d : dims) s.dims.emplace_back(d);
+    return s;
+}
+
+std::vector<int64_t> output_dims(const Shape& s) {
+    std::vector<int64_t> dims;
+    for (const Dim& d : s.dims) dims.push_back(d.min());
+    return dims;
+}
+
+std::optional<std::string> check_input(const PoolOp& op, const Tensor& input) {
+    if (input.rank() < 3 || input.rank() > 5)
+        return fmt::format("{} takes a 3D, 4D or 5D input; the input has rank {}", op.type_name(), input.rank());
+    if (!is_executable_type(input.type()) || (input.type() == ElementType::boolean && op.kind != PoolKind::max_pool))
+        return fmt::format("{} does not run on element type {}", op.type_name(), element_type_name(input.type()));
+    return std::nullopt;
+}
+
+PlaneGeometry plane_geometry(const PoolOp& op, const PoolingDesc& desc, const PoolShape& ps,
+                             const std::vector<int64_t>& in, const std::vector<int64_t>& out) {
+    PlaneGeometry g;
+    const size_t spatial = in.size() - 2, skip = 3 - spatial;
+    for (size_t a = 0; a < 3; ++a) {
+        if (a < skip) {
+            g.axes[a] = axis_taps(1, 1, 1, 1, 1, 0);
+            continue;
+        }
+        const size_t i = a - skip;
+        const int64_t dilation = op.has_dilations() && i < desc.dilations.size() ? desc.dilations[i] : 1;
+        g.axes[a] = axis_taps(in[i + 2], out[i + 2], desc.kernel[i], desc.strides[i], dilation, ps.pads_begin[i]);
+    }
+    return g;
+}
+
+// MaxPool indices: the flat position in the whole input tensor, reduced modulo the size of the dims from
+// `axis` on when axis is not 0.
+struct IndexMapping {
+    int64_t plane_size = 1;
+    int64_t modulus = 0;  // 0: none
+    int64_t map(int64_t plane, int64_t spatial) const {
+        const int64_t flat = plane * plane_size + spatial;
+        return modulus ? flat % modulus : flat;
+    }
+};
+
+IndexMapping index_mapping(const PoolingDesc& desc, const std::vector<int64_t>& in) {
+    IndexMapping m;
+    for (size_t i = 2; i < in.size(); ++i) m.plane_size *= in[i];
+    const int64_t rank = static_cast<int64_t>(in.size());
+    const int64_t axis = desc.axis < 0 ? desc.axis + rank : desc.axis;
+    if (axis > 0) {
+        m.modulus = 1;
+        for (int64_t i = axis; i < rank; ++i) m.modulus *= in[static_cast<size_t>(i)];
+    }
+    return m;
+}
+
+template <class I>
+void store_indices(const std::vector<int64_t>& spatial, int64_t plane, const IndexMapping& m, I* out) {
+    for (size_t i = 0; i < spatial.size(); ++i) out[i] = static_cast<I>(m.map(plane, spatial[i]));
+}
+
+void write_indices(Tensor& indices, size_t offset, const std::vector<int64_t>& spatial, int64_t plane,
+                   const IndexMapping& m) {
+    if (indices.type() == ElementType::i32) store_indices(spatial, plane, m, indices.mutable_data<int32_t>() + offset);
+    else store_indices(spatial, plane, m, indices.mutable_data<int64_t>() + offset);
+}
+
+// Each plane's values as the kernels compute them: the tensor's own memory, or a float copy for halves.
+template <class Traits>
+const typename Traits::Value* plane_values(const Tensor& t, int64_t plane, int64_t size,
+                                           std::vector<typename Traits::Value>& copy) {
+    const auto* stored = t.data<typename Traits::Stored>() + plane * size;
+    if constexpr (!Traits::is_half) {
+        return stored;
+    } else {
+        copy.resize(static_cast<size_t>(size));
+        for (int64_t i = 0; i < size; ++i) copy[static_cast<size_t>(i)] = Traits::load(stored[i]);
+        return copy.data();
+    }
+}
+
+template <class Traits>
+void store_plane(const std::vector<typename Traits::Value>& values, Tensor& out, int64_t plane) {
+    auto* dst = out.mutable_data<typename Traits::Stored>() + plane * static_cast<int64_t>(values.size());
+    for (size_t i = 0; i < values.size(); ++i) dst[i] = Traits::store(values[i]);
+}
+
+template <class Traits>
+void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
+             int threads) {
+    using V = typename Traits::Value;
+    const bool with_index = outputs.size() > 1;
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
+        MaxScratch<V> scratch;
+        std::vector<V> copy, values(static_cast<size_t>(g.out_size()));
+        std::vector<int64_t> spatial(static_cast<size_t>(g.out_size()));
+        for (int64_t p = begin; p < end; ++p) {
+            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
+            if (with_index) max_pool_plane<V, true>(in, g, scratch, values.data(), spatial.data());
+            else max_pool_plane<V, false>(in, g, scratch, values.data(), nullptr);
+            store_plane<Traits>(values, outputs[0], p);
+            if (with_index) write_indices(outputs[1], static_cast<size_t>(p * g.out_size()), spatial, p, m);
+        }
+    });
+}
+
+template <class Traits>
+void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output, int threads) {
+    using V = typename Traits::Value;
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
+        AvgScratch<V> scratch;
+        std::vector<V> copy, values(static_cast<size_t>(g.out_size()));
+        for (int64_t p = begin; p < end; ++p) {
+            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
+            if constexpr (Traits::is_half) avg_pool_plane_rounded<Traits>(in, g, divisor, values.data());
+            else avg_pool_plane<V>(in, g, divisor, scratch, values.data());
+            store_plane<Traits>(values, output, p);
+        }
+    });
+}
+
+AvgDivisor avg_divisor(const PoolingDesc& desc, const PoolShape& ps) {
+    AvgDivisor d;
+    auto nonzero = [](int64_t p) { return p != 0; };
+    d.pads_in_avg = !desc.exclude_pad && (std::any_of(ps.pads_begin.begin(), ps.pads_begin.end(), nonzero) ||
+                                          std::any_of(ps.pads_end.begin(), ps.pads_end.end(), nonzero));
+    for (int64_t k : desc.kernel) d.kernel_taps *= k;
+    return d;
+}
+
+std::vector<Tensor> allocate_outputs(const PoolOp& op, ElementType values, ElementType indices,
+                                     const std::vector<int64_t>& dims) {
+    std::vector<Tensor> outputs;
+    outputs.emplace_back(values, dims);
+    if (op.has_index_output()) outputs.emplace_back(indices, dims);
+    return outputs;
+}
+
+std::optional<std::string> check_output_budget(const PoolOp& op, ElementType values, ElementType indices,
+                                               const std::vector<int64_t>& dims, size_t max_bytes) {
+    const auto count = checked_element_count(dims, 64);
+    if (!count) return fmt::format("the output [{}] is too large to hold", join_ints(dims));
+    size_t bytes = *count * static_cast<size_t>(element_type_bits(values) / 8);
+    if (op.has_index_output()) bytes += *count * static_cast<size_t>(element_type_bits(indices) / 8);
+    if (bytes > max_bytes)
+        return fmt::format("the output [{}] needs {} bytes, over the memory budget of {} bytes", join_ints(dims),
+                           bytes, max_bytes);
+    return std::nullopt;
+}
+
+std::optional<std::string> check_index_type(const PoolOp& op, ElementType t) {
+    if (!op.has_index_output() || t == ElementType::i32 || t == ElementType::i64) return std::nullopt;
+    return fmt::format("{} writes indices as i32 or i64, not {}", op.type_name(), element_type_name(t));
+}
+
+}  // namespace
+
+PoolRunResult run_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& input, const KernelOptions& options) {
+    PoolRunResult result;
+    if (op.is_adaptive()) return {fmt::format("{} needs output_size: use run_adaptive_pool", op.type_name()), {}};
+    if (auto error = check_input(op, input)) return {*error, {}};
+    if (auto error = check_index_type(op, desc.index_type)) return {*error, {}};
+    const PoolShape ps = infer_pool_shape(op, desc, static_shape(input.shape()));
+    if (ps.error) return {*ps.error, {}};
+    const std::vector<int64_t> out_dims = output_dims(ps.output);
+    if (auto error = check_output_budget(op, input.type(), desc.index_type, out_dims, options.max_bytes))
+        return {*error, {}};
+    result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims);
+    if (result.outputs[0].size() == 0 || input.size() == 0) return result;
+
+    const PlaneGeometry g = plane_geometry(op, desc, ps, input.shape(), out_dims);
+    const int threads = resolve_threads(options.threads);
+    visit_element_type(input.type(), [&](auto traits) {
+        using Traits = decltype(traits);
+        if (op.kind == PoolKind::max_pool) {
+            run_max<Traits>(g, input, index_mapping(desc, input.shape()), result.outputs, threads);
+        } else {
+            run_avg<Traits>(g, avg_divisor(desc, ps), input, result.outputs[0], threads);
+        }
+    });
+    return result;
+}
+
+PoolRunResult run_adaptive_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& input,
+                                const std::vector<int64_t>& output_size, const KernelOptions& options) {
+    PoolRunResult result;
+    if (!op.is_adaptive()) return {fmt::format("{} is not an adaptive pool", op.type_name()), {}};
+    if (auto error = check_input(op, input)) return {*error, {}};
+    if (auto error = check_index_type(op, desc.index_type)) return {*error, {}};
+    const std::vector<int64_t> size_shape{static_cast<int64_t>(output_size.size())};
+    const PoolShape ps = infer_adaptive_shape(static_shape(input.shape()), static_shape(size_shape), output_size);
+    if (ps.error) return {*ps.error, {}};
+    const std::vector<int64_t> out_dims = output_dims(ps.output);
+    if (auto error = check_output_budget(op, input.type(), desc.index_type, out_dims, options.max_bytes))
+        return {*error, {}};
+    result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims);
+    if (result.outputs[0].size() == 0) return result;
+    for (size_t i = 2; i < input.rank(); ++i)
+        if (input.shape()[i] == 0) return {"an adaptive pool bin over an empty axis has no elements", {}};
+
+    AdaptiveGeometry g;
+    const size_t skip = 5 - input.rank();
+    for (size_t a = 0; a < 3; ++a) {
+        const int64_t in = a < skip ? 1 : input.shape()[a - skip + 2];
+        const int64_t out = a < skip ? 1 : out_dims[a - skip + 2];
+        g.in[a] = in;
+        g.bins[a] = adaptive_bins(in, out);
+    }
+    const int64_t in_size = g.in[0] * g.in[1] * g.in[2];
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    const bool is_max = op.kind == PoolKind::adaptive_max_pool;
+    visit_element_type(input.type(), [&](auto traits) {
+        using Traits = decltype(traits);
+        using V = typename Traits::Value;
+        parallel_for(planes, resolve_threads(options.threads), [&](int64_t begin, int64_t end) {
+            std::vector<V> copy, values(static_cast<size_t>(g.out_size()));
+            std::vector<int64_t> spatial(values.size());
+            const IndexMapping within_plane;  // AdaptiveMaxPool indices carry no batch or channel offset
+            for (int64_t p = begin; p < end; ++p) {
+                const V* in = plane_values<Traits>(input, p, in_size, copy);
+                if (is_max) adaptive_max_plane<V>(in, g, values.data(), spatial.data());
+                else adaptive_avg_plane<Traits>(in, g, values.data());
+                store_plane<Traits>(values, result.outputs[0], p);
+                if (is_max) write_indices(result.outputs[1], static_cast<size_t>(p * g.out_size()), spatial, 0, within_plane);
+            }
+        });
+    });
+    return result;
+}
+
+}  // namespace irlint

@@ -1,0 +1,151 @@
+#include "report/run_report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/text.hpp"
+
+namespace irlint {
+
+namespace {
+
+std::string shape_text(const std::vector<int64_t>& shape) { return fmt::format("[{}]", join_ints(shape)); }
+
+// JSON has no NaN or infinity: those are written as the strings "nan", "inf" and "-inf".
+std::string json_number(double v) {
+    if (std::isnan(v)) return "\"nan\"";
+    if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
+    return fmt::format("{}", v);
+}
+
+std::string value_text(double v) { return fmt::format("{:.9g}", v); }
+
+const fmt::text_style& status_style(const Palette& p, RunStatus s) { return s == RunStatus::ok ? p.ok : p.error; }
+
+std::string histogram_text(const Comparison& c) {
+    const auto& labels = error_bucket_labels();
+    std::vector<std::string> cells;
+    for (size_t b = 0; b < labels.size(); ++b)
+        if (c.histogram[b]) cells.push_back(fmt::format("{} {}", labels[b], c.histogram[b]));
+    return fmt::format("{}", fmt::join(cells, ", "));
+}
+
+std::string output_text(const OutputRun& o, const Palette& p) {
+    std::string out = fmt::format("  output {} ({}) {} {}", o.index, o.role, shape_text(o.shape),
+                                  element_type_name(o.type));
+    if (!o.saved_path.empty()) out += fmt::format(", saved to {}", o.saved_path);
+    if (o.expect_path.empty()) return out + ": not compared\n";
+    const Comparison& c = o.comparison;
+    if (!c.compared()) return out + fmt::format(": {} — {}\n", fmt::styled("MISMATCH", p.error), c.problem);
+    const std::string rule = is_integer_type(o.type) && o.tolerance.atol == 0 && o.tolerance.rtol == 0
+                                 ? std::string("exact")
+                                 : fmt::format("atol {:g} + rtol {:g}·|expected|", o.tolerance.atol, o.tolerance.rtol);
+    if (c.matches())
+        out += fmt::format(": {} — {} elements within {}\n", fmt::styled("ok", p.ok), c.total, rule);
+    else
+        out += fmt::format(": {} — {} of {} elements outside {}\n", fmt::styled("MISMATCH", p.error), c.mismatches,
+                           c.total, rule);
+    out += fmt::format("    max abs err {:.3g}, max rel err {:.3g}, mean abs err {:.3g}\n", c.max_abs_err,
+                       c.max_rel_err, c.mean_abs_err);
+    if (c.first_mismatch)
+        out += fmt::format("    first mismatch at {}: expected {}, irlint {}\n",
+                           shape_text(unravel_index(*c.first_mismatch, o.shape)), value_text(c.first_expected),
+                           value_text(c.first_actual));
+    out += fmt::format("    abs err histogram: {}\n", histogram_text(c));
+    return out;
+}
+
+std::string output_json(const OutputRun& o) {
+    const Comparison& c = o.comparison;
+    std::string first = "null";
+    if (c.first_mismatch)
+        first = fmt::format("{{\"index\":[{}],\"expected\":{},\"actual\":{}}}",
+                            join_ints(unravel_index(*c.first_mismatch, o.shape)), json_number(c.first_expected),
+                            json_number(c.first_actual));
+    std::string histogram;
+    const auto& labels = error_bucket_labels();
+    for (size_t b = 0; b < labels.size(); ++b)
+        histogram += fmt::format("{}{}:{}", b ? "," : "", json_string(labels[b]), c.histogram[b]);
+    std::string out = fmt::format(
+        "{{\"index\":{},\"shape\":[{}],\"dtype\":{},\"compared\":{},\"max_abs_err\":{},\"max_rel_err\":{},"
+        "\"mismatches\":{},\"total\":{},\"first_mismatch\":{},\"role\":{},\"mean_abs_err\":{},\"atol\":{},"
+        "\"rtol\":{},\"histogram\":{{{}}}",
+        o.index, join_ints(o.shape), json_string(element_type_name(o.type)), o.compared() ? "true" : "false",
+        json_number(c.max_abs_err), json_number(c.max_rel_err), c.mismatches, o.compared() ? c.total : 0, first,
+        json_string(o.role), json_number(c.mean_abs_err), json_number(o.tolerance.atol),
+        json_number(o.tolerance.rtol), histogram);
+    if (!o.expect_path.empty()) out += fmt::format(",\"expected_file\":{}", json_string(o.expect_path));
+    if (!c.problem.empty()) out += fmt::format(",\"problem\":{}", json_string(c.problem));
+    if (!o.saved_path.empty()) out += fmt::format(",\"saved\":{}", json_string(o.saved_path));
+    return out + "}";
+}
+
+std::string layer_heading(const LayerRun& r) {
+    return fmt::format("layer {} '{}' ({}) on {} {} {}", r.layer.id, r.layer.name, r.op_name, r.input_path,
+                       shape_text(r.input_shape), element_type_name(r.input_type));
+}
+
+}  // namespace
+
+std::string run_text(const LayerRun& r, const Palette& p) {
+    if (r.status == RunStatus::error)
+        return fmt::format("layer {} '{}' ({}): {} {}\n", r.layer.id, r.layer.name, r.op_name,
+                           fmt::styled("error:", p.error), r.error);
+    std::string out = layer_heading(r) + fmt::format(" ({:.1f} ms)\n", r.milliseconds);
+    for (const auto& o : r.outputs) out += output_text(o, p);
+    return out + fmt::format("result: {}\n", fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)));
+}
+
+std::string run_json(const LayerRun& r) {
+    std::string outputs;
+    for (size_t i = 0; i < r.outputs.size(); ++i) outputs += (i ? "," : "") + output_json(r.outputs[i]);
+    std::string out = fmt::format(
+        "{{\"layer\":{{\"id\":{},\"name\":{},\"type\":{},\"version\":{}}},\"status\":{},\"outputs\":[{}]",
+        json_string(r.layer.id), json_string(r.layer.name), json_string(r.layer.type), json_string(r.version),
+        json_string(run_status_name(r.status)), outputs);
+    if (!r.error.empty()) out += fmt::format(",\"error\":{}", json_string(r.error));
+    if (!r.input_path.empty()) out += fmt::format(",\"input\":{}", json_string(r.input_path));
+    return out + "}";
+}
+
+std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
+    std::string out;
+    for (const auto& r : runs) out += run_text(r, p) + "\n";
+    size_t id_width = 5, name_width = 4;
+    for (const auto& r : runs) {
+        id_width = std::max(id_width, r.layer.id.size());
+        name_width = std::max(name_width, r.layer.name.size());
+    }
+    out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<8}  {}\n", "layer", id_width, "name", name_width, "op", "status",
+                       "mismatches");
+    size_t counts[3] = {0, 0, 0};
+    for (const auto& r : runs) {
+        ++counts[static_cast<int>(r.status)];
+        std::vector<std::string> cells;
+        for (const auto& o : r.outputs)
+            if (!o.expect_path.empty())
+                cells.push_back(o.comparison.compared() ? fmt::format("{}/{}", o.comparison.mismatches, o.comparison.total)
+                                                        : std::string("shape/type"));
+        out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<8}  {}\n", r.layer.id, id_width, r.layer.name, name_width,
+                           r.op_name, fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)),
+                           cells.empty() ? std::string("-") : fmt::format("{}", fmt::join(cells, " ")));
+    }
+    return out + fmt::format("{} layer{} run: {} ok, {} mismatch, {} error\n", runs.size(), runs.size() == 1 ? "" : "s",
+                             counts[0], counts[1], counts[2]);
+}
+
+std::string runs_json(const std::vector<LayerRun>& runs) {
+    size_t counts[3] = {0, 0, 0};
+    std::string items;
+    for (size_t i = 0; i < runs.size(); ++i) {
+        ++counts[static_cast<int>(runs[i].status)];
+        items += (i ? "," : "") + run_json(runs[i]);
+    }
+    return fmt::format("{{\"tool\":\"irlint\",\"version\":{},\"runs\":[{}],\"summary\":{{\"layers\":{},\"ok\":{},"
+                       "\"mismatch\":{},\"error\":{}}}}}\n",
+                       json_string(IRLINT_VERSION), items, runs.size(), counts[0], counts[1], counts[2]);
+}
+
+}  // namespace irlint
