@@ -18,6 +18,7 @@ AxisTaps axis_taps(int64_t in, int64_t out, int64_t kernel, int64_t stride, int6
     a.out = out;
     a.kernel = kernel;
     a.dilation = dilation;
+    a.stride = stride;
     a.start.resize(static_cast<size_t>(out));
     a.lo.resize(static_cast<size_t>(out));
     a.hi.resize(static_cast<size_t>(out));
@@ -28,6 +29,21 @@ AxisTaps axis_taps(int64_t in, int64_t out, int64_t kernel, int64_t stride, int6
         a.start[o] = start;
         a.lo[o] = lo;
         a.hi[o] = hi;
+    }
+    return a;
+}
+
+AxisTaps adaptive_taps(int64_t in, int64_t out) {
+    AxisTaps a;
+    a.in = in;
+    a.out = out;
+    a.stride = out > 0 && in % out == 0 ? in / out : 0;
+    for (int64_t o = 0; o < out; ++o) {
+        const int64_t begin = o * in / out, end = ((o + 1) * in + out - 1) / out;
+        a.start.push_back(begin);
+        a.lo.push_back(0);
+        a.hi.push_back(end - begin);
+        a.kernel = std::max(a.kernel, end - begin);
     }
     return a;
 }

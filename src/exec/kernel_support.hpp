@@ -13,6 +13,9 @@
 #include "core/element_type.hpp"
 #include "exec/half.hpp"
 
+// The inner loops promise the compiler their buffers do not overlap, so that it vectorizes them.
+#define IRLINT_RESTRICT __restrict
+
 namespace irlint::kernels {
 
 // Storage type S as held in the tensor, value type V the kernels compute with. Halves compute in float
@@ -68,6 +71,7 @@ bool visit_element_type(ElementType t, Fn&& fn) {
 // in the padding) and the range [lo, hi) of kernel taps that land inside the data.
 struct AxisTaps {
     int64_t in = 1, out = 1, kernel = 1, dilation = 1;
+    int64_t stride = 1;  // start[o] = start[0] + o * stride; 0 when the starts are not evenly spaced
     std::vector<int64_t> start;
     std::vector<int64_t> lo, hi;
     int64_t taps(int64_t o) const { return hi[o] - lo[o]; }
@@ -75,6 +79,8 @@ struct AxisTaps {
 };
 
 AxisTaps axis_taps(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_begin);
+// The bins of an adaptive pool as taps: output o covers [floor(o*in/out), ceil((o+1)*in/out)).
+AxisTaps adaptive_taps(int64_t in, int64_t out);
 
 // Spatial axes padded in front to three (D, H, W), as the reference does for 1D and 2D pooling.
 struct PlaneGeometry {

@@ -1,100 +1,114 @@
 #pragma once
-// MaxPool over one plane as three separable passes (W, then H, then D). Each pass keeps the first
-// maximum of its window in scan order, so the combined pick is the first maximum in D, H, W order:
-// exactly the element OpenVINO's reference picks, with the same strict comparison (NaN never wins).
+// MaxPool over one plane. Without indices the passes run D, H, W (the contiguous W pass last, on the
+// least data). With indices they run W, H, D: each pass keeps the first maximum of its window in scan
+// order, so the combined pick is the first maximum in D, H, W order, exactly the element OpenVINO's
+// reference picks with its strict comparison (NaN and lowest() never win; no winner leaves index 0).
 
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include "exec/kernel_support.hpp"
+#include "exec/separable.hpp"
 
 namespace irlint::kernels {
 
-template <class V>
+template <class V, class I>
 struct MaxScratch {
     std::vector<V> values[2];
-    std::vector<int64_t> indices[2];  // flat spatial index of the pick; -1 while nothing was picked
+    std::vector<I> indices[2];  // flat spatial index of the pick; -1 while nothing was picked
+    std::vector<int32_t> best_tap;
 };
 
-// One pass along an axis. `rows` independent lines of `in` elements spaced `inner` apart become lines of
-// `out` elements; inner == 1 is the W pass, otherwise lines are interleaved and the loop over `inner`
-// is innermost and contiguous.
-template <class V, bool WithIndex>
-void max_pass(const V* src, const int64_t* src_idx, V* dst, int64_t* dst_idx, int64_t rows, int64_t inner,
-              const AxisTaps& axis) {
+template <class V, class I>
+void indexed_w_pass(const V* src, V* dst, I* dst_idx, int64_t rows, const AxisTaps& axis, MaxScratch<V, I>& s) {
     const V lowest = std::numeric_limits<V>::lowest();
-    for (int64_t r = 0; r < rows; ++r) {
-        const V* line = src + r * axis.in * inner;
-        const int64_t* line_idx = WithIndex ? src_idx + r * axis.in * inner : nullptr;
-        V* out = dst + r * axis.out * inner;
-        int64_t* out_idx = WithIndex ? dst_idx + r * axis.out * inner : nullptr;
-        for (int64_t o = 0; o < axis.out; ++o) {
-            V* best = out + o * inner;
-            int64_t* best_idx = WithIndex ? out_idx + o * inner : nullptr;
-            for (int64_t i = 0; i < inner; ++i) best[i] = lowest;
-            if (WithIndex)
-                for (int64_t i = 0; i < inner; ++i) best_idx[i] = -1;
-            for (int64_t k = axis.lo[o]; k < axis.hi[o]; ++k) {
-                const int64_t pos = axis.start[o] + k * axis.dilation;
-                const V* v = line + pos * inner;
-                if constexpr (WithIndex) {
-                    const int64_t* vi = line_idx + pos * inner;
-                    for (int64_t i = 0; i < inner; ++i) {
-                        const bool greater = v[i] > best[i];
-                        best[i] = greater ? v[i] : best[i];
-                        best_idx[i] = greater ? vi[i] : best_idx[i];
-                    }
-                } else {
-                    for (int64_t i = 0; i < inner; ++i) best[i] = v[i] > best[i] ? v[i] : best[i];
-                }
-            }
-        }
-    }
-}
-
-// The W pass seeds the indices: a W line's element w of row r has flat spatial index r * W + w.
-template <class V, bool WithIndex>
-void max_pass_w(const V* src, V* dst, int64_t* dst_idx, int64_t rows, const AxisTaps& axis) {
-    const V lowest = std::numeric_limits<V>::lowest();
+    const InteriorRange inner = interior(axis);
+    const int64_t stride = axis.stride;
+    s.best_tap.resize(static_cast<size_t>(axis.out));
+    int32_t* IRLINT_RESTRICT tap = s.best_tap.data();
     for (int64_t r = 0; r < rows; ++r) {
         const V* line = src + r * axis.in;
+        V* IRLINT_RESTRICT best = dst + r * axis.out;
+        I* IRLINT_RESTRICT best_idx = dst_idx + r * axis.out;
         for (int64_t o = 0; o < axis.out; ++o) {
-            V best = lowest;
-            int64_t best_pos = -1;
-            for (int64_t k = axis.lo[o], pos = axis.start[o] + k * axis.dilation; k < axis.hi[o];
-                 ++k, pos += axis.dilation) {
-                if (line[pos] > best) {
-                    best = line[pos];
-                    best_pos = pos;
+            best[o] = lowest;
+            tap[o] = -1;
+            if (o >= inner.first && o < inner.last) continue;
+            for (int64_t k = axis.lo[o]; k < axis.hi[o]; ++k) {
+                const V v = line[axis.start[o] + k * axis.dilation];
+                if (v > best[o]) {
+                    best[o] = v;
+                    tap[o] = static_cast<int32_t>(k);
                 }
             }
-            dst[r * axis.out + o] = best;
-            if constexpr (WithIndex) dst_idx[r * axis.out + o] = best_pos < 0 ? -1 : r * axis.in + best_pos;
+        }
+        for (int64_t k = 0; k < axis.kernel && inner.last > inner.first; ++k) {
+            const int64_t offset = axis.start[0] + k * axis.dilation;
+            const V* IRLINT_RESTRICT run = line + offset;
+            const auto tap_k = static_cast<int32_t>(k);
+            for (int64_t o = inner.first; o < inner.last; ++o) {
+                const V v = run[o * stride], b = best[o];
+                const int32_t take = -static_cast<int32_t>(v > b);  // all ones when v wins: a branch-free select
+                best[o] = v > b ? v : b;
+                tap[o] = (tap_k & take) | (tap[o] & ~take);
+            }
+        }
+        for (int64_t o = 0; o < axis.out; ++o)
+            best_idx[o] = tap[o] < 0 ? I{-1} : static_cast<I>(r * axis.in + axis.start[o] + tap[o] * axis.dilation);
+    }
+}
+
+template <class V, class I>
+void indexed_strided_pass(const V* src, const I* src_idx, V* dst, I* dst_idx, int64_t inner, const AxisTaps& axis) {
+    const V lowest = std::numeric_limits<V>::lowest();
+    for (int64_t o = 0; o < axis.out; ++o) {
+        V* IRLINT_RESTRICT best = dst + o * inner;
+        I* IRLINT_RESTRICT best_idx = dst_idx + o * inner;
+        for (int64_t i = 0; i < inner; ++i) {
+            best[i] = lowest;
+            best_idx[i] = I{-1};
+        }
+        for (int64_t k = axis.lo[o]; k < axis.hi[o]; ++k) {
+            const int64_t pos = axis.start[o] + k * axis.dilation;
+            const V* IRLINT_RESTRICT v = src + pos * inner;
+            const I* IRLINT_RESTRICT vi = src_idx + pos * inner;
+            for (int64_t i = 0; i < inner; ++i) {
+                const V value = v[i], b = best[i];
+                const I take = -static_cast<I>(value > b);  // all ones when value wins: a branch-free select
+                best[i] = value > b ? value : b;
+                best_idx[i] = (vi[i] & take) | (best_idx[i] & ~take);
+            }
         }
     }
 }
 
-// Pools one plane: `in` holds the plane's values, results land in `out_values` / `out_indices`
-// (indices as flat spatial positions; 0 when no tap of the window held a value above lowest()).
-template <class V, bool WithIndex>
-void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* out_values, int64_t* out_indices) {
+// Values and flat spatial indices (0 where no tap won) of one plane.
+template <class V, class I>
+void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out, I* out_idx) {
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
-    s.values[0].resize(static_cast<size_t>(d.in * h.in * w.out));
-    s.indices[0].resize(WithIndex ? s.values[0].size() : 0);
-    max_pass_w<V, WithIndex>(in, s.values[0].data(), s.indices[0].data(), d.in * h.in, w);
-
-    s.values[1].resize(static_cast<size_t>(d.in * h.out * w.out));
-    s.indices[1].resize(WithIndex ? s.values[1].size() : 0);
-    max_pass<V, WithIndex>(s.values[0].data(), s.indices[0].data(), s.values[1].data(), s.indices[1].data(), d.in,
-                           w.out, h);
-
-    max_pass<V, WithIndex>(s.values[1].data(), s.indices[1].data(), out_values, out_indices, 1, h.out * w.out, d);
-    if constexpr (WithIndex) {
-        for (int64_t i = 0, n = g.out_size(); i < n; ++i) out_indices[i] = std::max<int64_t>(out_indices[i], 0);
+    const bool h_last = d.trivial(), w_last = h_last && h.trivial();
+    const auto w_size = static_cast<size_t>(d.in * h.in * w.out);
+    s.values[0].resize(w_last ? 0 : w_size);
+    s.indices[0].resize(w_last ? 0 : w_size);
+    V* wv = w_last ? out : s.values[0].data();
+    I* wi = w_last ? out_idx : s.indices[0].data();
+    indexed_w_pass(in, wv, wi, d.in * h.in, w, s);
+    if (!h.trivial()) {
+        const auto h_size = static_cast<size_t>(d.in * h.out * w.out);
+        s.values[1].resize(h_last ? 0 : h_size);
+        s.indices[1].resize(h_last ? 0 : h_size);
+        V* hv = h_last ? out : s.values[1].data();
+        I* hi = h_last ? out_idx : s.indices[1].data();
+        for (int64_t pd = 0; pd < d.in; ++pd)
+            indexed_strided_pass(wv + pd * h.in * w.out, wi + pd * h.in * w.out, hv + pd * h.out * w.out,
+                                 hi + pd * h.out * w.out, w.out, h);
+        wv = hv;
+        wi = hi;
     }
+    if (!d.trivial()) indexed_strided_pass(wv, wi, out, out_idx, h.out * w.out, d);
+    for (int64_t i = 0, n = g.out_size(); i < n; ++i) out_idx[i] = out_idx[i] < 0 ? I{0} : out_idx[i];
 }
 
 }  // namespace irlint::kernels

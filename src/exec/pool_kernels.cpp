@@ -73,18 +73,18 @@ IndexMapping index_mapping(const PoolingDesc& desc, const std::vector<int64_t>& 
     return m;
 }
 
+template <class I, class Out>
+void store_indices(const I* spatial, size_t n, int64_t plane, const IndexMapping& m, Out* out) {
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(m.map(plane, static_cast<int64_t>(spatial[i])));
+}
+
 template <class I>
-void store_indices(const std::vector<int64_t>& spatial, int64_t plane, const IndexMapping& m, I* out) {
-    for (size_t i = 0; i < spatial.size(); ++i) out[i] = static_cast<I>(m.map(plane, spatial[i]));
+void write_indices(Tensor& indices, size_t offset, const I* spatial, size_t n, int64_t plane, const IndexMapping& m) {
+    if (indices.type() == ElementType::i32) store_indices(spatial, n, plane, m, indices.mutable_data<int32_t>() + offset);
+    else store_indices(spatial, n, plane, m, indices.mutable_data<int64_t>() + offset);
 }
 
-void write_indices(Tensor& indices, size_t offset, const std::vector<int64_t>& spatial, int64_t plane,
-                   const IndexMapping& m) {
-    if (indices.type() == ElementType::i32) store_indices(spatial, plane, m, indices.mutable_data<int32_t>() + offset);
-    else store_indices(spatial, plane, m, indices.mutable_data<int64_t>() + offset);
-}
-
-// Each plane's values as the kernels compute them: the tensor's own memory, or a float copy for halves.
+// A plane's values as the kernels compute them: the tensor's own memory, or a float copy for halves.
 template <class Traits>
 const typename Traits::Value* plane_values(const Tensor& t, int64_t plane, int64_t size,
                                            std::vector<typename Traits::Value>& copy) {
@@ -98,28 +98,67 @@ const typename Traits::Value* plane_values(const Tensor& t, int64_t plane, int64
     }
 }
 
+// Where a plane's results go: straight into the output tensor, or into a float buffer for halves.
 template <class Traits>
-void store_plane(const std::vector<typename Traits::Value>& values, Tensor& out, int64_t plane) {
-    auto* dst = out.mutable_data<typename Traits::Stored>() + plane * static_cast<int64_t>(values.size());
-    for (size_t i = 0; i < values.size(); ++i) dst[i] = Traits::store(values[i]);
+struct PlaneOutput {
+    using V = typename Traits::Value;
+    Tensor& tensor;
+    int64_t size;
+    std::vector<V> buffer;
+    V* target(int64_t plane) {
+        if constexpr (Traits::is_half) {
+            buffer.resize(static_cast<size_t>(size));
+            return buffer.data();
+        } else {
+            return tensor.mutable_data<V>() + plane * size;
+        }
+    }
+    void commit(int64_t plane) {
+        if constexpr (Traits::is_half) {
+            auto* dst = tensor.mutable_data<typename Traits::Stored>() + plane * size;
+            for (int64_t i = 0; i < size; ++i) dst[i] = Traits::store(buffer[static_cast<size_t>(i)]);
+        }
+    }
+};
+
+template <class Traits, class I>
+void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
+                     int threads) {
+    using V = typename Traits::Value;
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
+        MaxScratch<V, I> scratch;
+        std::vector<V> copy;
+        std::vector<I> spatial(static_cast<size_t>(g.out_size()));
+        PlaneOutput<Traits> values{outputs[0], g.out_size(), {}};
+        for (int64_t p = begin; p < end; ++p) {
+            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
+            max_pool_plane_indexed<V, I>(in, g, scratch, values.target(p), spatial.data());
+            values.commit(p);
+            write_indices(outputs[1], static_cast<size_t>(p * g.out_size()), spatial.data(), spatial.size(), p, m);
+        }
+    });
 }
 
 template <class Traits>
 void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
              int threads) {
     using V = typename Traits::Value;
-    const bool with_index = outputs.size() > 1;
+    if (outputs.size() > 1) {
+        // 32-bit positions while a plane allows: half the memory traffic, twice the vector width.
+        if (g.in_size() < std::numeric_limits<int32_t>::max()) run_max_indexed<Traits, int32_t>(g, input, m, outputs, threads);
+        else run_max_indexed<Traits, int64_t>(g, input, m, outputs, threads);
+        return;
+    }
     const int64_t planes = input.shape()[0] * input.shape()[1];
     parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
-        MaxScratch<V> scratch;
-        std::vector<V> copy, values(static_cast<size_t>(g.out_size()));
-        std::vector<int64_t> spatial(static_cast<size_t>(g.out_size()));
+        PassScratch<V> scratch;
+        std::vector<V> copy;
+        PlaneOutput<Traits> values{outputs[0], g.out_size(), {}};
         for (int64_t p = begin; p < end; ++p) {
             const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            if (with_index) max_pool_plane<V, true>(in, g, scratch, values.data(), spatial.data());
-            else max_pool_plane<V, false>(in, g, scratch, values.data(), nullptr);
-            store_plane<Traits>(values, outputs[0], p);
-            if (with_index) write_indices(outputs[1], static_cast<size_t>(p * g.out_size()), spatial, p, m);
+            reduce_dhw<MaxReducer<V>, V, V>(in, g, scratch, values.target(p));
+            values.commit(p);
         }
     });
 }
@@ -130,12 +169,51 @@ void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& in
     const int64_t planes = input.shape()[0] * input.shape()[1];
     parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
         AvgScratch<V> scratch;
-        std::vector<V> copy, values(static_cast<size_t>(g.out_size()));
+        std::vector<V> copy;
+        PlaneOutput<Traits> values{output, g.out_size(), {}};
         for (int64_t p = begin; p < end; ++p) {
             const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            if constexpr (Traits::is_half) avg_pool_plane_rounded<Traits>(in, g, divisor, values.data());
-            else avg_pool_plane<V>(in, g, divisor, scratch, values.data());
-            store_plane<Traits>(values, output, p);
+            if constexpr (Traits::is_half) avg_pool_plane_rounded<Traits>(in, g, divisor, values.target(p));
+            else avg_pool_plane<V>(in, g, divisor, scratch, values.target(p));
+            values.commit(p);
+        }
+    });
+}
+
+template <class Traits>
+void run_adaptive_avg(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads) {
+    using V = typename Traits::Value;
+    constexpr bool separable = std::is_floating_point_v<typename Traits::Stored>;  // f32, f64
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
+        AvgScratch<V> scratch;
+        std::vector<V> copy;
+        PlaneOutput<Traits> values{output, g.out_size(), {}};
+        for (int64_t p = begin; p < end; ++p) {
+            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
+            if constexpr (separable) avg_pool_plane<V>(in, g, AvgDivisor{}, scratch, values.target(p));
+            else adaptive_avg_plane<Traits>(in, g, values.target(p));
+            values.commit(p);
+        }
+    });
+}
+
+// AdaptiveMaxPool indices carry no batch or channel offset: positions within the plane.
+template <class Traits>
+void run_adaptive_max(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads) {
+    using V = typename Traits::Value;
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    const IndexMapping within_plane;
+    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
+        std::vector<V> copy;
+        std::vector<int64_t> spatial(static_cast<size_t>(g.out_size()));
+        PlaneOutput<Traits> values{outputs[0], g.out_size(), {}};
+        for (int64_t p = begin; p < end; ++p) {
+            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
+            adaptive_max_plane<V>(in, g, values.target(p), spatial.data());
+            values.commit(p);
+            write_indices(outputs[1], static_cast<size_t>(p * g.out_size()), spatial.data(), spatial.size(), 0,
+                          within_plane);
         }
     });
 }
@@ -219,32 +297,15 @@ PoolRunResult run_adaptive_pool(const PoolOp& op, const PoolingDesc& desc, const
     for (size_t i = 2; i < input.rank(); ++i)
         if (input.shape()[i] == 0) return {"an adaptive pool bin over an empty axis has no elements", {}};
 
-    AdaptiveGeometry g;
+    const int threads = resolve_threads(options.threads);
+    PlaneGeometry g;
     const size_t skip = 5 - input.rank();
-    for (size_t a = 0; a < 3; ++a) {
-        const int64_t in = a < skip ? 1 : input.shape()[a - skip + 2];
-        const int64_t out = a < skip ? 1 : out_dims[a - skip + 2];
-        g.in[a] = in;
-        g.bins[a] = adaptive_bins(in, out);
-    }
-    const int64_t in_size = g.in[0] * g.in[1] * g.in[2];
-    const int64_t planes = input.shape()[0] * input.shape()[1];
-    const bool is_max = op.kind == PoolKind::adaptive_max_pool;
+    for (size_t a = 0; a < 3; ++a)
+        g.axes[a] = a < skip ? axis_taps(1, 1, 1, 1, 1, 0) : adaptive_taps(input.shape()[a - skip + 2], out_dims[a - skip + 2]);
     visit_element_type(input.type(), [&](auto traits) {
         using Traits = decltype(traits);
-        using V = typename Traits::Value;
-        parallel_for(planes, resolve_threads(options.threads), [&](int64_t begin, int64_t end) {
-            std::vector<V> copy, values(static_cast<size_t>(g.out_size()));
-            std::vector<int64_t> spatial(values.size());
-            const IndexMapping within_plane;  // AdaptiveMaxPool indices carry no batch or channel offset
-            for (int64_t p = begin; p < end; ++p) {
-                const V* in = plane_values<Traits>(input, p, in_size, copy);
-                if (is_max) adaptive_max_plane<V>(in, g, values.data(), spatial.data());
-                else adaptive_avg_plane<Traits>(in, g, values.data());
-                store_plane<Traits>(values, result.outputs[0], p);
-                if (is_max) write_indices(result.outputs[1], static_cast<size_t>(p * g.out_size()), spatial, 0, within_plane);
-            }
-        });
+        if (op.kind == PoolKind::adaptive_max_pool) run_adaptive_max<Traits>(g, input, result.outputs, threads);
+        else run_adaptive_avg<Traits>(g, input, result.outputs[0], threads);
     });
     return result;
 }
