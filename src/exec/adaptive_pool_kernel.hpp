@@ -27,6 +27,7 @@ void for_each_bin(const PlaneGeometry& g, Fn&& fn) {
 }
 
 // The sum runs in the element type, in D, H, W order; i8 / u8 round the quotient to nearest even.
+// Unlike AvgPool, the divisor is not converted to the element type first.
 template <class Traits>
 void adaptive_avg_plane(const typename Traits::Value* in, const PlaneGeometry& g, typename Traits::Value* out) {
     using V = typename Traits::Value;
@@ -38,7 +39,7 @@ void adaptive_avg_plane(const typename Traits::Value* in, const PlaneGeometry& g
                 for (int64_t w = b[2]; w < e[2]; ++w) sum = Traits::round(static_cast<V>(sum + in[(d * rows + h) * cols + w]));
         const int64_t n = (e[0] - b[0]) * (e[1] - b[1]) * (e[2] - b[2]);
         if constexpr (std::is_floating_point_v<V>) {
-            out[i] = Traits::round(sum / Traits::round(static_cast<V>(n)));
+            out[i] = Traits::round(sum / static_cast<V>(n));  // the count itself, not rounded to the type
         } else if constexpr (sizeof(V) == 1) {
             out[i] = static_cast<V>(std::nearbyint(static_cast<float>(sum) / static_cast<float>(n)));
         } else {

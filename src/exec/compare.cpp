@@ -63,10 +63,10 @@ Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const T
     double abs_sum = 0;
     for (size_t i = 0; i < c.total; ++i) {
         const double a = actual.value_as_double(i), e = expected.value_as_double(i);
-        const bool both_nan = std::isnan(a) && std::isnan(e);
-        const double err = both_nan ? 0 : (a == e ? 0 : std::fabs(a - e));  // a == e also covers equal infinities
-        bool ok = exact_integers ? integers_equal(actual, expected, i) : (both_nan || err <= tol.atol + tol.rtol * std::fabs(e));
-        if (std::isnan(err)) ok = false;
+        const bool same = a == e || (std::isnan(a) && std::isnan(e));  // equal infinities too
+        const double err = same ? 0 : std::fabs(a - e);
+        const bool ok = exact_integers ? integers_equal(actual, expected, i)
+                                       : same || (std::isfinite(err) && err <= tol.atol + tol.rtol * std::fabs(e));
         ++c.histogram[bucket_of(err)];
         if (std::isfinite(err)) {
             abs_sum += err;

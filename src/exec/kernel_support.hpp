@@ -27,6 +27,7 @@ struct Plain {
     static V load(S s) { return static_cast<V>(s); }
     static S store(V v) { return static_cast<S>(v); }
     static V round(V v) { return v; }
+    static V lowest() { return std::numeric_limits<S>::lowest(); }
     static constexpr bool is_half = false;
 };
 struct F16 {
@@ -35,6 +36,7 @@ struct F16 {
     static float load(uint16_t s) { return f16_to_float(s); }
     static uint16_t store(float v) { return float_to_f16(v); }
     static float round(float v) { return f16_to_float(float_to_f16(v)); }
+    static float lowest() { return -65504.0f; }  // MaxPool's start value is the element type's own lowest()
     static constexpr bool is_half = true;
 };
 struct BF16 {
@@ -43,6 +45,7 @@ struct BF16 {
     static float load(uint16_t s) { return bf16_to_float(s); }
     static uint16_t store(float v) { return float_to_bf16(v); }
     static float round(float v) { return bf16_to_float(float_to_bf16(v)); }
+    static float lowest() { return bf16_to_float(0xFF7F); }
     static constexpr bool is_half = true;
 };
 

@@ -1,8 +1,8 @@
 #pragma once
-// MaxPool over one plane. Without indices the passes run D, H, W (the contiguous W pass last, on the
-// least data). With indices they run W, H, D: each pass keeps the first maximum of its window in scan
-// order, so the combined pick is the first maximum in D, H, W order, exactly the element OpenVINO's
-// reference picks with its strict comparison (NaN and lowest() never win; no winner leaves index 0).
+// MaxPool over one plane, in passes along W, then H, then D. Each pass keeps the first maximum of its
+// window in scan order, so the combined pick is the first maximum in D, H, W order: exactly the element
+// OpenVINO's reference picks with its strict comparison (NaN and lowest() never win; no winner leaves
+// index 0). The order matters even without indices: of 0 and -0 the first one is kept.
 
 #include <cstdint>
 #include <limits>
@@ -12,16 +12,16 @@
 
 namespace irlint::kernels {
 
-template <class V, class I>
+template <class V, class I = int32_t>
 struct MaxScratch {
     std::vector<V> values[2];
     std::vector<I> indices[2];  // flat spatial index of the pick; -1 while nothing was picked
     std::vector<int32_t> best_tap;
 };
 
-template <class V, class I>
+template <class Traits, class V, class I>
 void indexed_w_pass(const V* src, V* dst, I* dst_idx, int64_t rows, const AxisTaps& axis, MaxScratch<V, I>& s) {
-    const V lowest = std::numeric_limits<V>::lowest();
+    const V lowest = Traits::lowest();
     const InteriorRange inner = interior(axis);
     const int64_t stride = axis.stride;
     s.best_tap.resize(static_cast<size_t>(axis.out));
@@ -58,9 +58,9 @@ void indexed_w_pass(const V* src, V* dst, I* dst_idx, int64_t rows, const AxisTa
     }
 }
 
-template <class V, class I>
+template <class Traits, class V, class I>
 void indexed_strided_pass(const V* src, const I* src_idx, V* dst, I* dst_idx, int64_t inner, const AxisTaps& axis) {
-    const V lowest = std::numeric_limits<V>::lowest();
+    const V lowest = Traits::lowest();
     for (int64_t o = 0; o < axis.out; ++o) {
         V* IRLINT_RESTRICT best = dst + o * inner;
         I* IRLINT_RESTRICT best_idx = dst_idx + o * inner;
@@ -83,7 +83,7 @@ void indexed_strided_pass(const V* src, const I* src_idx, V* dst, I* dst_idx, in
 }
 
 // Values and flat spatial indices (0 where no tap won) of one plane.
-template <class V, class I>
+template <class Traits, class V, class I>
 void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out, I* out_idx) {
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
@@ -94,7 +94,7 @@ void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I
     s.indices[0].resize(w_last ? 0 : w_size);
     V* wv = w_last ? out : s.values[0].data();
     I* wi = w_last ? out_idx : s.indices[0].data();
-    indexed_w_pass(in, wv, wi, d.in * h.in, w, s);
+    indexed_w_pass<Traits>(in, wv, wi, d.in * h.in, w, s);
     if (!h.trivial()) {
         const auto h_size = static_cast<size_t>(d.in * h.out * w.out);
         s.values[1].resize(h_last ? 0 : h_size);
@@ -102,13 +102,33 @@ void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I
         V* hv = h_last ? out : s.values[1].data();
         I* hi = h_last ? out_idx : s.indices[1].data();
         for (int64_t pd = 0; pd < d.in; ++pd)
-            indexed_strided_pass(wv + pd * h.in * w.out, wi + pd * h.in * w.out, hv + pd * h.out * w.out,
+            indexed_strided_pass<Traits>(wv + pd * h.in * w.out, wi + pd * h.in * w.out, hv + pd * h.out * w.out,
                                  hi + pd * h.out * w.out, w.out, h);
         wv = hv;
         wi = hi;
     }
-    if (!d.trivial()) indexed_strided_pass(wv, wi, out, out_idx, h.out * w.out, d);
+    if (!d.trivial()) indexed_strided_pass<Traits>(wv, wi, out, out_idx, h.out * w.out, d);
     for (int64_t i = 0, n = g.out_size(); i < n; ++i) out_idx[i] = out_idx[i] < 0 ? I{0} : out_idx[i];
+}
+
+// Values only: the same W, H, D passes without the index bookkeeping.
+template <class Traits, class V>
+void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* out) {
+    using R = MaxReducer<Traits>;
+    const AxisTaps& d = g.axes[0];
+    const AxisTaps& h = g.axes[1];
+    const AxisTaps& w = g.axes[2];
+    const bool h_last = d.trivial(), w_last = h_last && h.trivial();
+    s.values[0].resize(w_last ? 0 : static_cast<size_t>(d.in * h.in * w.out));
+    V* after_w = w_last ? out : s.values[0].data();
+    w_pass<R, V, V>(in, after_w, d.in * h.in, w);
+    if (!h.trivial()) {
+        s.values[1].resize(h_last ? 0 : static_cast<size_t>(d.in * h.out * w.out));
+        V* after_h = h_last ? out : s.values[1].data();
+        strided_pass<R, V, V>(after_w, after_h, d.in, w.out, h);
+        after_w = after_h;
+    }
+    if (!d.trivial()) strided_pass<R, V, V>(after_w, out, 1, h.out * w.out, d);
 }
 
 }  // namespace irlint::kernels

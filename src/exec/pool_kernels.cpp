@@ -133,7 +133,7 @@ void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMap
         PlaneOutput<Traits> values{outputs[0], g.out_size(), {}};
         for (int64_t p = begin; p < end; ++p) {
             const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            max_pool_plane_indexed<V, I>(in, g, scratch, values.target(p), spatial.data());
+            max_pool_plane_indexed<Traits, V, I>(in, g, scratch, values.target(p), spatial.data());
             values.commit(p);
             write_indices(outputs[1], static_cast<size_t>(p * g.out_size()), spatial.data(), spatial.size(), p, m);
         }
@@ -152,12 +152,12 @@ void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m,
     }
     const int64_t planes = input.shape()[0] * input.shape()[1];
     parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
-        PassScratch<V> scratch;
+        MaxScratch<V> scratch;
         std::vector<V> copy;
         PlaneOutput<Traits> values{outputs[0], g.out_size(), {}};
         for (int64_t p = begin; p < end; ++p) {
             const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            reduce_dhw<MaxReducer<V>, V, V>(in, g, scratch, values.target(p));
+            max_pool_plane<Traits, V>(in, g, scratch, values.target(p));
             values.commit(p);
         }
     });

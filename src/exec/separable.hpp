@@ -18,10 +18,12 @@ struct SumReducer {
     static A combine(A acc, A v) { return acc + v; }
 };
 
-// Keeps the earlier value unless the new one is strictly greater: NaN and lowest() never replace it.
-template <class A>
+// Keeps the earlier value unless the new one is strictly greater: NaN and the element type's lowest()
+// never replace it.
+template <class Traits>
 struct MaxReducer {
-    static A identity() { return std::numeric_limits<A>::lowest(); }
+    using A = typename Traits::Value;
+    static A identity() { return Traits::lowest(); }
     static A combine(A acc, A v) { return v > acc ? v : acc; }
 };
 
