@@ -1,0 +1,161 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "exec/compare.hpp"
+#include "pool_oracle.hpp"
+
+using namespace irlint;
+using irlint::test::make_tensor;
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+Tensor f64(const std::vector<double>& values) {
+    return make_tensor(ElementType::f64, {static_cast<int64_t>(values.size())}, values);
+}
+
+template <class T>
+Tensor integers(ElementType type, std::vector<T> values) {
+    Tensor t(type, {static_cast<int64_t>(values.size())});
+    for (size_t i = 0; i < values.size(); ++i) t.mutable_data<T>()[i] = values[i];
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("compare: default tolerances follow the contract") {
+    auto same = [](Tolerance t, double atol, double rtol) { return t.atol == atol && t.rtol == rtol; };
+    CHECK(same(default_tolerance(ElementType::f64), 1e-6, 1e-5));
+    CHECK(same(default_tolerance(ElementType::f32), 1e-6, 1e-5));
+    CHECK(same(default_tolerance(ElementType::f16), 1e-3, 1e-3));
+    CHECK(same(default_tolerance(ElementType::bf16), 1e-2, 1e-2));
+    for (ElementType t : {ElementType::i8, ElementType::u8, ElementType::i32, ElementType::i64, ElementType::u64})
+        CHECK(same(default_tolerance(t), 0, 0));
+}
+
+TEST_CASE("compare: identical tensors match and every error is exact") {
+    const Tensor t = make_tensor(ElementType::f32, {2, 2}, {1, -2, 0.5, 1e30});
+    const Comparison c = compare_tensors(t, t, default_tolerance(ElementType::f32));
+    CHECK(c.matches());
+    CHECK(c.total == 4);
+    CHECK(c.mismatches == 0);
+    CHECK_FALSE(c.first_mismatch.has_value());
+    CHECK(c.histogram[0] == 4);
+    CHECK(c.max_abs_err == 0);
+    CHECK(c.mean_abs_err == 0);
+}
+
+TEST_CASE("compare: NaN equals NaN; NaN or infinity against a number is a mismatch") {
+    CHECK(compare_tensors(f64({kNaN, 1}), f64({kNaN, 1}), {}).matches());
+    const Comparison c = compare_tensors(f64({kNaN, 1, kInf}), f64({1, kNaN, 1}), {1e-6, 1e-5});
+    CHECK(c.compared());
+    CHECK(c.mismatches == 3);
+    CHECK(c.histogram[kErrorBuckets - 1] == 3);  // the NaN / infinity bucket
+    REQUIRE(c.first_mismatch.has_value());
+    CHECK(*c.first_mismatch == 0);
+    CHECK(std::isnan(c.first_actual));
+    CHECK(c.first_expected == 1);
+}
+
+TEST_CASE("compare: an infinity equals the same infinity under any tolerance, zero included") {
+    const Tensor infinities = f64({kInf, -kInf});
+    CHECK(compare_tensors(infinities, infinities, default_tolerance(ElementType::f64)).matches());
+    CHECK(compare_tensors(infinities, infinities, {0, 0}).matches());  // rtol * |inf| must not turn into NaN
+    CHECK(compare_tensors(f64({kInf}), f64({-kInf}), default_tolerance(ElementType::f64)).mismatches == 1);
+}
+
+TEST_CASE("compare: an element matches when |actual - expected| <= atol + rtol * |expected|, bound included") {
+    // atol 0.5 and rtol 0.25 are exact in binary: the bound for |expected| = 2 is exactly 1, for 0 it is 0.5.
+    const Tolerance tol{0.5, 0.25};
+    const Tensor expected = f64({2, -2, 2, -2, 0, 0});
+    const Tensor actual = f64({3, -3, 3.0000001, -1, 0.5, -0.5000001});
+    const Comparison c = compare_tensors(actual, expected, tol);
+    CHECK(c.mismatches == 2);
+    REQUIRE(c.first_mismatch.has_value());
+    CHECK(*c.first_mismatch == 2);
+    CHECK(c.first_expected == 2);
+    CHECK(c.first_actual == 3.0000001);
+    CHECK(c.max_abs_err == doctest::Approx(1.0000001));
+    CHECK(c.max_rel_err == doctest::Approx(0.50000005));  // the two zero expectations are left out
+    CHECK(c.mean_abs_err == doctest::Approx((4 + 0.0000001 + 1 + 0.0000001) / 6));
+}
+
+TEST_CASE("compare: max_rel_err leaves out elements whose expected value is 0") {
+    const Comparison c = compare_tensors(f64({1, 5}), f64({0, 4}), {10, 0});
+    CHECK(c.matches());
+    CHECK(c.max_abs_err == 1);
+    CHECK(c.max_rel_err == 0.25);
+}
+
+TEST_CASE("compare: integers are exact by default, beyond double precision too") {
+    const Tolerance exact = default_tolerance(ElementType::i32);
+    CHECK(compare_tensors(integers<int32_t>(ElementType::i32, {5, 100}), integers<int32_t>(ElementType::i32, {6, 100}),
+                          exact)
+              .mismatches == 1);
+    CHECK(compare_tensors(integers<int32_t>(ElementType::i32, {5, 100}), integers<int32_t>(ElementType::i32, {6, 100}),
+                          {1, 0})
+              .matches());
+    // 2^60 and 2^60 + 1 are the same double.
+    const int64_t big = int64_t{1} << 60;
+    CHECK(compare_tensors(integers<int64_t>(ElementType::i64, {big}), integers<int64_t>(ElementType::i64, {big + 1}),
+                          default_tolerance(ElementType::i64))
+              .mismatches == 1);
+    const uint64_t huge = uint64_t{1} << 63;
+    CHECK(compare_tensors(integers<uint64_t>(ElementType::u64, {huge}), integers<uint64_t>(ElementType::u64, {huge + 1}),
+                          default_tolerance(ElementType::u64))
+              .mismatches == 1);
+    CHECK(compare_tensors(integers<uint64_t>(ElementType::u64, {huge}), integers<uint64_t>(ElementType::u64, {huge}),
+                          default_tolerance(ElementType::u64))
+              .matches());
+}
+
+TEST_CASE("compare: a shape or element-type difference is a problem, not element mismatches") {
+    const Comparison shapes = compare_tensors(make_tensor(ElementType::f32, {2, 2}, {1, 2, 3, 4}),
+                                              make_tensor(ElementType::f32, {4}, {1, 2, 3, 4}), {});
+    CHECK_FALSE(shapes.compared());
+    CHECK_FALSE(shapes.matches());
+    CHECK(shapes.problem.find("2,2") != std::string::npos);
+    CHECK(shapes.problem.find("[4]") != std::string::npos);
+    CHECK(shapes.mismatches == 0);
+
+    const Comparison types = compare_tensors(make_tensor(ElementType::f16, {2}, {1, 2}),
+                                             make_tensor(ElementType::f32, {2}, {1, 2}), {});
+    CHECK_FALSE(types.compared());
+    CHECK(types.problem.find("f16") != std::string::npos);
+    CHECK(types.problem.find("f32") != std::string::npos);
+}
+
+TEST_CASE("compare: the histogram puts each absolute error in its decade") {
+    const Tensor expected = f64(std::vector<double>(kErrorBuckets, 0.0));
+    const Tensor actual = f64({0, 5e-8, 5e-7, 5e-6, 5e-5, 5e-4, 5e-3, 0.5, 5, kNaN});
+    const Comparison c = compare_tensors(actual, expected, {});
+    for (int b = 0; b < kErrorBuckets; ++b) CHECK_MESSAGE(c.histogram[static_cast<size_t>(b)] == 1, "bucket " << b);
+    CHECK(c.mismatches == kErrorBuckets - 1);
+
+    const auto& labels = error_bucket_labels();
+    std::set<std::string> distinct(labels.begin(), labels.end());
+    CHECK(distinct.size() == kErrorBuckets);
+    CHECK_FALSE(distinct.count(""));
+}
+
+TEST_CASE("compare: f16 values compare as their decoded floats") {
+    const Tensor a = make_tensor(ElementType::f16, {3}, {1.0, 2.0, 1000.0});
+    const Tensor b = make_tensor(ElementType::f16, {3}, {1.0009765625, 2.0, 1001.0});
+    const Comparison c = compare_tensors(a, b, default_tolerance(ElementType::f16));
+    CHECK(c.matches());  // 1e-3 + 1e-3 * 1001 covers the difference of 1 at 1000
+    CHECK(c.max_abs_err == 1);
+}
+
+TEST_CASE("compare: empty tensors match") {
+    const Tensor empty(ElementType::f32, {0, 3});
+    const Comparison c = compare_tensors(empty, empty, {});
+    CHECK(c.matches());
+    CHECK(c.total == 0);
+    CHECK(c.mean_abs_err == 0);
+}
