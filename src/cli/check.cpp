@@ -1,42 +1,58 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
+#include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/ordered_pool.hpp"
+#include "cli/progress.hpp"
+#include "cli/report_sink.hpp"
+#include "cli/walk.hpp"
 #include "core/text.hpp"
 #include "ir/reader.hpp"
 #include "rules/engine.hpp"
+#include "rules/structure.hpp"
 
 namespace irlint::cli {
 
 void setup_check(CLI::App& app, CheckOptions& o) {
     app.add_option("paths", o.paths, "IR .xml files or directories (searched recursively for *.xml)")->required();
-    app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+    app.add_option("--format", o.format, "Output format: text, json, sarif (2.1.0) or junit (XML)")
+        ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormats), std::end(kReportFormats))));
     app.add_option("-o,--output", o.output, "Write the report to FILE (atomically) instead of stdout");
     app.add_option("-j,--jobs", o.jobs, "Files checked in parallel (default: hardware threads)")
         ->check(CLI::Range(1, 1024));
-    app.add_option("--shard", o.shard, "Check only shard K of N (1-based) of the sorted file list, e.g. 2/4");
+    app.add_option("--shard", o.shard,
+                   "Check only shard K of N (1-based), chosen by a hash of each file's path relative to its PATH, "
+                   "e.g. 2/4");
     app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")
         ->check(CLI::IsMember({"error", "warning", "never"}));
     app.add_option("--exclude", o.excludes, "Skip paths matching GLOB (repeatable)");
-    app.add_flag("-q,--quiet", o.quiet, "Print findings only, no summary");
+    app.add_flag("-q,--quiet", o.quiet, "Print findings only: no summary table, no progress line");
 }
 
 namespace {
 
+std::vector<CheckedLayer> checked_layers(const ModelReport& report) {
+    std::vector<CheckedLayer> out;
+    for (const LayerShapes& s : report.layers)
+        if (s.pooling_checked) out.push_back({layer_ref(*s.layer), s.layer->line});
+    return out;
+}
+
 // A directory of models often holds other XML files: found by a walk, a non-IR file is skipped with a
-// note; named on the command line, it is an error.
-FileResult check_one(const std::string& path, bool named) {
+// note; named on the command line, it is an error. The model is freed before the result is returned.
+FileResult check_one(const InputFile& file) {
     FileResult out;
-    out.path = path;
-    ReadResult read = read_model(path);
+    out.path = file.path;
+    ReadResult read = read_model(file.path);
     out.diagnostics = std::move(read.diagnostics);
-    if (read.status == ReadStatus::not_ir && !named) {
+    if (read.status == ReadStatus::not_ir && !file.named) {
         for (auto& d : out.diagnostics) {
             d.severity = Severity::note;
             d.message += "; skipped";
@@ -47,6 +63,7 @@ FileResult check_one(const std::string& path, bool named) {
     ModelReport report = check_model(*read.model);
     out.layers = read.model->layer_count();
     out.checked = report.pooling_checked;
+    out.checked_layers = checked_layers(report);
     out.diagnostics.insert(out.diagnostics.end(), std::make_move_iterator(report.diagnostics.begin()),
                            std::make_move_iterator(report.diagnostics.end()));
     std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
@@ -54,10 +71,23 @@ FileResult check_one(const std::string& path, bool named) {
     return out;
 }
 
+// One file's failure (memory, most likely) is reported on that file and does not end the run.
+FileResult check_one_safely(const InputFile& file) {
+    try {
+        return check_one(file);
+    } catch (const std::exception& e) {
+        FileResult out;
+        out.path = file.path;
+        out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure),
+                                   fmt::format("irlint could not check the file: {}", e.what()), 0, {}});
+        return out;
+    }
+}
+
 // FNV-1a: a stable hash, so a file stays in its shard when others are added.
 uint64_t stable_hash(std::string_view s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    uint64_t h = 0xcbf29ce484222325ull;  // the 64-bit offset basis
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;  // the 64-bit prime
     return h;
 }
 
@@ -71,55 +101,86 @@ bool parse_shard(const std::string& text, uint64_t& k, uint64_t& n) {
     return true;
 }
 
-std::vector<FileResult> check_all(const FileList& list, int jobs) {
-    const auto& files = list.files;
-    std::vector<FileResult> results(files.size());
-    std::atomic<size_t> next{0};
-    auto is_named = [&](const std::string& f) {
-        return std::find(list.named.begin(), list.named.end(), f) != list.named.end();
+// The hash is of the path relative to its PATH argument, so that every machine and checkout agrees on the
+// shards whatever the spelling of the PATH (models/, ./models, /abs/models).
+void keep_shard(std::vector<InputFile>& files, uint64_t k, uint64_t n) {
+    std::erase_if(files, [&](const InputFile& f) { return stable_hash(f.relative) % n != k - 1; });
+}
+
+int jobs_for(int requested) {
+    return requested > 0 ? requested : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// With -o, the terminal gets the summary table the report file holds elsewhere.
+void print_closing_summary(const Summary& s, const std::string& output) {
+    ReportOptions o;
+    o.palette = palette_for(STDERR_FILENO);
+    fmt::print(stderr, "{}  report written to {}\n", make_text_reporter(o)->end(s), output);
+}
+
+using Clock = std::chrono::steady_clock;
+
+// Checks the files and streams the report into the sink in path order. Returns the totals.
+Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, ReportSink& sink,
+                    Clock::time_point start) {
+    const auto reporter = make_reporter(o.format, report_options_for(sink, o.quiet));
+    Progress progress(files.size(), progress_wanted(o.quiet, o.format, o.output));
+    const bool shares_terminal = progress.enabled() && sink.is_stdout() && isatty(STDOUT_FILENO);
+    Summary summary;
+    sink.write(reporter->begin());
+    progress.draw(true);
+    auto check = [&](size_t i) {
+        FileResult r = check_one_safely(files[i]);
+        progress.file_done(r);
+        return r;
     };
-    auto work = [&] {
-        for (size_t i = next++; i < files.size(); i = next++) results[i] = check_one(files[i], is_named(files[i]));
+    auto take = [&](FileResult& r) {
+        summary.add(r);
+        const std::string text = reporter->file(r);
+        if (shares_terminal && !text.empty()) progress.clear();
+        sink.write(text);
     };
-    const size_t threads = std::min<size_t>(files.size(), static_cast<size_t>(std::max(1, jobs)));
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (auto& t : pool) t.join();
-    return results;
+    const auto threads = static_cast<size_t>(jobs_for(o.jobs));
+    run_ordered({threads, 64 * threads}, files.size(), check, take, [&] { progress.draw(); });
+    progress.clear();
+    summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    sink.write(reporter->end(summary));
+    return summary;
 }
 
 }  // namespace
 
 int run_check(const CheckOptions& o) {
-    FileList list = collect_files(o.paths, o.excludes);
-    for (const auto& m : list.missing) print_error(fmt::format("{}: no such file or directory", m));
-    for (const auto& p : list.problems) print_error(p);
-    if (!list.missing.empty()) return exit_code::usage;
+    const auto start = Clock::now();
+    InputFiles input = find_input_files(o.paths, o.excludes);
+    for (const auto& m : input.missing) print_error(fmt::format("{}: no such file or directory", m));
+    for (const auto& p : input.problems) print_warning(p);
+    if (!input.missing.empty()) return exit_code::usage;
     if (!o.shard.empty()) {
         uint64_t k = 0, n = 0;
         if (!parse_shard(o.shard, k, n)) {
             print_error(fmt::format("--shard {}: expected K/N with 1 <= K <= N", o.shard));
             return exit_code::usage;
         }
-        std::erase_if(list.files, [&](const std::string& f) { return stable_hash(f) % n != k - 1; });
+        keep_shard(input.files, k, n);
     }
-    if (list.files.empty() && o.shard.empty()) {
+    if (input.files.empty() && o.shard.empty()) {
         print_error("no .xml files found");
         return exit_code::usage;
     }
-    const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const std::vector<FileResult> results = check_all(list, jobs);
-
-    const int fd = o.output.empty() ? STDOUT_FILENO : -1;
-    const std::string content = o.format == "json"
-                                    ? check_json(results)
-                                    : check_text(results, fd < 0 ? Palette::plain() : palette_for(fd), !o.quiet);
-    if (const int rc = emit_output(o.output, content); rc != exit_code::ok) return rc;
-
-    const Summary s = summarize(results);
-    const bool failed = (o.fail_on == "error" && s.errors > 0) || (o.fail_on == "warning" && s.errors + s.warnings > 0);
-    return failed ? exit_code::findings : exit_code::ok;
+    std::string error;
+    auto sink = ReportSink::open(o.output, error);
+    if (!sink) {
+        print_error(error);
+        return exit_code::usage;
+    }
+    const Summary summary = check_files(input.files, o, *sink, start);
+    if (auto failure = sink->commit()) {
+        print_error(*failure);
+        return exit_code::usage;
+    }
+    if (!o.output.empty() && progress_wanted(o.quiet, o.format, o.output)) print_closing_summary(summary, o.output);
+    return summary.fails(o.fail_on) ? exit_code::findings : exit_code::ok;
 }
 
 }  // namespace irlint::cli

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the subcommands: exit codes, color, atomic output, file discovery.
+// Helpers shared by the subcommands: exit codes, color, atomic output, messages.
 
 #include <optional>
 #include <string>
@@ -25,16 +25,8 @@ using irlint::write_file_atomically;
 // Writes to `path` atomically, or to stdout when path is empty. Returns an exit code.
 int emit_output(const std::string& path, const std::string& content);
 
-struct FileList {
-    std::vector<std::string> files;     // sorted
-    std::vector<std::string> named;     // the files named on the command line (not found by a walk)
-    std::vector<std::string> problems;  // unreadable entries, symlink loops
-    std::vector<std::string> missing;   // named paths that do not exist
-};
-
-// Expands files and directories (recursively, *.xml) minus the --exclude globs.
-FileList collect_files(const std::vector<std::string>& paths, const std::vector<std::string>& excludes);
-
 void print_error(const std::string& message);
+// For what is skipped without failing the run (an unreadable directory, a symbolic link loop).
+void print_warning(const std::string& message);
 
 }  // namespace irlint::cli

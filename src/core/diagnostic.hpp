@@ -27,6 +27,8 @@ struct LayerRef {
     std::string id;
     std::string name;
     std::string type;
+
+    bool operator==(const LayerRef&) const = default;
 };
 
 struct Diagnostic {
@@ -35,6 +37,8 @@ struct Diagnostic {
     std::string message;
     int line = 0;
     LayerRef layer;
+
+    bool operator==(const Diagnostic&) const = default;
 };
 
 using Diagnostics = std::vector<Diagnostic>;

@@ -60,4 +60,61 @@ std::string excerpt(std::string_view s, size_t max_len) {
     return std::string(s.substr(0, max_len)) + "... (" + std::to_string(s.size()) + " characters)";
 }
 
+namespace {
+struct Utf8Lead {
+    size_t length;                  // 0: not a lead byte
+    unsigned char second_lo, second_hi;  // the allowed range of the second byte
+};
+
+// The ranges of RFC 3629: they exclude overlong forms, surrogates and code points above U+10FFFF.
+Utf8Lead utf8_lead(unsigned char b) {
+    if (b < 0x80) return {1, 0, 0};
+    if (b >= 0xC2 && b <= 0xDF) return {2, 0x80, 0xBF};
+    if (b == 0xE0) return {3, 0xA0, 0xBF};
+    if (b == 0xED) return {3, 0x80, 0x9F};
+    if (b >= 0xE1 && b <= 0xEF) return {3, 0x80, 0xBF};
+    if (b == 0xF0) return {4, 0x90, 0xBF};
+    if (b >= 0xF1 && b <= 0xF3) return {4, 0x80, 0xBF};
+    if (b == 0xF4) return {4, 0x80, 0x8F};
+    return {0, 0, 0};
+}
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0.
+size_t utf8_sequence_length(std::string_view s, size_t i) {
+    const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const Utf8Lead lead = utf8_lead(byte(i));
+    if (lead.length <= 1) return lead.length;
+    if (i + lead.length > s.size()) return 0;
+    if (byte(i + 1) < lead.second_lo || byte(i + 1) > lead.second_hi) return 0;
+    for (size_t k = 2; k < lead.length; ++k)
+        if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    return lead.length;
+}
+}  // namespace
+
+size_t first_invalid_utf8(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        const size_t n = utf8_sequence_length(s, i);
+        if (n == 0) return i;
+        i += n;
+    }
+    return std::string_view::npos;
+}
+
+std::string to_valid_utf8(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        const size_t n = utf8_sequence_length(s, i);
+        if (n == 0) {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        } else {
+            out.append(s.substr(i, n));
+            i += n;
+        }
+    }
+    return out;
+}
+
 }  // namespace irlint

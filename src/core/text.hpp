@@ -19,6 +19,12 @@ std::optional<int64_t> parse_int(std::string_view s);
 
 std::string join_ints(const std::vector<int64_t>& v, std::string_view sep = ",");
 
+// The text with every byte sequence that is not UTF-8 replaced by U+FFFD, so reports stay valid JSON/XML
+// whatever bytes a model file holds.
+std::string to_valid_utf8(std::string_view s);
+// The offset of the first byte that does not belong to a valid UTF-8 sequence, or npos.
+size_t first_invalid_utf8(std::string_view s);
+
 // Shortens user-controlled text for messages ("abc…" with the full length).
 std::string excerpt(std::string_view s, size_t max_len = 40);
 

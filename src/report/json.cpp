@@ -1,12 +1,13 @@
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "report/report.hpp"
 
 namespace irlint {
 
 std::string json_string(std::string_view s) {
     std::string out = "\"";
-    for (unsigned char c : s) {
+    for (unsigned char c : to_valid_utf8(s)) {
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;
@@ -34,28 +35,59 @@ std::string dims_json(const Shape& shape) {
     return out + "]";
 }
 
-std::string check_json(const std::vector<FileResult>& files) {
-    const Summary s = summarize(files);
-    std::string out = fmt::format("{{\"tool\":\"irlint\",\"version\":\"{}\",\"files\":[", IRLINT_VERSION);
-    for (size_t f = 0; f < files.size(); ++f) {
-        const FileResult& file = files[f];
-        if (f) out += ",";
-        out += fmt::format("{{\"path\":{},\"layers\":{},\"checked\":{},\"diagnostics\":[", json_string(file.path),
-                           file.layers, file.checked);
-        for (size_t i = 0; i < file.diagnostics.size(); ++i) {
-            const Diagnostic& d = file.diagnostics[i];
-            if (i) out += ",";
-            out += fmt::format(
-                "{{\"severity\":\"{}\",\"rule\":{},\"message\":{},\"line\":{},\"layer_id\":{},\"layer_name\":{},"
-                "\"layer_type\":{}}}",
-                severity_name(d.severity), json_string(d.rule), json_string(d.message), d.line,
-                json_string(d.layer.id), json_string(d.layer.name), json_string(d.layer.type));
-        }
-        out += "]}";
-    }
-    out += fmt::format("],\"summary\":{{\"files\":{},\"errors\":{},\"warnings\":{},\"notes\":{}}}}}\n", s.files,
-                       s.errors, s.warnings, s.notes);
-    return out;
+namespace {
+
+std::string diagnostic_json(const Diagnostic& d) {
+    return fmt::format(
+        "{{\"severity\":\"{}\",\"rule\":{},\"message\":{},\"line\":{},\"layer_id\":{},\"layer_name\":{},"
+        "\"layer_type\":{}}}",
+        severity_name(d.severity), json_string(d.rule), json_string(d.message), d.line, json_string(d.layer.id),
+        json_string(d.layer.name), json_string(d.layer.type));
 }
+
+std::string checked_layer_json(const CheckedLayer& c) {
+    return fmt::format("{{\"id\":{},\"name\":{},\"type\":{},\"line\":{}}}", json_string(c.layer.id),
+                       json_string(c.layer.name), json_string(c.layer.type), c.line);
+}
+
+template <class T, class Fn>
+std::string json_list(const std::vector<T>& items, Fn item_json) {
+    std::string out = "[";
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ",";
+        out += item_json(items[i]);
+    }
+    return out + "]";
+}
+
+// The report documented in docs/cli.md, on one line. `checked_layers` and the summary's `layers` and `checked`
+// extend the original keys (which keep their order), so that `merge` can rebuild every format from it.
+class JsonReporter : public Reporter {
+public:
+    std::string begin() override {
+        return fmt::format("{{\"tool\":\"irlint\",\"version\":\"{}\",\"files\":[", IRLINT_VERSION);
+    }
+
+    std::string file(const FileResult& f) override {
+        const char* comma = first_ ? "" : ",";
+        first_ = false;
+        return fmt::format("{}{{\"path\":{},\"layers\":{},\"checked\":{},\"diagnostics\":{},\"checked_layers\":{}}}",
+                           comma, json_string(f.path), f.layers, f.checked, json_list(f.diagnostics, diagnostic_json),
+                           json_list(f.checked_layers, checked_layer_json));
+    }
+
+    std::string end(const Summary& s) override {
+        return fmt::format(
+            "],\"summary\":{{\"files\":{},\"errors\":{},\"warnings\":{},\"notes\":{},\"layers\":{},\"checked\":{}}}}}\n",
+            s.files, s.errors, s.warnings, s.notes, s.layers, s.checked);
+    }
+
+private:
+    bool first_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_json_reporter() { return std::make_unique<JsonReporter>(); }
 
 }  // namespace irlint

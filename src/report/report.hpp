@@ -1,7 +1,10 @@
 #pragma once
 // What a check produced for one file, and the reporters that render it.
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/color.h>
@@ -11,15 +14,31 @@
 
 namespace irlint {
 
+// A pooling layer whose shapes were inferred and compared: a JUnit test case.
+struct CheckedLayer {
+    LayerRef layer;
+    int line = 0;
+
+    bool operator==(const CheckedLayer&) const = default;
+};
+
 struct FileResult {
     std::string path;
     size_t layers = 0;
     size_t checked = 0;  // pooling layers checked
     Diagnostics diagnostics;
+    std::vector<CheckedLayer> checked_layers;
+
+    bool operator==(const FileResult&) const = default;
 };
 
 struct Summary {
     size_t files = 0, layers = 0, checked = 0, errors = 0, warnings = 0, notes = 0;
+    std::optional<double> wall_seconds;  // known for a run, not for a merge of reports
+
+    void add(const FileResult& file);
+    // For --fail-on error|warning|never.
+    bool fails(std::string_view fail_on) const;
 };
 
 Summary summarize(const std::vector<FileResult>& files);
@@ -31,11 +50,48 @@ struct Palette {
     static Palette colored();
 };
 
-std::string check_text(const std::vector<FileResult>& files, const Palette& palette, bool with_summary);
-std::string check_json(const std::vector<FileResult>& files);
+inline constexpr std::string_view kReportFormats[] = {"text", "json", "sarif", "junit"};
+
+struct ReportOptions {
+    Palette palette;        // text
+    bool summary = true;    // text: the closing table
+    std::string base_dir;   // sarif: artifact URIs are written relative to it (absolute, lexically normal)
+};
+
+// Renders a check report in pieces, so that a run over many files streams it: begin(), then file() for
+// each file in sorted path order, then end(). Every call returns the text to append to the output.
+class Reporter {
+public:
+    virtual ~Reporter() = default;
+    virtual std::string begin() = 0;
+    virtual std::string file(const FileResult& file) = 0;
+    virtual std::string end(const Summary& summary) = 0;
+};
+
+// format is one of kReportFormats.
+std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options);
+std::unique_ptr<Reporter> make_text_reporter(const ReportOptions& options);
+std::unique_ptr<Reporter> make_json_reporter();
+std::unique_ptr<Reporter> make_sarif_reporter(const ReportOptions& options);
+std::unique_ptr<Reporter> make_junit_reporter();
+
+// The whole report of `files` at once.
+std::string render_report(std::string_view format, const ReportOptions& options, const std::vector<FileResult>& files,
+                          std::optional<double> wall_seconds = std::nullopt);
+
+// The text reporter's finding line, also used on its own: `path:line: severity: layer ...: message [rule]`.
+std::string finding_line(const std::string& path, const Diagnostic& d, const Palette& palette);
+// "layer 1 'pool1' (MaxPool): ", or "" for a finding about no layer.
+std::string layer_prefix(const LayerRef& layer);
 
 // JSON spelling of dims: integers when static, -1 when fully dynamic, "lo..hi" / "lo.." / "..hi" otherwise.
 std::string dims_json(const Shape& shape);
+// A JSON string literal; bytes that are not UTF-8 become U+FFFD.
 std::string json_string(std::string_view s);
+// Text for an XML attribute value (also fit for element content); characters XML 1.0 cannot hold become U+FFFD.
+std::string xml_escape(std::string_view s);
+// The SARIF artifact URI of a reported path: relative to base_dir (an absolute directory) when the path
+// is, with every byte outside RFC 3986's unreserved set and '/' percent-encoded.
+std::string artifact_uri(const std::string& path, const std::string& base_dir);
 
 }  // namespace irlint

@@ -4,21 +4,6 @@
 
 namespace irlint {
 
-Summary summarize(const std::vector<FileResult>& files) {
-    Summary s;
-    s.files = files.size();
-    for (const FileResult& f : files) {
-        s.layers += f.layers;
-        s.checked += f.checked;
-        for (const Diagnostic& d : f.diagnostics) {
-            if (d.severity == Severity::error) ++s.errors;
-            else if (d.severity == Severity::warning) ++s.warnings;
-            else ++s.notes;
-        }
-    }
-    return s;
-}
-
 Palette Palette::colored() {
     Palette p;
     p.error = fmt::fg(fmt::terminal_color::bright_red) | fmt::emphasis::bold;
@@ -35,34 +20,65 @@ namespace {
 const fmt::text_style& severity_style(const Palette& p, Severity s) {
     return s == Severity::error ? p.error : s == Severity::warning ? p.warning : p.note;
 }
+}  // namespace
 
 std::string layer_prefix(const LayerRef& l) {
     if (l.id.empty() && l.name.empty()) return "";
     return fmt::format("layer {} '{}' ({}): ", l.id, l.name, l.type);
 }
 
-std::string plural(size_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+std::string finding_line(const std::string& path, const Diagnostic& d, const Palette& p) {
+    const std::string where = d.line > 0 ? fmt::format("{}:{}:", path, d.line) : fmt::format("{}:", path);
+    return fmt::format("{} {} {}{} {}", fmt::styled(where, p.location),
+                       fmt::styled(fmt::format("{}:", severity_name(d.severity)), severity_style(p, d.severity)),
+                       layer_prefix(d.layer), d.message, fmt::styled(fmt::format("[{}]", d.rule), p.rule));
+}
+
+namespace {
+
+// Findings in GCC style, then a table of the totals.
+class TextReporter : public Reporter {
+public:
+    explicit TextReporter(const ReportOptions& o) : palette_(o.palette), summary_(o.summary) {}
+
+    std::string begin() override { return ""; }
+
+    std::string file(const FileResult& f) override {
+        std::string out;
+        for (const Diagnostic& d : f.diagnostics) out += finding_line(f.path, d, palette_) + "\n";
+        any_finding_ = any_finding_ || !f.diagnostics.empty();
+        return out;
+    }
+
+    std::string end(const Summary& s) override {
+        if (!summary_) return "";
+        const auto count_style = [&](size_t n, const fmt::text_style& style) { return n ? style : palette_.ok; };
+        std::string out = any_finding_ ? "\n" : "";
+        out += fmt::format("{}\n", fmt::styled("irlint summary", palette_.bold));
+        out += row("files", fmt::to_string(s.files));
+        out += row("layers", fmt::to_string(s.layers));
+        out += row("pooling layers checked", fmt::to_string(s.checked));
+        out += row("errors", fmt::format("{}", fmt::styled(s.errors, count_style(s.errors, palette_.error))));
+        out += row("warnings", fmt::format("{}", fmt::styled(s.warnings, count_style(s.warnings, palette_.warning))));
+        out += row("notes", fmt::to_string(s.notes));
+        if (s.wall_seconds) out += row("wall time", fmt::format("{:.2f} s", *s.wall_seconds));
+        return out;
+    }
+
+private:
+    static std::string row(std::string_view label, const std::string& value) {
+        return fmt::format("  {:<24}{}\n", label, value);
+    }
+
+    Palette palette_;
+    bool summary_;
+    bool any_finding_ = false;
+};
+
 }  // namespace
 
-std::string check_text(const std::vector<FileResult>& files, const Palette& p, bool with_summary) {
-    std::string out;
-    for (const FileResult& f : files) {
-        for (const Diagnostic& d : f.diagnostics) {
-            const std::string where = d.line > 0 ? fmt::format("{}:{}:", f.path, d.line) : fmt::format("{}:", f.path);
-            out += fmt::format("{} {} {}{} {}\n", fmt::styled(where, p.location),
-                               fmt::styled(fmt::format("{}:", severity_name(d.severity)), severity_style(p, d.severity)),
-                               layer_prefix(d.layer), d.message, fmt::styled(fmt::format("[{}]", d.rule), p.rule));
-        }
-    }
-    if (with_summary) {
-        const Summary s = summarize(files);
-        const auto& verdict = s.errors ? p.error : s.warnings ? p.warning : p.ok;
-        out += fmt::format("{}: {}, {}, {} pooling checked: {}, {}, {}\n",
-                           fmt::styled("irlint", p.bold), plural(s.files, "file"), plural(s.layers, "layer"), s.checked,
-                           fmt::styled(plural(s.errors, "error"), s.errors ? verdict : p.ok),
-                           plural(s.warnings, "warning"), plural(s.notes, "note"));
-    }
-    return out;
+std::unique_ptr<Reporter> make_text_reporter(const ReportOptions& options) {
+    return std::make_unique<TextReporter>(options);
 }
 
 }  // namespace irlint

@@ -1,0 +1,110 @@
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/report_sink.hpp"
+#include "report/report_reader.hpp"
+
+namespace irlint::cli {
+
+void setup_merge(CLI::App& app, MergeOptions& o) {
+    app.add_option("reports", o.reports, "JSON reports written by `irlint check --format json`")->required();
+    app.add_option("--format", o.format, "Output format: text, json, sarif (2.1.0) or junit (XML)")
+        ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormats), std::end(kReportFormats))));
+    app.add_option("-o,--output", o.output, "Write the report to FILE (atomically) instead of stdout");
+    app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")
+        ->check(CLI::IsMember({"error", "warning", "never"}));
+    app.add_flag("-q,--quiet", o.quiet, "Print findings only, no summary table");
+}
+
+namespace {
+
+std::optional<std::string> read_text_file(const std::string& path, std::string& error) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        error = "no such file or directory";
+        return std::nullopt;
+    }
+    if (std::filesystem::is_directory(path, ec)) {
+        error = "is a directory, not a report";
+        return std::nullopt;
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) {
+        error = "cannot open the file for reading";
+        return std::nullopt;
+    }
+    return std::move(text).str();
+}
+
+struct Origin {
+    FileResult file;
+    size_t report;  // index into the report list
+};
+
+// Reads every report; nullopt after printing what is wrong with the first bad one.
+std::optional<std::vector<Origin>> read_reports(const std::vector<std::string>& reports) {
+    std::vector<Origin> out;
+    for (size_t r = 0; r < reports.size(); ++r) {
+        std::string error;
+        std::optional<std::vector<FileResult>> files;
+        if (const auto text = read_text_file(reports[r], error)) files = read_check_report(*text, error);
+        if (!files) {
+            print_error(fmt::format("{}: {}", reports[r], error));
+            return std::nullopt;
+        }
+        for (auto& f : *files) out.push_back({std::move(f), r});
+    }
+    return out;
+}
+
+// Sorted by path as `check` sorts. A file reported twice with the same result (a shard job that ran twice)
+// is kept once; with different results the reports do not belong together, and nullopt is returned.
+std::optional<std::vector<FileResult>> combine(std::vector<Origin> all, const std::vector<std::string>& reports) {
+    std::stable_sort(all.begin(), all.end(), [](const Origin& a, const Origin& b) { return a.file.path < b.file.path; });
+    std::vector<FileResult> out;
+    size_t last_report = 0;
+    for (Origin& o : all) {
+        if (!out.empty() && o.file.path == out.back().path) {
+            if (o.file == out.back()) continue;
+            print_error(fmt::format("{} is in {} and in {} with different results; merge reports of one run only",
+                                    o.file.path, reports[last_report], reports[o.report]));
+            return std::nullopt;
+        }
+        out.push_back(std::move(o.file));
+        last_report = o.report;
+    }
+    return out;
+}
+
+}  // namespace
+
+int run_merge(const MergeOptions& o) {
+    auto origins = read_reports(o.reports);
+    if (!origins) return exit_code::usage;
+    const auto files = combine(std::move(*origins), o.reports);
+    if (!files) return exit_code::usage;
+    std::string error;
+    auto sink = ReportSink::open(o.output, error);
+    if (!sink) {
+        print_error(error);
+        return exit_code::usage;
+    }
+    sink->write(render_report(o.format, report_options_for(*sink, o.quiet), *files));
+    if (auto failure = sink->commit()) {
+        print_error(*failure);
+        return exit_code::usage;
+    }
+    return summarize(*files).fails(o.fail_on) ? exit_code::findings : exit_code::ok;
+}
+
+}  // namespace irlint::cli

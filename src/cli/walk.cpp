@@ -1,0 +1,118 @@
+#include "cli/walk.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace irlint::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool excluded(const fs::path& path, const std::vector<std::string>& excludes) {
+    const std::string whole = path.string();
+    const std::string name = path.filename().string();
+    for (const auto& glob : excludes)
+        if (fnmatch(glob.c_str(), whole.c_str(), 0) == 0 || fnmatch(glob.c_str(), name.c_str(), 0) == 0) return true;
+    return false;
+}
+
+struct PendingDir {
+    fs::path path;
+    std::vector<fs::path> chain;  // canonical paths from the walked root down to this directory
+};
+
+class Walker {
+public:
+    Walker(const fs::path& root, const std::vector<std::string>& excludes, InputFiles& out)
+        : root_(root), excludes_(excludes), out_(out) {}
+
+    void run() {
+        std::error_code ec;
+        pending_.push_back({root_, {fs::weakly_canonical(root_, ec)}});
+        while (!pending_.empty()) {
+            PendingDir dir = std::move(pending_.back());
+            pending_.pop_back();
+            read_directory(dir);
+        }
+    }
+
+private:
+    void problem(const fs::path& p, const std::string& what) { out_.problems.push_back(fmt::format("{}: {}", p.string(), what)); }
+
+    void read_directory(const PendingDir& dir) {
+        std::error_code ec;
+        fs::directory_iterator it(dir.path, ec);
+        if (ec) return problem(dir.path, fmt::format("cannot read the directory ({}); skipped", ec.message()));
+        for (const fs::directory_iterator end; it != end; it.increment(ec)) visit(*it, dir);
+        if (ec) problem(dir.path, fmt::format("cannot read the whole directory ({}); the rest is skipped", ec.message()));
+    }
+
+    void visit(const fs::directory_entry& entry, const PendingDir& dir) {
+        const fs::path& p = entry.path();
+        std::error_code ec;
+        const bool link = entry.is_symlink(ec);
+        const fs::file_status status = entry.status(ec);  // of the link's target
+        if (status.type() == fs::file_type::not_found) {
+            if (link && p.extension() == ".xml") problem(p, "broken symbolic link; skipped");
+        } else if (ec) {
+            problem(p, fmt::format("cannot read ({}); skipped", ec.message()));
+        } else if (fs::is_directory(status)) {
+            enter(p, link, dir);
+        } else if (fs::is_regular_file(status) && p.extension() == ".xml" && !excluded(p, excludes_)) {
+            out_.files.push_back({p.string(), p.lexically_relative(root_).generic_string(), false});
+        }
+    }
+
+    // Into a directory on the way down to this one, or into one that holds it (a walk through another link
+    // may be inside the target without the target on its way).
+    static bool leads_back(const fs::path& target, const PendingDir& dir) {
+        if (std::find(dir.chain.begin(), dir.chain.end(), target) != dir.chain.end()) return true;
+        const fs::path& here = dir.chain.back();
+        return std::mismatch(target.begin(), target.end(), here.begin(), here.end()).first == target.end();
+    }
+
+    void enter(const fs::path& p, bool link, const PendingDir& dir) {
+        if (excluded(p, excludes_)) return;
+        std::error_code ec;
+        const fs::path target = fs::canonical(p, ec);
+        if (ec) return problem(p, fmt::format("cannot resolve ({}); skipped", ec.message()));
+        if (link && leads_back(target, dir)) return problem(p, "symbolic link loop, not followed");
+        PendingDir next{p, dir.chain};
+        next.chain.push_back(target);
+        pending_.push_back(std::move(next));
+    }
+
+    fs::path root_;
+    const std::vector<std::string>& excludes_;
+    InputFiles& out_;
+    std::vector<PendingDir> pending_;
+};
+
+void keep_first_of_each_path(std::vector<InputFile>& files) {
+    std::stable_sort(files.begin(), files.end(), [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+    const auto same_path = [](const InputFile& a, const InputFile& b) { return a.path == b.path; };
+    files.erase(std::unique(files.begin(), files.end(), same_path), files.end());
+}
+
+}  // namespace
+
+InputFiles find_input_files(const std::vector<std::string>& paths, const std::vector<std::string>& excludes) {
+    InputFiles out;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        const auto status = fs::status(p, ec);
+        if (ec || !fs::exists(status)) out.missing.push_back(p);
+        else if (fs::is_directory(status)) Walker(p, excludes, out).run();
+        else if (!excluded(p, excludes)) out.files.push_back({p, fs::path(p).filename().string(), true});
+    }
+    keep_first_of_each_path(out.files);
+    std::sort(out.problems.begin(), out.problems.end());  // the walk's order is the file system's
+    return out;
+}
+
+}  // namespace irlint::cli

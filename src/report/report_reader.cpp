@@ -1,0 +1,134 @@
+#include "report/report_reader.hpp"
+
+#include <climits>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "report/json_reader.hpp"
+
+namespace irlint {
+
+namespace {
+
+struct ReportError {
+    std::string what;
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) {
+    throw ReportError{fmt::format("{}: {}", where, what)};
+}
+
+const JsonValue& member(const JsonValue& object, std::string_view key, const std::string& where) {
+    const JsonValue* v = object.find(key);
+    if (!v) fail(where, fmt::format("missing key \"{}\"", key));
+    return *v;
+}
+
+const JsonValue& of_kind(const JsonValue& v, JsonValue::Kind kind, const std::string& where) {
+    if (v.kind != kind) fail(where, fmt::format("expected {}, found {}", json_kind_name(kind), json_kind_name(v.kind)));
+    return v;
+}
+
+std::string string_at(const JsonValue& object, std::string_view key, const std::string& where) {
+    return of_kind(member(object, key, where), JsonValue::Kind::string, fmt::format("{}.{}", where, key)).string;
+}
+
+int64_t count_at(const JsonValue& object, std::string_view key, const std::string& where, int64_t max) {
+    const JsonValue& v = member(object, key, where);
+    if (v.kind != JsonValue::Kind::number || !v.integer || *v.integer < 0 || *v.integer > max)
+        fail(fmt::format("{}.{}", where, key),
+             fmt::format("expected an integer from 0 to {}, found {}", max,
+                         v.kind == JsonValue::Kind::number ? fmt::format("{}", v.number)
+                                                           : std::string(json_kind_name(v.kind))));
+    return *v.integer;
+}
+
+Severity severity_at(const JsonValue& object, const std::string& where) {
+    const std::string s = string_at(object, "severity", where);
+    if (s == "error") return Severity::error;
+    if (s == "warning") return Severity::warning;
+    if (s == "note") return Severity::note;
+    fail(where + ".severity", fmt::format("expected \"error\", \"warning\" or \"note\", found \"{}\"", excerpt(s)));
+}
+
+LayerRef layer_at(const JsonValue& object, const std::string& where, const char* id, const char* name,
+                  const char* type) {
+    return {string_at(object, id, where), string_at(object, name, where), string_at(object, type, where)};
+}
+
+Diagnostic read_diagnostic(const JsonValue& v, const std::string& where) {
+    of_kind(v, JsonValue::Kind::object, where);
+    Diagnostic d;
+    d.severity = severity_at(v, where);
+    d.rule = string_at(v, "rule", where);
+    d.message = string_at(v, "message", where);
+    d.line = static_cast<int>(count_at(v, "line", where, INT_MAX));
+    d.layer = layer_at(v, where, "layer_id", "layer_name", "layer_type");
+    return d;
+}
+
+CheckedLayer read_checked_layer(const JsonValue& v, const std::string& where) {
+    of_kind(v, JsonValue::Kind::object, where);
+    return {layer_at(v, where, "id", "name", "type"), static_cast<int>(count_at(v, "line", where, INT_MAX))};
+}
+
+template <class T, class ReadItem>
+std::vector<T> read_list(const JsonValue& list, const std::string& where, ReadItem read_item) {
+    of_kind(list, JsonValue::Kind::array, where);
+    std::vector<T> out;
+    for (size_t i = 0; i < list.items.size(); ++i) out.push_back(read_item(list.items[i], fmt::format("{}[{}]", where, i)));
+    return out;
+}
+
+FileResult read_file(const JsonValue& v, const std::string& where) {
+    of_kind(v, JsonValue::Kind::object, where);
+    FileResult f;
+    f.path = string_at(v, "path", where);
+    if (f.path.empty()) fail(where + ".path", "empty path");
+    f.layers = static_cast<size_t>(count_at(v, "layers", where, INT64_MAX));
+    f.checked = static_cast<size_t>(count_at(v, "checked", where, INT64_MAX));
+    f.diagnostics = read_list<Diagnostic>(member(v, "diagnostics", where), where + ".diagnostics", read_diagnostic);
+    // Reports of irlint 0.1.0 lack the list; their JUnit shows the file as a whole only.
+    if (const JsonValue* layers = v.find("checked_layers"))
+        f.checked_layers = read_list<CheckedLayer>(*layers, where + ".checked_layers", read_checked_layer);
+    return f;
+}
+
+// The summary is derived from the files; a summary that disagrees tells of a report edited or cut short.
+void check_summary(const JsonValue& report, const std::vector<FileResult>& files) {
+    const JsonValue& s = of_kind(member(report, "summary", "report"), JsonValue::Kind::object, "summary");
+    const Summary actual = summarize(files);
+    const std::pair<const char*, size_t> totals[] = {
+        {"files", actual.files}, {"errors", actual.errors}, {"warnings", actual.warnings}, {"notes", actual.notes}};
+    for (const auto& [key, value] : totals) {
+        const int64_t written = count_at(s, key, "summary", INT64_MAX);
+        if (static_cast<size_t>(written) != value)
+            fail(fmt::format("summary.{}", key), fmt::format("is {}, but the files list has {}", written, value));
+    }
+}
+
+std::vector<FileResult> read_report(const JsonValue& report) {
+    of_kind(report, JsonValue::Kind::object, "report");
+    const std::string tool = string_at(report, "tool", "report");
+    if (tool != "irlint") fail("tool", fmt::format("is \"{}\", not \"irlint\"", excerpt(tool)));
+    string_at(report, "version", "report");
+    auto files = read_list<FileResult>(member(report, "files", "report"), "files", read_file);
+    check_summary(report, files);
+    return files;
+}
+
+}  // namespace
+
+std::optional<std::vector<FileResult>> read_check_report(std::string_view json_text, std::string& error) {
+    const std::optional<JsonValue> root = parse_json(json_text, error);
+    if (!root) return std::nullopt;
+    try {
+        return read_report(*root);
+    } catch (const ReportError& e) {
+        error = e.what;
+        return std::nullopt;
+    }
+}
+
+}  // namespace irlint
