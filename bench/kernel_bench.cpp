@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -65,7 +66,9 @@ bool load_case(const std::string& dir, const std::string& line, Case& c) {
         std::cerr << fields[3] << ": " << read.error << "\n";
         return false;
     }
-    c = Case{std::string(fields[0]), *op, parsed.desc, std::move(*read.tensor),
+    irlint::Tensor owned(read.tensor->type(), read.tensor->shape());
+    std::memcpy(owned.mutable_bytes(), read.tensor->bytes(), read.tensor->byte_size());
+    c = Case{std::string(fields[0]), *op, parsed.desc, std::move(owned),
              fields[4] == "-" ? std::vector<int64_t>{} : parse_ints(std::string(fields[4]))};
     return true;
 }

@@ -39,7 +39,7 @@ data = sys.argv[1]
 torch = {}
 for line in open(f"{data}/torch.tsv"):
     name, t1, t2 = line.rstrip("\n").split("\t")
-    torch[name] = [None if t == "n/a" else float(t) for t in (t1, t2)]
+    torch[name] = [float(t1), float(t2)]
 irlint = {}
 for b in json.load(open(f"{data}/irlint.json"))["benchmarks"]:
     if b.get("aggregate_name") == "median":
@@ -47,9 +47,9 @@ for b in json.load(open(f"{data}/irlint.json"))["benchmarks"]:
         irlint.setdefault(name, [None, None])[int(threads) - 1] = b["real_time"]
 def cell(v): return "n/a" if v is None else f"{v:.2f}"
 def ratio(t, i): return "n/a" if t is None or i is None else f"{t / i:.2f}x"
-print(f"{'case':30} {'torch 1t':>9} {'irlint 1t':>9} {'ratio':>7} {'torch 2t':>9} {'irlint 2t':>9} {'ratio':>7} {'1t torch/2t irlint':>19}")
+print(f"{'case':44} {'torch 1t':>9} {'irlint 1t':>9} {'ratio':>7} {'torch 2t':>9} {'irlint 2t':>9} {'ratio':>7} {'1t torch/2t irlint':>19}")
 for name, (t1, t2) in torch.items():
-    i1, i2 = irlint.get(name, [None, None])
-    print(f"{name:30} {cell(t1):>9} {cell(i1):>9} {ratio(t1, i1):>7} {cell(t2):>9} {cell(i2):>9} {ratio(t2, i2):>7} {ratio(t1, i2):>19}")
+    i1, i2 = irlint.get(name.split(" ")[0], [None, None])
+    print(f"{name:44} {cell(t1):>9} {cell(i1):>9} {ratio(t1, i1):>7} {cell(t2):>9} {cell(i2):>9} {ratio(t2, i2):>7} {ratio(t1, i2):>19}")
 print("times in ms, medians; ratio = PyTorch / irlint")
 PY

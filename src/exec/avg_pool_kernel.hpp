@@ -20,6 +20,7 @@ using SumType = std::conditional_t<std::is_floating_point_v<V>, V,
 template <class A>
 struct PassScratch {
     std::vector<A> after_d, after_h;
+    RunningScratch<A> running;
 };
 
 // Reduces the plane along D, then H, then W into `out` (out_size elements), skipping trivial axes.
@@ -30,14 +31,14 @@ void reduce_dhw(const V* in, const PlaneGeometry& g, PassScratch<A>& s, A* out) 
     const AxisTaps& w = g.axes[2];
     auto h_then_w = [&](const auto* src, int64_t depth) {
         using Src = std::remove_cv_t<std::remove_pointer_t<decltype(src)>>;
-        if (h.trivial()) return w_pass<R, Src, A>(src, out, depth * h.in, w);
+        if (h.trivial()) return reduce_axis<R, Src, A>(src, out, depth * h.in, 1, w, s.running);
         s.after_h.resize(static_cast<size_t>(depth * h.out * w.in));
-        strided_pass<R, Src, A>(src, s.after_h.data(), depth, w.in, h);
-        w_pass<R, A, A>(s.after_h.data(), out, depth * h.out, w);
+        reduce_axis<R, Src, A>(src, s.after_h.data(), depth, w.in, h, s.running);
+        reduce_axis<R, A, A>(s.after_h.data(), out, depth * h.out, 1, w, s.running);
     };
     if (d.trivial()) return h_then_w(in, d.in);
     s.after_d.resize(static_cast<size_t>(d.out * h.in * w.in));
-    strided_pass<R, V, A>(in, s.after_d.data(), 1, h.in * w.in, d);
+    reduce_axis<R, V, A>(in, s.after_d.data(), 1, h.in * w.in, d, s.running);
     h_then_w(static_cast<const A*>(s.after_d.data()), d.out);
 }
 
@@ -67,7 +68,7 @@ struct AvgScratch {
 };
 
 template <class V>
-void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divisor, AvgScratch<V>& s, V* out) {
+IRLINT_PLANE_KERNEL void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divisor, AvgScratch<V>& s, V* out) {
     using A = SumType<V>;
     s.sums.resize(static_cast<size_t>(g.out_size()));
     reduce_dhw<SumReducer<A>, V, A>(in, g, s.passes, s.sums.data());

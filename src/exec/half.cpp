@@ -43,4 +43,10 @@ uint16_t float_to_bf16(float value) {
     return static_cast<uint16_t>((bits + 0x7FFFu + lsb) >> 16);
 }
 
+uint16_t float_to_bf16_openvino(float value) {
+    const uint32_t bits = std::bit_cast<uint32_t>(value);
+    if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((bits >> 16) | 0x40u);  // quiet NaN
+    return static_cast<uint16_t>((bits + ((bits & 0x10000u) >> 1)) >> 16);
+}
+
 }  // namespace irlint

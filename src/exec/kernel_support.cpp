@@ -48,6 +48,53 @@ AxisTaps adaptive_taps(int64_t in, int64_t out) {
     return a;
 }
 
+namespace {
+// Outputs [o0, o1) of an axis, re-based on the first input position they read (*first).
+AxisTaps slice_axis(const AxisTaps& a, int64_t o0, int64_t o1, int64_t* first) {
+    int64_t begin = a.in, end = 0;
+    for (int64_t o = o0; o < o1; ++o) {
+        if (a.hi[o] <= a.lo[o]) continue;
+        begin = std::min(begin, a.start[o] + a.lo[o] * a.dilation);
+        end = std::max(end, a.start[o] + (a.hi[o] - 1) * a.dilation + 1);
+    }
+    if (begin >= end) begin = end = 0;
+    AxisTaps s = a;
+    s.origin = a.origin + begin;
+    s.in = end - begin;
+    s.out = o1 - o0;
+    s.start.assign(a.start.begin() + o0, a.start.begin() + o1);
+    for (int64_t& st : s.start) st -= begin;
+    s.lo.assign(a.lo.begin() + o0, a.lo.begin() + o1);
+    s.hi.assign(a.hi.begin() + o0, a.hi.begin() + o1);
+    *first = begin;
+    return s;
+}
+}  // namespace
+
+std::vector<Slab> plane_slabs(const PlaneGeometry& g, int64_t planes, int threads) {
+    size_t outer = 0;
+    while (outer < 3 && g.axes[outer].trivial()) ++outer;
+    const int64_t workers = resolve_threads(threads);
+    if (planes >= workers || outer == 3) return {Slab{g, 0, 0}};
+    const AxisTaps& axis = g.axes[outer];
+    const int64_t chunks = std::min(axis.out, (workers + planes - 1) / planes);
+    int64_t inner_in = 1, inner_out = 1;
+    for (size_t a = outer + 1; a < 3; ++a) {
+        inner_in *= g.axes[a].in;
+        inner_out *= g.axes[a].out;
+    }
+    std::vector<Slab> slabs;
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t o0 = c * axis.out / chunks, o1 = (c + 1) * axis.out / chunks;
+        Slab slab{g, 0, o0 * inner_out};
+        int64_t first = 0;
+        slab.geometry.axes[outer] = slice_axis(axis, o0, o1, &first);
+        slab.in_offset = first * inner_in;
+        slabs.push_back(std::move(slab));
+    }
+    return slabs;
+}
+
 int resolve_threads(int threads) {
     if (threads > 0) return threads;
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

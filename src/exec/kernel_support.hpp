@@ -16,6 +16,14 @@
 // The inner loops promise the compiler their buffers do not overlap, so that it vectorizes them.
 #define IRLINT_RESTRICT __restrict
 
+// A plane kernel is compiled twice, for AVX2 and for the baseline x86-64, and picked when the program
+// loads; flatten inlines everything it calls, so the AVX2 copy is AVX2 all the way down.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define IRLINT_PLANE_KERNEL __attribute__((flatten, target_clones("avx2", "default")))
+#else
+#define IRLINT_PLANE_KERNEL
+#endif
+
 namespace irlint::kernels {
 
 // Storage type S as held in the tensor, value type V the kernels compute with. Halves compute in float
@@ -43,8 +51,8 @@ struct BF16 {
     using Stored = uint16_t;
     using Value = float;
     static float load(uint16_t s) { return bf16_to_float(s); }
-    static uint16_t store(float v) { return float_to_bf16(v); }
-    static float round(float v) { return bf16_to_float(float_to_bf16(v)); }
+    static uint16_t store(float v) { return float_to_bf16_openvino(v); }
+    static float round(float v) { return bf16_to_float(float_to_bf16_openvino(v)); }
     static float lowest() { return bf16_to_float(0xFF7F); }
     static constexpr bool is_half = true;
 };
@@ -75,6 +83,7 @@ bool visit_element_type(ElementType t, Fn&& fn) {
 struct AxisTaps {
     int64_t in = 1, out = 1, kernel = 1, dilation = 1;
     int64_t stride = 1;  // start[o] = start[0] + o * stride; 0 when the starts are not evenly spaced
+    int64_t origin = 0;  // where input position 0 lies on the whole axis (a slab of a plane starts later)
     std::vector<int64_t> start;
     std::vector<int64_t> lo, hi;
     int64_t taps(int64_t o) const { return hi[o] - lo[o]; }
@@ -91,6 +100,15 @@ struct PlaneGeometry {
     int64_t in_size() const { return axes[0].in * axes[1].in * axes[2].in; }
     int64_t out_size() const { return axes[0].out * axes[1].out * axes[2].out; }
 };
+
+// A piece of work: a whole plane, or, when there are fewer planes than threads, a slab of output rows
+// along the plane's outermost pooled axis with the input rows they read.
+struct Slab {
+    PlaneGeometry geometry;
+    int64_t in_offset = 0;   // the slab's first input element within the plane
+    int64_t out_offset = 0;  // its first output element within the plane
+};
+std::vector<Slab> plane_slabs(const PlaneGeometry& g, int64_t planes, int threads);
 
 // Runs fn(begin, end) over [0, count) split into contiguous chunks on up to `threads` threads.
 void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn);

@@ -17,6 +17,7 @@ struct MaxScratch {
     std::vector<V> values[2];
     std::vector<I> indices[2];  // flat spatial index of the pick; -1 while nothing was picked
     std::vector<int32_t> best_tap;
+    RunningScratch<V> running;
 };
 
 template <class Traits, class V, class I>
@@ -82,9 +83,9 @@ void indexed_strided_pass(const V* src, const I* src_idx, V* dst, I* dst_idx, in
     }
 }
 
-// Values and flat spatial indices (0 where no tap won) of one plane.
+// Values and flat spatial indices (-1 where no tap won) of one plane.
 template <class Traits, class V, class I>
-void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out, I* out_idx) {
+IRLINT_PLANE_KERNEL void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out, I* out_idx) {
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
@@ -108,12 +109,11 @@ void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I
         wi = hi;
     }
     if (!d.trivial()) indexed_strided_pass<Traits>(wv, wi, out, out_idx, h.out * w.out, d);
-    for (int64_t i = 0, n = g.out_size(); i < n; ++i) out_idx[i] = out_idx[i] < 0 ? I{0} : out_idx[i];
 }
 
 // Values only: the same W, H, D passes without the index bookkeeping.
 template <class Traits, class V>
-void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* out) {
+IRLINT_PLANE_KERNEL void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* out) {
     using R = MaxReducer<Traits>;
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
@@ -121,14 +121,14 @@ void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* ou
     const bool h_last = d.trivial(), w_last = h_last && h.trivial();
     s.values[0].resize(w_last ? 0 : static_cast<size_t>(d.in * h.in * w.out));
     V* after_w = w_last ? out : s.values[0].data();
-    w_pass<R, V, V>(in, after_w, d.in * h.in, w);
+    reduce_axis<R, V, V>(in, after_w, d.in * h.in, 1, w, s.running);
     if (!h.trivial()) {
         s.values[1].resize(h_last ? 0 : static_cast<size_t>(d.in * h.out * w.out));
         V* after_h = h_last ? out : s.values[1].data();
-        strided_pass<R, V, V>(after_w, after_h, d.in, w.out, h);
+        reduce_axis<R, V, V>(after_w, after_h, d.in, w.out, h, s.running);
         after_w = after_h;
     }
-    if (!d.trivial()) strided_pass<R, V, V>(after_w, out, 1, h.out * w.out, d);
+    if (!d.trivial()) reduce_axis<R, V, V>(after_w, out, 1, h.out * w.out, d, s.running);
 }
 
 }  // namespace irlint::kernels

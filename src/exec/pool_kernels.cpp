@@ -74,69 +74,103 @@ IndexMapping index_mapping(const PoolingDesc& desc, const std::vector<int64_t>& 
 }
 
 template <class I, class Out>
-void store_indices(const I* spatial, size_t n, int64_t plane, const IndexMapping& m, Out* out) {
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(m.map(plane, static_cast<int64_t>(spatial[i])));
+void store_indices(const I* spatial, size_t n, int64_t plane, int64_t base, const IndexMapping& m, Out* out) {
+    for (size_t i = 0; i < n; ++i) {
+        const auto at = static_cast<int64_t>(spatial[i]);
+        out[i] = static_cast<Out>(m.map(plane, at < 0 ? 0 : base + at));  // no winner: the plane's first element
+    }
 }
 
+// Indices of a slab: positions relative to the slab's first input element, made plane positions by `base`.
 template <class I>
-void write_indices(Tensor& indices, size_t offset, const I* spatial, size_t n, int64_t plane, const IndexMapping& m) {
-    if (indices.type() == ElementType::i32) store_indices(spatial, n, plane, m, indices.mutable_data<int32_t>() + offset);
-    else store_indices(spatial, n, plane, m, indices.mutable_data<int64_t>() + offset);
+void write_indices(Tensor& indices, size_t offset, const std::vector<I>& spatial, int64_t plane, int64_t base,
+                   const IndexMapping& m) {
+    if (indices.type() == ElementType::i32)
+        store_indices(spatial.data(), spatial.size(), plane, base, m, indices.mutable_data<int32_t>() + offset);
+    else
+        store_indices(spatial.data(), spatial.size(), plane, base, m, indices.mutable_data<int64_t>() + offset);
 }
 
-// A plane's values as the kernels compute them: the tensor's own memory, or a float copy for halves.
+// A slab's input as the kernels compute with it: the tensor's own memory, or a float copy for halves.
 template <class Traits>
-const typename Traits::Value* plane_values(const Tensor& t, int64_t plane, int64_t size,
+const typename Traits::Value* input_values(const Tensor& t, int64_t offset, int64_t count,
                                            std::vector<typename Traits::Value>& copy) {
-    const auto* stored = t.data<typename Traits::Stored>() + plane * size;
+    const auto* stored = t.data<typename Traits::Stored>() + offset;
     if constexpr (!Traits::is_half) {
         return stored;
     } else {
-        copy.resize(static_cast<size_t>(size));
-        for (int64_t i = 0; i < size; ++i) copy[static_cast<size_t>(i)] = Traits::load(stored[i]);
+        copy.resize(static_cast<size_t>(count));
+        for (int64_t i = 0; i < count; ++i) copy[static_cast<size_t>(i)] = Traits::load(stored[i]);
         return copy.data();
     }
 }
 
-// Where a plane's results go: straight into the output tensor, or into a float buffer for halves.
+// Where a slab's results go: straight into the output tensor, or into a float buffer for halves.
 template <class Traits>
-struct PlaneOutput {
+class OutputValues {
+public:
     using V = typename Traits::Value;
-    Tensor& tensor;
-    int64_t size;
-    std::vector<V> buffer;
-    V* target(int64_t plane) {
+    explicit OutputValues(Tensor& tensor) : tensor_(tensor) {}
+    V* target(int64_t offset, int64_t count) {
         if constexpr (Traits::is_half) {
-            buffer.resize(static_cast<size_t>(size));
-            return buffer.data();
+            buffer_.resize(static_cast<size_t>(count));
+            return buffer_.data();
         } else {
-            return tensor.mutable_data<V>() + plane * size;
+            (void)count;
+            return tensor_.mutable_data<V>() + offset;
         }
     }
-    void commit(int64_t plane) {
+    void commit(int64_t offset, int64_t count) {
         if constexpr (Traits::is_half) {
-            auto* dst = tensor.mutable_data<typename Traits::Stored>() + plane * size;
-            for (int64_t i = 0; i < size; ++i) dst[i] = Traits::store(buffer[static_cast<size_t>(i)]);
+            auto* dst = tensor_.mutable_data<typename Traits::Stored>() + offset;
+            for (int64_t i = 0; i < count; ++i) dst[i] = Traits::store(buffer_[static_cast<size_t>(i)]);
         }
     }
+
+private:
+    Tensor& tensor_;
+    std::vector<V> buffer_;
+};
+
+// Runs body(worker, plane, slab) over every slab of every plane on up to `threads` threads; each thread
+// has its own Worker (scratch buffers) for all the slabs it takes.
+template <class Worker, class Body>
+void for_each_slab(const Tensor& input, const PlaneGeometry& g, int threads, Body&& body) {
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    const std::vector<Slab> slabs = plane_slabs(g, planes, threads);
+    const auto per_plane = static_cast<int64_t>(slabs.size());
+    parallel_for(planes * per_plane, threads, [&](int64_t begin, int64_t end) {
+        Worker worker(g);
+        for (int64_t t = begin; t < end; ++t) body(worker, t / per_plane, slabs[static_cast<size_t>(t % per_plane)]);
+    });
+}
+
+struct NoScratch {};
+
+// The buffers one thread reuses from slab to slab.
+template <class Traits, class Scratch, class I = int64_t>
+struct Worker {
+    using V = typename Traits::Value;
+    Scratch scratch;
+    std::vector<V> copy;
+    std::vector<I> spatial;
+    explicit Worker(const PlaneGeometry&) {}
 };
 
 template <class Traits, class I>
 void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
                      int threads) {
     using V = typename Traits::Value;
-    const int64_t planes = input.shape()[0] * input.shape()[1];
-    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
-        MaxScratch<V, I> scratch;
-        std::vector<V> copy;
-        std::vector<I> spatial(static_cast<size_t>(g.out_size()));
-        PlaneOutput<Traits> values{outputs[0], g.out_size(), {}};
-        for (int64_t p = begin; p < end; ++p) {
-            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            max_pool_plane_indexed<Traits, V, I>(in, g, scratch, values.target(p), spatial.data());
-            values.commit(p);
-            write_indices(outputs[1], static_cast<size_t>(p * g.out_size()), spatial.data(), spatial.size(), p, m);
-        }
+    using W = Worker<Traits, MaxScratch<V, I>, I>;
+    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+        const PlaneGeometry& sg = slab.geometry;
+        OutputValues<Traits> values(outputs[0]);
+        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
+        w.spatial.resize(static_cast<size_t>(sg.out_size()));
+        max_pool_plane_indexed<Traits, V, I>(in, sg, w.scratch, values.target(out_at, sg.out_size()), w.spatial.data());
+        values.commit(out_at, sg.out_size());
+        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, p, slab.in_offset, m);
     });
 }
 
@@ -150,33 +184,30 @@ void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m,
         else run_max_indexed<Traits, int64_t>(g, input, m, outputs, threads);
         return;
     }
-    const int64_t planes = input.shape()[0] * input.shape()[1];
-    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
-        MaxScratch<V> scratch;
-        std::vector<V> copy;
-        PlaneOutput<Traits> values{outputs[0], g.out_size(), {}};
-        for (int64_t p = begin; p < end; ++p) {
-            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            max_pool_plane<Traits, V>(in, g, scratch, values.target(p));
-            values.commit(p);
-        }
+    using W = Worker<Traits, MaxScratch<V>>;
+    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+        const PlaneGeometry& sg = slab.geometry;
+        OutputValues<Traits> values(outputs[0]);
+        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
+        max_pool_plane<Traits, V>(in, sg, w.scratch, values.target(out_at, sg.out_size()));
+        values.commit(out_at, sg.out_size());
     });
 }
 
 template <class Traits>
 void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output, int threads) {
     using V = typename Traits::Value;
-    const int64_t planes = input.shape()[0] * input.shape()[1];
-    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
-        AvgScratch<V> scratch;
-        std::vector<V> copy;
-        PlaneOutput<Traits> values{output, g.out_size(), {}};
-        for (int64_t p = begin; p < end; ++p) {
-            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            if constexpr (Traits::is_half) avg_pool_plane_rounded<Traits>(in, g, divisor, values.target(p));
-            else avg_pool_plane<V>(in, g, divisor, scratch, values.target(p));
-            values.commit(p);
-        }
+    using W = Worker<Traits, AvgScratch<V>>;
+    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+        const PlaneGeometry& sg = slab.geometry;
+        OutputValues<Traits> values(output);
+        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
+        V* out = values.target(out_at, sg.out_size());
+        if constexpr (Traits::is_half) avg_pool_plane_rounded<Traits>(in, sg, divisor, out);
+        else avg_pool_plane<V>(in, sg, divisor, w.scratch, out);
+        values.commit(out_at, sg.out_size());
     });
 }
 
@@ -184,17 +215,16 @@ template <class Traits>
 void run_adaptive_avg(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads) {
     using V = typename Traits::Value;
     constexpr bool separable = std::is_floating_point_v<typename Traits::Stored>;  // f32, f64
-    const int64_t planes = input.shape()[0] * input.shape()[1];
-    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
-        AvgScratch<V> scratch;
-        std::vector<V> copy;
-        PlaneOutput<Traits> values{output, g.out_size(), {}};
-        for (int64_t p = begin; p < end; ++p) {
-            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            if constexpr (separable) avg_pool_plane<V>(in, g, AvgDivisor{}, scratch, values.target(p));
-            else adaptive_avg_plane<Traits>(in, g, values.target(p));
-            values.commit(p);
-        }
+    using W = Worker<Traits, AvgScratch<V>>;
+    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+        const PlaneGeometry& sg = slab.geometry;
+        OutputValues<Traits> values(output);
+        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
+        V* out = values.target(out_at, sg.out_size());
+        if constexpr (separable) avg_pool_plane<V>(in, sg, AvgDivisor{}, w.scratch, out);
+        else adaptive_avg_plane<Traits>(in, sg, out);
+        values.commit(out_at, sg.out_size());
     });
 }
 
@@ -202,19 +232,17 @@ void run_adaptive_avg(const PlaneGeometry& g, const Tensor& input, Tensor& outpu
 template <class Traits>
 void run_adaptive_max(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads) {
     using V = typename Traits::Value;
-    const int64_t planes = input.shape()[0] * input.shape()[1];
+    using W = Worker<Traits, NoScratch>;
     const IndexMapping within_plane;
-    parallel_for(planes, threads, [&](int64_t begin, int64_t end) {
-        std::vector<V> copy;
-        std::vector<int64_t> spatial(static_cast<size_t>(g.out_size()));
-        PlaneOutput<Traits> values{outputs[0], g.out_size(), {}};
-        for (int64_t p = begin; p < end; ++p) {
-            const V* in = plane_values<Traits>(input, p, g.in_size(), copy);
-            adaptive_max_plane<V>(in, g, values.target(p), spatial.data());
-            values.commit(p);
-            write_indices(outputs[1], static_cast<size_t>(p * g.out_size()), spatial.data(), spatial.size(), 0,
-                          within_plane);
-        }
+    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+        const PlaneGeometry& sg = slab.geometry;
+        OutputValues<Traits> values(outputs[0]);
+        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
+        w.spatial.resize(static_cast<size_t>(sg.out_size()));
+        adaptive_max_plane<V>(in, sg, values.target(out_at, sg.out_size()), w.spatial.data());
+        values.commit(out_at, sg.out_size());
+        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, 0, slab.in_offset, within_plane);
     });
 }
 

@@ -134,3 +134,11 @@ TEST_CASE("bf16: every one of the 65536 values survives a round trip through flo
     }
     CHECK(changed == 0);
 }
+
+TEST_CASE("half: bf16 arithmetic rounds as OpenVINO's bfloat16 does, truncating above halfway over an even value") {
+    CHECK(float_to_bf16_openvino(1.0f + 0x1p-8f + 0x1p-20f) == 0x3F80);  // true nearest-even: 0x3F81
+    CHECK(float_to_bf16_openvino(1.0f + 0x1p-7f + 0x1p-8f) == 0x3F82);   // halfway over an odd value: up
+    CHECK(float_to_bf16_openvino(1.0f + 0x1p-8f) == 0x3F80);             // halfway over an even value: stays
+    CHECK(float_to_bf16_openvino(-(1.0f + 3 * 0x1p-8f)) == 0xBF82);
+    CHECK(float_to_bf16_openvino(std::numeric_limits<float>::quiet_NaN()) == 0x7FC0);
+}

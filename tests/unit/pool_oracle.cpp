@@ -50,7 +50,7 @@ struct F16 {
 struct BF16 {
     using stored = uint16_t;
     static float get(stored v) { return bf16_to_float(v); }
-    static stored put(double v) { return float_to_bf16(static_cast<float>(v)); }
+    static stored put(double v) { return float_to_bf16_openvino(static_cast<float>(v)); }  // bfloat16 arithmetic
     static constexpr stored lowest() { return 0xFF7F; }  // -3.39e38
     static constexpr bool rounds_every_add = true;
 };
