@@ -38,18 +38,20 @@ if ! "$IRLINT" check "$corpus" -q >"$tmp/findings.txt"; then
 fi
 
 measure() { "$PYTHON" bench/measure.py "$IRLINT" check "$@" -q; }
-seconds() { echo "${1% *}"; }
-rss_mb() { awk -v kb="${1#* }" 'BEGIN { printf "%.1f", kb / 1024 }'; }
+wall() { echo "$1" | cut -d' ' -f1; }
+cpu() { echo "$1" | cut -d' ' -f2; }
+rss_mb() { awk -v kb="$(echo "$1" | cut -d' ' -f3)" 'BEGIN { printf "%.1f", kb / 1024 }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 minimum() { printf '%s\n' "$@" | sort -g | head -1; }
 rate() { awk -v n="$COUNT" -v s="$1" 'BEGIN { printf "%.1f", n / s }'; }
 
-j1=()
-j2=()
+j1=() j2=() j1_cpu=() j2_cpu=()
 echo "== timing: $RUNS runs each of -j1 and -j2, alternating" >&2
 for ((i = 0; i < RUNS; i++)); do
-  j1+=("$(seconds "$(measure "$corpus" -j1)")")
-  j2+=("$(seconds "$(measure "$corpus" -j2)")")
+  m=$(measure "$corpus" -j1)
+  j1+=("$(wall "$m")") j1_cpu+=("$(cpu "$m")")
+  m=$(measure "$corpus" -j2)
+  j2+=("$(wall "$m")") j2_cpu+=("$(cpu "$m")")
 done
 j1_med=$(median "${j1[@]}")
 j2_med=$(median "${j2[@]}")
@@ -71,8 +73,12 @@ printf '%-34s %s files/s (%s s)\n' "-j1, median of $RUNS" "$(rate "$j1_med")" "$
 printf '%-34s %s files/s (%s s)\n' "-j2, median of $RUNS" "$(rate "$j2_med")" "$j2_med"
 printf '%-34s %s\n' "ratio -j2 / -j1 (medians)" "$(awk -v a="$j1_med" -v b="$j2_med" 'BEGIN { printf "%.2f", a / b }')"
 printf '%-34s %s\n' "ratio -j2 / -j1 (best runs)" "$(awk -v a="$j1_best" -v b="$j2_best" 'BEGIN { printf "%.2f", a / b }')"
-printf '%-34s %s\n' "-j1 runs (s)" "${j1[*]}"
-printf '%-34s %s\n' "-j2 runs (s)" "${j2[*]}"
+printf '%-34s %s\n' "-j1 runs, wall (s)" "${j1[*]}"
+printf '%-34s %s\n' "-j2 runs, wall (s)" "${j2[*]}"
+# CPU seconds per run: equal for -j1 and -j2 when threads add no work; cores busy = CPU / wall.
+printf '%-34s %s\n' "-j1 runs, CPU (s)" "${j1_cpu[*]}"
+printf '%-34s %s\n' "-j2 runs, CPU (s)" "${j2_cpu[*]}"
+printf '%-34s %s\n' "-j2 cores busy (median CPU / wall)" "$(awk -v c="$(median "${j2_cpu[@]}")" -v w="$j2_med" 'BEGIN { printf "%.2f", c / w }')"
 printf '%-34s %s MB (-j1)  %s MB (-j2)\n' "peak RSS, $quarter_files files (shard 1/4)" "$(rss_mb "$rss_quarter_j1")" "$(rss_mb "$rss_quarter_j2")"
 printf '%-34s %s MB (-j1)  %s MB (-j2)\n' "peak RSS, $COUNT files" "$(rss_mb "$rss_all_j1")" "$(rss_mb "$rss_all_j2")"
 printf '%-34s %s\n' "load average at the end" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Run a command with stdout discarded; print its wall time in seconds and its peak RSS in KiB.
+"""Run a command with stdout discarded; print its wall time and CPU time (user + system) in seconds and its
+peak RSS in KiB.
 
-    measure.py irlint check models/ -q        ->  "4.213 35120"
+    measure.py irlint check models/ -q        ->  "4.213 8.102 35120"
 
-The RSS is the child's own ru_maxrss (os.wait4), so the measuring process does not count. Exits with the
+CPU time and RSS are the child's own (os.wait4), so the measuring process does not count. Exits with the
 command's exit code.
 """
 import os
@@ -17,7 +18,7 @@ def main():
     proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
-    print(f"{elapsed:.3f} {usage.ru_maxrss}")
+    print(f"{elapsed:.3f} {usage.ru_utime + usage.ru_stime:.3f} {usage.ru_maxrss}")
     return os.waitstatus_to_exitcode(status)
 
 

@@ -70,7 +70,8 @@ std::optional<std::vector<Origin>> read_reports(const std::vector<std::string>& 
 // Sorted by path as `check` sorts. A file reported twice with the same result (a shard job that ran twice)
 // is kept once; with different results the reports do not belong together, and nullopt is returned.
 std::optional<std::vector<FileResult>> combine(std::vector<Origin> all, const std::vector<std::string>& reports) {
-    std::stable_sort(all.begin(), all.end(), [](const Origin& a, const Origin& b) { return a.file.path < b.file.path; });
+    const auto by_path = [](const Origin& a, const Origin& b) { return a.file.path < b.file.path; };
+    std::stable_sort(all.begin(), all.end(), by_path);
     std::vector<FileResult> out;
     size_t last_report = 0;
     for (Origin& o : all) {

@@ -42,14 +42,16 @@ public:
     }
 
 private:
-    void problem(const fs::path& p, const std::string& what) { out_.problems.push_back(fmt::format("{}: {}", p.string(), what)); }
+    void problem(const fs::path& p, const std::string& what) {
+        out_.problems.push_back(fmt::format("{}: {}", p.string(), what));
+    }
 
     void read_directory(const PendingDir& dir) {
         std::error_code ec;
         fs::directory_iterator it(dir.path, ec);
         if (ec) return problem(dir.path, fmt::format("cannot read the directory ({}); skipped", ec.message()));
         for (const fs::directory_iterator end; it != end; it.increment(ec)) visit(*it, dir);
-        if (ec) problem(dir.path, fmt::format("cannot read the whole directory ({}); the rest is skipped", ec.message()));
+        if (ec) problem(dir.path, fmt::format("cannot read all of the directory ({}); skipped the rest", ec.message()));
     }
 
     void visit(const fs::directory_entry& entry, const PendingDir& dir) {
@@ -94,7 +96,8 @@ private:
 };
 
 void keep_first_of_each_path(std::vector<InputFile>& files) {
-    std::stable_sort(files.begin(), files.end(), [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+    const auto by_path = [](const InputFile& a, const InputFile& b) { return a.path < b.path; };
+    std::stable_sort(files.begin(), files.end(), by_path);
     const auto same_path = [](const InputFile& a, const InputFile& b) { return a.path == b.path; };
     files.erase(std::unique(files.begin(), files.end(), same_path), files.end());
 }

@@ -78,7 +78,8 @@ public:
 
     std::string end(const Summary& s) override {
         return fmt::format(
-            "],\"summary\":{{\"files\":{},\"errors\":{},\"warnings\":{},\"notes\":{},\"layers\":{},\"checked\":{}}}}}\n",
+            "],\"summary\":{{\"files\":{},\"errors\":{},\"warnings\":{},\"notes\":{},\"layers\":{},"
+            "\"checked\":{}}}}}\n",
             s.files, s.errors, s.warnings, s.notes, s.layers, s.checked);
     }
 

@@ -77,7 +77,8 @@ template <class T, class ReadItem>
 std::vector<T> read_list(const JsonValue& list, const std::string& where, ReadItem read_item) {
     of_kind(list, JsonValue::Kind::array, where);
     std::vector<T> out;
-    for (size_t i = 0; i < list.items.size(); ++i) out.push_back(read_item(list.items[i], fmt::format("{}[{}]", where, i)));
+    for (size_t i = 0; i < list.items.size(); ++i)
+        out.push_back(read_item(list.items[i], fmt::format("{}[{}]", where, i)));
     return out;
 }
 

@@ -45,7 +45,8 @@ std::string artifact_uri(const std::string& path, const std::string& base_dir) {
 
 namespace {
 
-constexpr std::string_view kSarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json";
+constexpr std::string_view kSarifSchema =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json";
 
 std::string rules_json() {
     std::string out = "[";

@@ -338,7 +338,8 @@ def sarif_results_match_the_findings():
         expect(uri.startswith("corpus/") and " " not in uri, f"uri {uri!r} is not relative to the working dir")
         expect(rule_ids[r["ruleIndex"]] == r["ruleId"], f"ruleIndex {r['ruleIndex']} is not {r['ruleId']}")
         path = re.sub(r"%([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), uri).encode("latin-1").decode()
-        got.append((os.path.relpath(path, "corpus"), r["ruleId"], r["level"], loc.get("region", {}).get("startLine", 0)))
+        line = loc.get("region", {}).get("startLine", 0)
+        got.append((os.path.relpath(path, "corpus"), r["ruleId"], r["level"], line))
     expect(got == want, f"{len(got)} SARIF results, {len(want)} findings; first difference: "
                         f"{next(((g, w) for g, w in zip(got, want) if g != w), None)}")
     expect(any("%20" in r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]

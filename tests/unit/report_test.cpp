@@ -121,7 +121,8 @@ TEST_CASE("json report: what is wrong is named by its place in the report") {
     CHECK(read_check_report(head + file + diag + "]}" + tail, no_error).has_value());
     CHECK(no_error.empty());
     CHECK(error_of("[]") == "report: expected an object, found an array");
-    CHECK(error_of(R"({"tool":"other","version":"1","files":[],"summary":{}})") == "tool: is \"other\", not \"irlint\"");
+    CHECK(error_of(R"({"tool":"other","version":"1","files":[],"summary":{}})") ==
+          "tool: is \"other\", not \"irlint\"");
     CHECK(error_of(R"({"tool":"irlint","version":"1","summary":{}})") == "report: missing key \"files\"");
     CHECK(error_of(head + R"({"path":"a.xml","layers":-1,"checked":0,"diagnostics":[]})" + tail) ==
           "files[0].layers: expected an integer from 0 to 9223372036854775807, found -1");
@@ -147,8 +148,8 @@ TEST_CASE("junit: a suite per file, a case per checked layer and one for the fil
                    "&amp; more\">") != std::string::npos);
     CHECK(xml.find("<system-out>models/a b.xml:31: warning: layer 2 'pool2' (AvgPool): strides=\"2.0\" [attr-invalid]\n"
                    "</system-out>") != std::string::npos);
-    CHECK(xml.find(">models/a b.xml:24: error: layer 1 'pool1' (MaxPool): indices are \"i32\" &lt;not i64&gt; &amp; more "
-                   "[output-type-mismatch]</failure>") != std::string::npos);
+    CHECK(xml.find(">models/a b.xml:24: error: layer 1 'pool1' (MaxPool): indices are \"i32\" &lt;not i64&gt; "
+                   "&amp; more [output-type-mismatch]</failure>") != std::string::npos);
 }
 
 TEST_CASE("sarif: rules with help links, results with level, message and file:line") {
