@@ -44,7 +44,7 @@ irlint = {}
 for b in json.load(open(f"{data}/irlint.json"))["benchmarks"]:
     if b.get("aggregate_name") == "median":
         name, threads = b["run_name"].rsplit("/threads:", 1)
-        irlint.setdefault(name, [None, None])[int(threads) - 1] = b["real_time"]
+        irlint.setdefault(name, [None, None])[int(threads.split("/")[0]) - 1] = b["real_time"]
 def cell(v): return "n/a" if v is None else f"{v:.2f}"
 def ratio(t, i): return "n/a" if t is None or i is None else f"{t / i:.2f}x"
 print(f"{'case':44} {'torch 1t':>9} {'irlint 1t':>9} {'ratio':>7} {'torch 2t':>9} {'irlint 2t':>9} {'ratio':>7} {'1t torch/2t irlint':>19}")

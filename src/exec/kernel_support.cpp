@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "exec/worker_pool.hpp"
+
 namespace irlint::kernels {
 
 namespace {
@@ -102,23 +104,12 @@ int resolve_threads(int threads) {
 
 void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn) {
     const int64_t workers = std::clamp<int64_t>(resolve_threads(threads), 1, std::max<int64_t>(count, 1));
-    if (workers == 1) {
-        fn(0, count);
-        return;
-    }
-    std::vector<std::thread> pool;
     const int64_t chunk = count / workers, extra = count % workers;
-    int64_t begin = 0;
-    for (int64_t w = 0; w < workers; ++w) {
-        const int64_t end = begin + chunk + (w < extra ? 1 : 0);
-        if (w + 1 == workers) {
-            fn(begin, end);
-        } else {
-            pool.emplace_back(fn, begin, end);
-        }
-        begin = end;
-    }
-    for (auto& t : pool) t.join();
+    auto range = [&](int part) {
+        const int64_t begin = part * chunk + std::min<int64_t>(part, extra);
+        fn(begin, begin + chunk + (part < extra ? 1 : 0));
+    };
+    WorkerPool::shared().run(static_cast<int>(workers), range);
 }
 
 }  // namespace irlint::kernels
