@@ -132,6 +132,11 @@ std::optional<Shape> parse_shape(std::string_view text, std::string* error) {
     if (t == "...") return Shape::dynamic_rank();
     Shape shape;
     if (t.empty()) return shape;
+    // Counted before splitting, so that a huge attribute costs no memory beyond its own text.
+    if (static_cast<size_t>(std::count(t.begin(), t.end(), ',')) >= kMaxShapeRank) {
+        if (error) *error = "more than " + std::to_string(kMaxShapeRank) + " dims; irlint reads shapes up to that rank";
+        return std::nullopt;
+    }
     auto fields = split(t, ',');
     if (fields.size() > 1 && fields.back().empty()) fields.pop_back();  // OpenVINO accepts a trailing comma
     for (std::string_view field : fields) {

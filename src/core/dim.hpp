@@ -65,7 +65,9 @@ struct Shape {
 // Returns nullopt and fills *error on malformed text.
 std::optional<Dim> parse_dim(std::string_view text, std::string* error);
 
-// Parses a comma-separated shape ("1,3,?,2..10"); "..." is a dynamic rank; "" is a scalar.
+// Parses a comma-separated shape ("1,3,?,2..10"); "..." is a dynamic rank; "" is a scalar. A shape of more
+// than kMaxShapeRank dims is refused unread.
+inline constexpr size_t kMaxShapeRank = 1024;
 std::optional<Shape> parse_shape(std::string_view text, std::string* error);
 
 // Converts integer port dims (-1 dynamic) to a Shape.

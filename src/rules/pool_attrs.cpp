@@ -26,6 +26,9 @@ std::vector<std::string> pool_attr_names(const PoolOp& op) {
 
 namespace {
 
+// Far above the three spatial axes a pooling layer can have; longer lists are refused unread.
+constexpr size_t kMaxListValues = 64;
+
 class AttrReader {
 public:
     AttrReader(const PoolOp& op, ParsedAttrs& out) : op_(op), out_(out) {}
@@ -38,6 +41,12 @@ public:
     void int_list(const std::string& key, const std::string& value, std::vector<int64_t>& out) {
         out.clear();
         if (trim(value).empty()) return;
+        // Counted before splitting, so that a huge attribute costs no memory beyond its own text.
+        if (static_cast<size_t>(std::count(value.begin(), value.end(), ',')) >= kMaxListValues) {
+            error(fmt::format("{}=\"{}\" has more than {} values; a pooling layer has at most 3 spatial axes", key,
+                              excerpt(value), kMaxListValues));
+            return;
+        }
         bool float_form = false;
         auto fields = split(value, ',');
         if (fields.size() > 1 && fields.back().empty()) fields.pop_back();  // OpenVINO accepts a trailing comma

@@ -1,5 +1,7 @@
 #include "rules/pool_rules.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/text.hpp"
@@ -14,6 +16,10 @@ std::vector<ElementType> pool_output_types(const PoolOp& op, const PoolingDesc& 
 }
 
 namespace {
+
+// The search tries values up to about twice the current one, a hint being for a slip of a few units;
+// past this current value the range stops growing, or a stride of 10^12 would mean 10^12 trials.
+constexpr int64_t kMaxSearchFrom = 1024;
 
 struct Candidate {
     std::string label;
@@ -40,7 +46,7 @@ std::optional<Candidate> search_list(const PoolOp& op, const PoolingDesc& base, 
     for (size_t i = 0; i < n; ++i) {
         if (now.output.dims[i + 2] == declared.dims[i + 2]) continue;
         bool found = false;
-        const int64_t hi = std::max<int64_t>(16, 2 * list[i] + 8);
+        const int64_t hi = std::max<int64_t>(16, 2 * std::clamp<int64_t>(list[i], 0, kMaxSearchFrom) + 8);
         for (int64_t v = lo; v <= hi && !found; ++v) {
             PoolingDesc trial = d;
             (trial.*field)[i] = v;

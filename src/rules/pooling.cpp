@@ -92,8 +92,9 @@ std::optional<int64_t> pooled_length(int64_t in, const AxisWindow& w, RoundingTy
     if (in == Dim::kInf) return Dim::kInf;
     const auto kd = dilated_kernel(w.kernel, w.dilation);
     int64_t padded = 0, start_limit = 0;
+    // A padded length of exactly Dim::kInf would read as unbounded: it overflows like any larger one.
     if (!kd || __builtin_add_overflow(in, w.pad_begin, &start_limit) ||
-        __builtin_add_overflow(start_limit, w.pad_end, &padded))
+        __builtin_add_overflow(start_limit, w.pad_end, &padded) || padded == Dim::kInf)
         return std::nullopt;
     const int64_t span = bound_sub(padded, *kd);
     const int64_t q = rounding == RoundingType::floor ? span / w.stride : span / w.stride + (span % w.stride != 0);
@@ -118,10 +119,18 @@ std::pair<int64_t, int64_t> same_padding(int64_t in, const AxisWindow& w, PadTyp
 
 namespace {
 
-std::string list_str(const std::vector<int64_t>& v) { return v.empty() ? "(empty)" : join_ints(v); }
+// A message lists at most this many values of a list, however long the list in the file is.
+constexpr size_t kShownValues = 8;
+
+std::string shown_ints(const std::vector<int64_t>& v) {
+    if (v.size() <= kShownValues) return join_ints(v);
+    return join_ints({v.begin(), v.begin() + kShownValues}) + ",...";
+}
+
+std::string list_str(const std::vector<int64_t>& v) { return v.empty() ? "(empty)" : shown_ints(v); }
 
 // " (1,2)" after a count of values, nothing when there are none.
-std::string values_of(const std::vector<int64_t>& v) { return v.empty() ? "" : " (" + join_ints(v) + ")"; }
+std::string values_of(const std::vector<int64_t>& v) { return v.empty() ? "" : " (" + shown_ints(v) + ")"; }
 
 std::vector<int64_t> or_fill(const std::vector<int64_t>& v, size_t n, int64_t fill) {
     return v.empty() ? std::vector<int64_t>(n, fill) : v;

@@ -1,6 +1,8 @@
 #include "rules/structure.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -18,6 +20,7 @@ public:
     StructureChecker(const Graph& graph, Diagnostics& out) : g_(graph), out_(out) {}
 
     GraphIndex run() {
+        index_ports();
         index_.producer_of.resize(g_.layers.size());
         for (size_t i = 0; i < g_.layers.size(); ++i) index_.producer_of[i].resize(g_.layers[i].inputs.size());
         index_layers();
@@ -71,10 +74,27 @@ private:
         return &g_.layers[it->second];
     }
 
-    static std::optional<size_t> port_index(const std::vector<Port>& ports, const std::string& id) {
-        for (size_t i = 0; i < ports.size(); ++i)
-            if (ports[i].id == id) return i;
-        return std::nullopt;
+    // Port id -> index of its first port, per layer and direction: an edge finds its ports in constant time
+    // however many ports a layer declares.
+    using PortIds = std::unordered_map<std::string_view, size_t>;
+
+    static PortIds ids_of(const std::vector<Port>& ports) {
+        PortIds ids;
+        for (size_t i = 0; i < ports.size(); ++i) ids.emplace(ports[i].id, i);
+        return ids;
+    }
+
+    void index_ports() {
+        for (const Layer& l : g_.layers) {
+            input_ids_.push_back(ids_of(l.inputs));
+            output_ids_.push_back(ids_of(l.outputs));
+        }
+    }
+
+    static std::optional<size_t> port_index(const PortIds& ids, const std::string& id) {
+        const auto it = ids.find(id);
+        if (it == ids.end()) return std::nullopt;
+        return it->second;
     }
 
     void connect(const Edge& e) {
@@ -87,10 +107,10 @@ private:
                              e.to_layer, e.to_port, src ? e.to_layer : e.from_layer, where()));
             return;
         }
-        const auto out_port = port_index(src->outputs, e.from_port);
-        const auto in_port = port_index(dst->inputs, e.to_port);
+        const auto out_port = port_index(output_ids_[from], e.from_port);
+        const auto in_port = port_index(input_ids_[to], e.to_port);
         if (!out_port) {
-            const bool is_input = port_index(src->inputs, e.from_port).has_value();
+            const bool is_input = port_index(input_ids_[from], e.from_port).has_value();
             emit(Severity::error, rule::ir_structure, e.line,
                  fmt::format("edge {}:{} -> {}:{}: layer {} ('{}') has {} port {}; an edge must start at an output "
                              "port",
@@ -100,7 +120,7 @@ private:
             return;
         }
         if (!in_port) {
-            const bool is_output = port_index(dst->outputs, e.to_port).has_value();
+            const bool is_output = port_index(output_ids_[to], e.to_port).has_value();
             emit(Severity::error, rule::ir_structure, e.line,
                  fmt::format("edge {}:{} -> {}:{}: layer {} ('{}') has {} port {}; an edge must end at an input port",
                              e.from_layer, e.from_port, e.to_layer, e.to_port, dst->id, dst->name,
@@ -232,6 +252,7 @@ private:
     const Graph& g_;
     Diagnostics& out_;
     GraphIndex index_;
+    std::vector<PortIds> input_ids_, output_ids_;  // per layer
 };
 
 }  // namespace

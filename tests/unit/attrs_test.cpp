@@ -92,3 +92,16 @@ TEST_CASE("a trailing comma is accepted, as OpenVINO's reader does") {
     CHECK(p.desc.kernel == std::vector<int64_t>{2, 2});
     CHECK_FALSE(parse_pool_attrs(max1, {{"kernel", ",2"}}).usable());
 }
+
+TEST_CASE("a list longer than any pooling layer can use is refused before it is split") {
+    std::string kernel = "1";
+    for (int i = 0; i < 64; ++i) kernel += ",1";  // 65 values
+    const auto p = parse_pool_attrs(max1, {{"kernel", kernel}, {"strides", "1"}});
+    CHECK_FALSE(p.usable());
+    CHECK(has_issue(p, Severity::error, "has more than 64 values; a pooling layer has at most 3 spatial axes"));
+    CHECK(has_issue(p, Severity::error, "(129 characters)"));  // the value is shortened in the message
+    CHECK(p.desc.kernel.empty());
+    std::string sixty_four = "1";
+    for (int i = 0; i < 63; ++i) sixty_four += ",1";
+    CHECK(parse_pool_attrs(max1, {{"kernel", sixty_four}}).desc.kernel.size() == 64);
+}

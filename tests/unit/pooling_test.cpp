@@ -203,3 +203,31 @@ TEST_CASE("list attributes print without doubled brackets") {
     auto p = infer_pool_shape(max1, desc({2, 2}, {1, 1}, {1, 1, 1}, {}), shape("1,3,8,8"));
     CHECK(*p.error == "pads_begin has 3 values (1,1,1), expected one per kernel axis (2)");
 }
+
+TEST_CASE("pooled_length: a padded length of exactly INT64_MAX is an overflow, not an unbounded length") {
+    const AxisWindow w{Dim::kInf - 4, 0, 1, 1, 1};
+    CHECK_FALSE(pooled_length(4, w, RoundingType::floor).has_value());
+    CHECK_FALSE(pooled_length(4, w, RoundingType::ceil_torch).has_value());
+    const AxisWindow below{Dim::kInf - 5, 0, 1, 1, 1};
+    CHECK(pooled_length(4, below, RoundingType::floor) == Dim::kInf - 1);
+    const PoolShape s = infer_pool_shape(max1, desc({1, 1}, {1, 1}, {Dim::kInf - 4, 0}, {0, 0}), shape("1,1,4,4"));
+    REQUIRE(s.error);
+    CHECK(*s.error == "axis 0: integer overflow in the output size");
+}
+
+TEST_CASE("messages show at most eight values of a list") {
+    const PoolShape s = infer_pool_shape(max1, desc({2, 2}, {1, 1}, std::vector<int64_t>(12, 0), {0, 0}),
+                                         shape("1,1,4,4"));
+    REQUIRE(s.error);
+    CHECK(*s.error == "pads_begin has 12 values (0,0,0,0,0,0,0,0,...), expected one per kernel axis (2)");
+}
+
+TEST_CASE("suggest_attribute_change: a huge value is not searched one value at a time") {
+    // No stride gives 1000 windows on 32; a search up to twice 10^12 would not end.
+    const auto hint = suggest_attribute_change(max1, desc({2, 2}, {1000000000000, 1000000000000}, {0, 0}, {0, 0}),
+                                               shape("1,1,32,32"), shape("1,1,1000,1000"));
+    CHECK_FALSE(hint.has_value());
+    // A stride that is a few units off is still found.
+    CHECK(suggest_attribute_change(max1, desc({2, 2}, {4, 4}, {0, 0}, {0, 0}), shape("1,1,32,32"),
+                                   shape("1,1,16,16")) == "strides=2,2");
+}

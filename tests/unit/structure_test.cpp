@@ -91,3 +91,36 @@ TEST_CASE("duplicate ids, cycles and dead layers") {
 <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>)"));
     CHECK(has(dead, "ir-structure", "layer 1 ('r') does not lead to any Result", Severity::warning));
 }
+
+TEST_CASE("a layer with thousands of ports: each edge finds its own port") {
+    constexpr int kPorts = 5000;
+    std::string outs, ins, edges;
+    for (int p = 0; p < kPorts; ++p) {
+        outs += R"(<port id=")" + std::to_string(p) + R"(" precision="FP32"><dim>)" + std::to_string(p + 1) + "</dim></port>";
+        ins += R"(<port id=")" + std::to_string(kPorts + p) + R"(" precision="FP32"><dim>)" + std::to_string(p + 1) +
+               "</dim></port>";
+        // Edge p feeds input port kPorts+p from output port p: any mix-up is a shape mismatch.
+        edges += R"(<edge from-layer="0" from-port=")" + std::to_string(p) + R"(" to-layer="1" to-port=")" +
+                 std::to_string(kPorts + p) + R"("/>)";
+    }
+    const std::string text = R"(<net version="11"><layers><layer id="0" name="s" type="Split" version="opset1"><output>)" +
+                             outs + R"(</output></layer><layer id="1" name="c" type="Result" version="opset1"><input>)" +
+                             ins + "</input></layer></layers><edges>" + edges + "</edges></net>";
+    GraphIndex idx;
+    CHECK(structure_of(text, &idx).empty());
+    REQUIRE(idx.producer_of[1].size() == kPorts);
+    CHECK(idx.producer_of[1][kPorts - 1]->port == kPorts - 1);
+}
+
+TEST_CASE("an edge names the first of two ports with the same id") {
+    const std::string text = R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><output>
+  <port id="0" precision="FP32"><dim>2</dim></port><port id="0" precision="FP32"><dim>3</dim></port></output></layer>
+<layer id="1" name="y" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>2</dim></port></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges></net>)";
+    GraphIndex idx;
+    const Diagnostics ds = structure_of(text, &idx);
+    CHECK(has(ds, "ir-structure", "duplicate port id 0 in layer 0"));
+    CHECK_FALSE(has(ds, "edge-shape-mismatch", "produces"));
+    CHECK(idx.producer_of[1][0]->port == 0);
+}

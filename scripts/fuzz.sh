@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ with clang (AddressSanitizer + UndefinedBehaviorSanitizer) and runs
+# each for SECONDS (default 60), seeded from testdata/. Exits 1 if any target finds a crash, a leak, a
+# timeout or runs out of memory; the input that did it is left in build-fuzz/artifacts/.
+#   scripts/fuzz.sh [SECONDS]
+# New inputs that reach new code are kept in build-fuzz/corpus/TARGET and reused by the next run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-60}"
+case "$seconds" in
+  ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;;
+esac
+
+bash scripts/setup.sh
+# clang with its libFuzzer runtime (Debian 12 puts libclang_rt.fuzzer in libclang-rt-14-dev).
+fuzz_packages=(clang libclang-rt-14-dev)
+missing=()
+for p in "${fuzz_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "fuzz: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build=build-fuzz
+targets=(fuzz_ir fuzz_npy fuzz_parsers)
+cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIRLINT_FUZZ=ON \
+  -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+/usr/bin/python3 fuzz/make_seeds.py --testdata testdata --out "$build/seeds"
+
+# The longest input each target is given: an IR of some layers, a .npy header with a little data, and a
+# case of a few lines.
+declare -A max_len=([fuzz_ir]=65536 [fuzz_npy]=4096 [fuzz_parsers]=1024)
+
+failed=0
+summary=()
+for target in "${targets[@]}"; do
+  mkdir -p "$build/corpus/$target" "$build/artifacts"
+  log="$build/$target.log"
+  echo "== $target: ${seconds} s =="
+  status=0
+  "$build/fuzz/$target" "$build/corpus/$target" "$build/seeds/$target" \
+    -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  if [ "$status" -ne 0 ]; then
+    failed=1
+    grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$log" | head -20 >&2 || true
+    summary+=("$target: FAILED (exit $status), see $log")
+  else
+    summary+=("$target: ${runs:-?} runs in ${seconds} s, ${rate:-?} execs/s, no crash")
+  fi
+done
+
+echo "== fuzz summary =="
+printf '%s\n' "${summary[@]}"
+exit "$failed"
