@@ -22,39 +22,65 @@ std::string temporary_name(const fs::path& target) {
         .string();
 }
 
-bool write_all(int fd, std::string_view content) {
-    while (!content.empty()) {
-        const ssize_t n = ::write(fd, content.data(), content.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        content.remove_prefix(static_cast<size_t>(n));
-    }
-    return true;
+std::string write_error(const std::string& path, int error) {
+    return fmt::format("cannot write {}: {}", path, std::strerror(error));
 }
 }  // namespace
+
+std::optional<AtomicFileWriter> AtomicFileWriter::open(const std::string& path, std::string& error) {
+    std::string temp = temporary_name(fs::path(path));
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        error = write_error(path, errno);
+        return std::nullopt;
+    }
+    return AtomicFileWriter(path, std::move(temp), fd);
+}
+
+AtomicFileWriter::AtomicFileWriter(std::string path, std::string temp, int fd)
+    : path_(std::move(path)), temp_(std::move(temp)), fd_(fd) {}
+
+AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
+    : path_(std::move(other.path_)), temp_(std::move(other.temp_)), fd_(other.fd_), errno_(other.errno_) {
+    other.fd_ = -1;
+    other.temp_.clear();
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void AtomicFileWriter::write(std::string_view piece) {
+    while (!piece.empty() && errno_ == 0 && fd_ >= 0) {
+        const ssize_t n = ::write(fd_, piece.data(), piece.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) errno_ = n < 0 ? errno : EIO;
+        else piece.remove_prefix(static_cast<size_t>(n));
+    }
+}
+
+std::optional<std::string> AtomicFileWriter::commit() {
+    if (fd_ < 0) return write_error(path_, EBADF);
+    const bool closed = ::close(fd_) == 0;
+    fd_ = -1;
+    if (errno_ == 0 && !closed) errno_ = errno;
+    if (errno_ != 0) return write_error(path_, errno_);
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) return write_error(path_, errno);
+    temp_.clear();
+    return std::nullopt;
+}
 
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content) {
     return write_file_atomically(path, std::vector<std::string_view>{content});
 }
 
 std::optional<std::string> write_file_atomically(const std::string& path, const std::vector<std::string_view>& pieces) {
-    const std::string temp = temporary_name(fs::path(path));
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
-    bool written = true;
-    for (auto piece : pieces) written = written && write_all(fd, piece);
-    const int write_errno = errno;
-    const bool closed = ::close(fd) == 0;
-    if (!written || !closed) {
-        ::unlink(temp.c_str());
-        return fmt::format("cannot write {}: {}", path, std::strerror(written ? errno : write_errno));
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int rename_errno = errno;
-        ::unlink(temp.c_str());
-        return fmt::format("cannot write {}: {}", path, std::strerror(rename_errno));
-    }
-    return std::nullopt;
+    std::string error;
+    auto file = AtomicFileWriter::open(path, error);
+    if (!file) return error;
+    for (auto piece : pieces) file->write(piece);
+    return file->commit();
 }
 
 }  // namespace irlint

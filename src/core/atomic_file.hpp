@@ -9,6 +9,31 @@
 
 namespace irlint {
 
+// Writes a file piece by piece (a report while it is produced). Nothing is visible at the target until
+// commit(); destroyed without a commit, the temporary file is removed.
+class AtomicFileWriter {
+public:
+    // nullopt and `error` when the temporary file cannot be created.
+    static std::optional<AtomicFileWriter> open(const std::string& path, std::string& error);
+
+    AtomicFileWriter(AtomicFileWriter&& other) noexcept;
+    AtomicFileWriter& operator=(AtomicFileWriter&&) = delete;
+    ~AtomicFileWriter();
+
+    // A failure is kept and reported by commit().
+    void write(std::string_view piece);
+    // Closes the file and renames it over the target. Returns an error text on failure; the target is then
+    // unchanged and the temporary file removed.
+    std::optional<std::string> commit();
+
+private:
+    AtomicFileWriter(std::string path, std::string temp, int fd);
+
+    std::string path_, temp_;  // temp_ is empty once renamed
+    int fd_ = -1;
+    int errno_ = 0;  // of the first failed write
+};
+
 // Returns an error text on failure; the temporary file is removed then.
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content);
 // The same for content in pieces, written one after another (a header, then a large buffer).
