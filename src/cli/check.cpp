@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/onnx_commands.hpp"
 #include "cli/ordered_pool.hpp"
 #include "cli/progress.hpp"
 #include "cli/report_sink.hpp"
@@ -48,6 +49,7 @@ std::vector<CheckedLayer> checked_layers(const ModelReport& report) {
 // A directory of models often holds other XML files: found by a walk, a non-IR file is skipped with a
 // note; named on the command line, it is an error. The model is freed before the result is returned.
 FileResult check_one(const InputFile& file) {
+    if (names_onnx_model(file.path)) return check_onnx_model_file(file.path);
     FileResult out;
     out.path = file.path;
     ReadResult read = read_model(file.path);

@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/load.hpp"
+#include "cli/onnx_commands.hpp"
 #include "rules/engine.hpp"
 
 namespace irlint::cli {
@@ -73,9 +74,9 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
 
 int run_infer(const InferOptions& o) {
     int failure = exit_code::ok;
-    const std::optional<Model> model = load_model(o.model, &failure);
-    if (!model) return failure;
-    const ModelReport report = check_model(*model);
+    const std::optional<CheckedModel> checked = load_checked_model(o.model, &failure);
+    if (!checked) return failure;
+    const ModelReport& report = *checked->report;
     std::vector<const LayerShapes*> rows;
     for (const LayerShapes& r : report.layers)
         if (o.layers.empty() || std::find(o.layers.begin(), o.layers.end(), r.layer->id) != o.layers.end() ||

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
+#include "cli/onnx_commands.hpp"
 #include "ir/reader.hpp"
 
 namespace irlint::cli {
@@ -20,6 +21,21 @@ std::optional<Model> load_model(const std::string& path, int* exit_code) {
         return std::nullopt;
     }
     return std::move(read.model);
+}
+
+std::optional<CheckedModel> load_checked_model(const std::string& path, int* exit_code) {
+    if (names_onnx_model(path)) return load_checked_onnx(path, exit_code);
+    auto model = load_model(path, exit_code);
+    if (!model) return std::nullopt;
+    struct Owner {
+        Model model;
+        ModelReport report;
+    };
+    auto owner = std::make_shared<Owner>();
+    owner->model = std::move(*model);
+    owner->report = check_model(owner->model);
+    const ModelReport* report = &owner->report;
+    return CheckedModel{std::move(owner), report};
 }
 
 }  // namespace irlint::cli

@@ -12,4 +12,8 @@ namespace irlint::cli {
 // nullopt with *exit_code set when the model cannot be used.
 std::optional<Model> load_model(const std::string& path, int* exit_code);
 
+struct CheckedModel;
+// The model checked by the rules of its format: an IR .xml, or an ONNX model when the path ends in .onnx.
+std::optional<CheckedModel> load_checked_model(const std::string& path, int* exit_code);
+
 }  // namespace irlint::cli

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/load.hpp"
+#include "cli/onnx_commands.hpp"
 #include "core/text.hpp"
 #include "exec/layer_run.hpp"
 #include "report/run_report.hpp"
@@ -185,6 +186,7 @@ int run_run(const RunOptions& o) {
     }
     if (o.atol >= 0) setup.atol = o.atol;
     if (o.rtol >= 0) setup.rtol = o.rtol;
+    if (names_onnx_model(o.model)) return run_onnx(o, RunLimits{setup.max_bytes, setup.atol, setup.rtol});
     int failure = exit_code::ok;
     const std::optional<Model> model = load_model(o.model, &failure);
     if (!model) return failure;

@@ -13,6 +13,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+bool is_model_file(const fs::path& p) { return p.extension() == ".xml" || p.extension() == ".onnx"; }
+
 bool excluded(const fs::path& path, const std::vector<std::string>& excludes) {
     const std::string whole = path.string();
     const std::string name = path.filename().string();
@@ -60,12 +62,12 @@ private:
         const bool link = entry.is_symlink(ec);
         const fs::file_status status = entry.status(ec);  // of the link's target
         if (status.type() == fs::file_type::not_found) {
-            if (link && p.extension() == ".xml") problem(p, "broken symbolic link; skipped");
+            if (link && is_model_file(p)) problem(p, "broken symbolic link; skipped");
         } else if (ec) {
             problem(p, fmt::format("cannot read ({}); skipped", ec.message()));
         } else if (fs::is_directory(status)) {
             enter(p, link, dir);
-        } else if (fs::is_regular_file(status) && p.extension() == ".xml" && !excluded(p, excludes_)) {
+        } else if (fs::is_regular_file(status) && is_model_file(p) && !excluded(p, excludes_)) {
             out_.files.push_back({p.string(), p.lexically_relative(root_).generic_string(), false});
         }
     }

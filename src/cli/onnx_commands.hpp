@@ -1,0 +1,35 @@
+#pragma once
+// The commands' ONNX side: check, infer and run call these when a model path ends in .onnx. Without
+// libonnx (IRLINT_ONNX=OFF) they report that the build cannot read ONNX.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "report/report.hpp"
+#include "rules/engine.hpp"
+
+namespace irlint::cli {
+
+inline bool names_onnx_model(const std::string& path) {
+    return path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
+FileResult check_onnx_model_file(const std::string& path);
+
+// A checked model of either kind: the report's layers point into what `owner` keeps alive.
+struct CheckedModel {
+    std::shared_ptr<const void> owner;
+    const ModelReport* report = nullptr;
+};
+// nullopt with *exit_code set (and the reason printed) when the model cannot be used.
+std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code);
+
+struct RunLimits {
+    size_t max_bytes = SIZE_MAX;
+    std::optional<double> atol, rtol;
+};
+int run_onnx(const RunOptions& o, const RunLimits& limits);
+
+}  // namespace irlint::cli

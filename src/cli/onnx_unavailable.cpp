@@ -1,0 +1,31 @@
+// The ONNX entry points of a build without libonnx.
+#include <fmt/format.h>
+
+#include "cli/common.hpp"
+#include "cli/onnx_commands.hpp"
+
+namespace irlint::cli {
+
+namespace {
+constexpr const char* kNoOnnx = "this irlint was built without ONNX support (configure with libonnx-dev and IRLINT_ONNX=ON)";
+}
+
+FileResult check_onnx_model_file(const std::string& path) {
+    FileResult out;
+    out.path = path;
+    out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure), kNoOnnx, 0, {}});
+    return out;
+}
+
+std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code) {
+    print_error(fmt::format("{}: {}", path, kNoOnnx));
+    *exit_code = exit_code::usage;
+    return std::nullopt;
+}
+
+int run_onnx(const RunOptions& o, const RunLimits&) {
+    print_error(fmt::format("{}: {}", o.model, kNoOnnx));
+    return exit_code::usage;
+}
+
+}  // namespace irlint::cli

@@ -1,0 +1,262 @@
+#include "onnx/onnx_check.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "onnx/onnx_infer_cross.hpp"
+
+namespace irlint {
+
+const OnnxPoolNode* OnnxCheck::pool_for(size_t node) const {
+    for (const auto& p : pools)
+        if (p.node == node) return &p;
+    return nullptr;
+}
+
+namespace {
+
+Port port_for(const std::string& value, const OnnxModel& m, size_t index) {
+    Port p;
+    p.id = std::to_string(index);
+    p.names = value;
+    const auto it = m.values.find(value);
+    if (it == m.values.end()) return p;
+    if (it->second.type) {
+        p.precision = it->second.type;
+        p.precision_text = std::string(element_type_name(*it->second.type));
+    }
+    if (it->second.shape && !it->second.shape->rank_dynamic)
+        for (const Dim& d : it->second.shape->dims) p.dims.push_back(d.is_static() ? d.length() : -1);
+    return p;
+}
+
+Layer layer_for(const OnnxNode& n, const OnnxModel& m) {
+    Layer l;
+    l.id = std::to_string(n.index);
+    l.name = n.display_name();
+    l.type = n.op_type;
+    l.version = n.domain.empty() ? fmt::format("opset{}", m.default_opset()) : n.domain;
+    for (size_t i = 0; i < n.inputs.size(); ++i) l.inputs.push_back(port_for(n.inputs[i], m, i));
+    for (size_t i = 0; i < n.outputs.size(); ++i) l.outputs.push_back(port_for(n.outputs[i], m, i));
+    return l;
+}
+
+std::vector<ElementType> allowed_types(const OnnxPoolOp& op) {
+    std::vector<ElementType> t{ElementType::f16, ElementType::f32, ElementType::f64};
+    if (op.version >= 22) t.push_back(ElementType::bf16);
+    if (op.kind == OnnxPoolKind::max && op.version >= 12) {
+        t.push_back(ElementType::i8);
+        t.push_back(ElementType::u8);
+    }
+    return t;
+}
+
+std::string type_list(const std::vector<ElementType>& types) {
+    std::vector<std::string_view> names;
+    for (ElementType t : types) names.push_back(element_type_name(t));
+    return fmt::format("{}", fmt::join(names, ", "));
+}
+
+class Checker {
+public:
+    explicit Checker(OnnxCheck& c) : c_(c) {
+        for (const auto& [name, value] : c.onnx.values)
+            if (value.shape) known_[name] = *value.shape;
+    }
+
+    void run(bool cross_check) {
+        const auto& nodes = c_.onnx.nodes;
+        for (size_t i = 0; i < nodes.size(); ++i) c_.report.layers.push_back(check_node(nodes[i], i));
+        if (cross_check && !c_.pools.empty()) compare_with_library();
+        std::stable_sort(c_.report.diagnostics.begin(), c_.report.diagnostics.end(),
+                         [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+    }
+
+private:
+    const Layer& layer(size_t i) const { return c_.model.graphs[0].layers[i]; }
+
+    void emit(Severity s, std::string_view rule_id, size_t node, std::string message) {
+        const Layer& l = layer(node);
+        c_.report.diagnostics.push_back({s, std::string(rule_id), std::move(message), 0, LayerRef{l.id, l.name, l.type}});
+    }
+
+    Shape input_shape(const OnnxNode& n) const {
+        if (n.inputs.empty()) return Shape::dynamic_rank();
+        const auto it = known_.find(n.inputs[0]);
+        return it == known_.end() ? Shape::dynamic_rank() : it->second;
+    }
+
+    std::optional<ElementType> value_type(const std::string& name) const {
+        const auto it = c_.onnx.values.find(name);
+        return it == c_.onnx.values.end() ? std::nullopt : it->second.type;
+    }
+
+    LayerShapes check_node(const OnnxNode& n, size_t i) {
+        LayerShapes ls;
+        ls.layer = &layer(i);
+        const auto op = n.domain.empty() ? onnx_pool_op_for(n.op_type, c_.onnx.default_opset()) : std::nullopt;
+        if (!op) {
+            if (n.domain.empty() && onnx_pool_op_for(n.op_type, 1000))
+                emit(Severity::note, rule::unsupported_op, i,
+                     fmt::format("{} does not exist in opset {}: not checked", n.op_type, c_.onnx.default_opset()));
+            return ls;
+        }
+        const Shape input = input_shape(n);
+        ls.inputs.push_back(input);
+        OnnxPoolNode pool{i, *op, map_onnx_pool(*op, n, input)};
+        for (size_t k = 0; k < n.outputs.size(); ++k) ls.declared.push_back(declared_shape(n.outputs[k]));
+        ls.status = LayerStatus::ok;
+        if (n.inputs.size() != 1 || n.outputs.empty() || n.outputs.size() > op->max_outputs() || n.outputs[0].empty()) {
+            emit(Severity::error, rule::ir_structure, i,
+                 fmt::format("{} takes 1 input and gives 1 to {} outputs; the node has {} and {}", op->name(),
+                             op->max_outputs(), n.inputs.size(), n.outputs.size()));
+            ls.status = LayerStatus::invalid;
+            return ls;
+        }
+        for (const auto& e : pool.setup.errors) emit(Severity::error, rule::attr_invalid, i, fmt::format("{}: {}", op->name(), e));
+        if (!pool.setup.usable()) {
+            ls.status = LayerStatus::invalid;
+            return ls;
+        }
+        const PoolShape shape = infer_onnx_pool_shape(*op, pool.setup, input);
+        if (shape.error) {
+            emit(Severity::error, rule::attr_invalid, i, fmt::format("{}: {}", op->name(), *shape.error));
+            ls.status = LayerStatus::invalid;
+            return ls;
+        }
+        ls.pool_op = pool.setup.kernel_op;
+        ls.pooling_checked = true;
+        ++c_.report.pooling_checked;
+        for (size_t k = 0; k < n.outputs.size(); ++k) {
+            ls.inferred.push_back(shape.output);
+            compare_output(n, i, *op, k, shape, ls);
+        }
+        check_types(n, i, *op, ls);
+        c_.pools.push_back(std::move(pool));
+        return ls;
+    }
+
+    Shape declared_shape(const std::string& value) const {
+        const auto it = c_.onnx.values.find(value);
+        return it != c_.onnx.values.end() && it->second.shape ? *it->second.shape : Shape::dynamic_rank();
+    }
+
+    void compare_output(const OnnxNode& n, size_t i, const OnnxPoolOp& op, size_t k, const PoolShape& shape,
+                        LayerShapes& ls) {
+        const std::string& value = n.outputs[k];
+        if (value.empty()) return;
+        const Shape& declared = ls.declared[k];
+        if (declared.rank_dynamic) known_[value] = shape.output;
+        if (declared.compatible(shape.output)) return;
+        emit(Severity::error, rule::output_shape_mismatch, i,
+             fmt::format("{} output {} '{}' is declared {}, ONNX infers {}{}{}", op.name(), k, value, declared.str(),
+                         shape.output.str(), shape.axis_formulas.empty() ? "" : ": ",
+                         fmt::join(shape.axis_formulas, "; ")));
+        ls.status = LayerStatus::mismatch;
+    }
+
+    void check_types(const OnnxNode& n, size_t i, const OnnxPoolOp& op, LayerShapes& ls) {
+        const auto in = value_type(n.inputs[0]);
+        const auto allowed = allowed_types(op);
+        if (in && std::find(allowed.begin(), allowed.end(), *in) == allowed.end()) {
+            emit(Severity::error, rule::output_type_mismatch, i,
+                 fmt::format("{} takes {}; the input is {}", op.name(), type_list(allowed), element_type_name(*in)));
+            ls.status = LayerStatus::invalid;
+        }
+        for (size_t k = 0; k < n.outputs.size(); ++k) {
+            const auto declared = value_type(n.outputs[k]);
+            const std::optional<ElementType> want = k == 1 ? std::optional(ElementType::i64) : in;
+            if (!declared || !want || *declared == *want) continue;
+            emit(Severity::error, rule::output_type_mismatch, i,
+                 fmt::format("{} output {} '{}' is declared {}, ONNX gives {}", op.name(), k, n.outputs[k],
+                             element_type_name(*declared), element_type_name(*want)));
+            ls.status = LayerStatus::mismatch;
+        }
+    }
+
+    // Static dims that irlint and the library both know and that differ.
+    static bool disagree(const Shape& ours, const Shape& theirs) {
+        if (ours.rank_dynamic || theirs.rank_dynamic) return false;
+        if (ours.rank() != theirs.rank()) return true;
+        for (size_t d = 0; d < ours.rank(); ++d)
+            if (ours.dims[d].is_static() && theirs.dims[d].is_static() && ours.dims[d] != theirs.dims[d]) return true;
+        return false;
+    }
+
+    void compare_with_library() {
+        const LibraryShapes lib = library_shape_inference(c_.onnx);
+        if (lib.skipped) return;
+        for (const auto& pool : c_.pools) {
+            const OnnxNode& n = c_.onnx.nodes[pool.node];
+            const LayerShapes& ls = c_.report.layers[pool.node];
+            for (size_t k = 0; k < ls.inferred.size() && k < n.outputs.size(); ++k) {
+                const auto it = lib.shapes.find(n.outputs[k]);
+                if (it == lib.shapes.end() || !disagree(ls.inferred[k], it->second)) continue;
+                emit(Severity::note, rule::onnx_shape_inference_mismatch, pool.node,
+                     fmt::format("{} output {} '{}': irlint infers {}, ONNX's own shape inference {}", pool.op.name(),
+                                 k, n.outputs[k], ls.inferred[k].str(), it->second.str()));
+            }
+        }
+    }
+
+    OnnxCheck& c_;
+    std::map<std::string, Shape> known_;
+};
+
+}  // namespace
+
+std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check) {
+    auto c = std::make_unique<OnnxCheck>();
+    c->onnx = std::move(model);
+    c->model.xml_path = c->onnx.path;
+    c->model.ir_version = c->onnx.ir_version;
+    c->model.graphs.resize(1);
+    for (const auto& n : c->onnx.nodes) c->model.graphs[0].layers.push_back(layer_for(n, c->onnx));
+    Checker(*c).run(cross_check);
+    return c;
+}
+
+std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& wanted, std::string* error) {
+    std::vector<size_t> hits;
+    for (const auto& n : model.nodes)
+        if (n.name == wanted) hits.push_back(n.index);
+    // An index comes before output names: exporters often name values "0", "1", ...
+    if (hits.empty() && !wanted.empty() && wanted.size() < 19 && std::all_of(wanted.begin(), wanted.end(), ::isdigit)) {
+        const auto index = std::stoull(wanted);
+        if (index < model.nodes.size()) return index;
+    }
+    if (hits.empty())
+        for (const auto& n : model.nodes)
+            if (!n.outputs.empty() && n.outputs[0] == wanted) hits.push_back(n.index);
+    if (hits.size() == 1) return hits[0];
+    if (hits.empty()) {
+        std::vector<std::string> pools;
+        for (const auto& n : model.nodes)
+            if (onnx_pool_op_for(n.op_type, 1000)) pools.push_back(fmt::format("{} '{}' ({})", n.index, n.display_name(), n.op_type));
+        *error = fmt::format("no node with index, name or first output '{}'{}{}", wanted,
+                             pools.empty() ? "" : "; pooling nodes: ", fmt::join(pools, ", "));
+    } else {
+        *error = fmt::format("'{}' names {} nodes (indices {}): give the index", wanted, hits.size(), fmt::join(hits, ", "));
+    }
+    return std::nullopt;
+}
+
+FileResult check_onnx_file(const std::string& path) {
+    FileResult out;
+    out.path = path;
+    OnnxRead read = read_onnx(path);
+    if (!read.model) {
+        out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure), read.error, 0, {}});
+        return out;
+    }
+    const auto c = check_onnx(std::move(*read.model));
+    out.layers = c->onnx.nodes.size();
+    out.checked = c->report.pooling_checked;
+    for (const auto& ls : c->report.layers)
+        if (ls.pooling_checked) out.checked_layers.push_back({LayerRef{ls.layer->id, ls.layer->name, ls.layer->type}, 0});
+    out.diagnostics = c->report.diagnostics;
+    return out;
+}
+
+}  // namespace irlint

@@ -1,0 +1,48 @@
+#pragma once
+// `check` and `infer` on an ONNX model: every AveragePool, MaxPool, GlobalAveragePool and GlobalMaxPool
+// node's output shapes and types, inferred under its opset's version, against what the file declares
+// (graph outputs and value_info). Nodes become layers (id = index in graph order) so that the IR
+// reporters render them unchanged.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/model.hpp"
+#include "onnx/onnx_model.hpp"
+#include "onnx/onnx_pool.hpp"
+#include "report/report.hpp"
+#include "rules/engine.hpp"
+
+namespace irlint {
+
+namespace rule {
+inline constexpr std::string_view onnx_shape_inference_mismatch = "onnx-shape-inference-mismatch";
+}
+
+struct OnnxPoolNode {
+    size_t node = 0;  // index into OnnxModel::nodes and into the layers
+    OnnxPoolOp op;
+    OnnxPoolSetup setup;
+};
+
+struct OnnxCheck {
+    OnnxModel onnx;
+    Model model;          // graphs[0].layers[i] stands for node i
+    ModelReport report;   // layers[i] for node i; pool_op set on the pooling nodes that can run
+    std::vector<OnnxPoolNode> pools;
+
+    const OnnxPoolNode* pool_for(size_t node) const;
+};
+
+// Checks the model; the ONNX library's own shape inference is compared when cross_check is set.
+std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check = true);
+
+// A node by name, else index in graph order, else first output name; nullopt with *error set when none or several match.
+std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& wanted, std::string* error);
+
+// `check` of one .onnx file.
+FileResult check_onnx_file(const std::string& path);
+
+}  // namespace irlint

@@ -1,0 +1,141 @@
+#include "onnx/onnx_model.hpp"
+
+#include <fstream>
+
+#include <fmt/format.h>
+#include <onnx/onnx_pb.h>
+
+namespace irlint {
+
+const OnnxAttr* OnnxNode::attr(const std::string& key) const {
+    const auto it = attrs.find(key);
+    return it == attrs.end() ? nullptr : &it->second;
+}
+
+std::string OnnxNode::display_name() const {
+    if (!name.empty()) return name;
+    return outputs.empty() ? std::string() : outputs[0];
+}
+
+int64_t OnnxModel::default_opset() const {
+    const auto it = opsets.find("");
+    return it == opsets.end() ? 0 : it->second;
+}
+
+bool is_onnx_path(const std::string& path) {
+    return path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
+std::optional<ElementType> element_type_from_onnx(int data_type) {
+    using T = onnx::TensorProto;
+    switch (data_type) {
+        case T::FLOAT: return ElementType::f32;
+        case T::UINT8: return ElementType::u8;
+        case T::INT8: return ElementType::i8;
+        case T::UINT16: return ElementType::u16;
+        case T::INT16: return ElementType::i16;
+        case T::INT32: return ElementType::i32;
+        case T::INT64: return ElementType::i64;
+        case T::BOOL: return ElementType::boolean;
+        case T::FLOAT16: return ElementType::f16;
+        case T::DOUBLE: return ElementType::f64;
+        case T::UINT32: return ElementType::u32;
+        case T::UINT64: return ElementType::u64;
+        case T::BFLOAT16: return ElementType::bf16;
+        default: return std::nullopt;
+    }
+}
+
+namespace {
+
+OnnxAttr convert_attr(const onnx::AttributeProto& a) {
+    OnnxAttr out;
+    switch (a.type()) {
+        case onnx::AttributeProto::INT: out.kind = OnnxAttr::Kind::integer; out.i = a.i(); break;
+        case onnx::AttributeProto::INTS:
+            out.kind = OnnxAttr::Kind::integers;
+            out.ints.assign(a.ints().begin(), a.ints().end());
+            break;
+        case onnx::AttributeProto::FLOAT: out.kind = OnnxAttr::Kind::floating; out.f = a.f(); break;
+        case onnx::AttributeProto::STRING: out.kind = OnnxAttr::Kind::text; out.s = a.s(); break;
+        default: break;
+    }
+    return out;
+}
+
+OnnxNode convert_node(const onnx::NodeProto& n, size_t index) {
+    OnnxNode out;
+    out.index = index;
+    out.name = n.name();
+    out.op_type = n.op_type();
+    out.domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    for (const auto& a : n.attribute()) out.attrs.emplace(a.name(), convert_attr(a));
+    out.inputs.assign(n.input().begin(), n.input().end());
+    out.outputs.assign(n.output().begin(), n.output().end());
+    return out;
+}
+
+OnnxValue convert_type(const onnx::TypeProto& t) {
+    OnnxValue v;
+    if (!t.has_tensor_type()) return v;
+    const auto& tt = t.tensor_type();
+    if (tt.elem_type() != 0) v.type = element_type_from_onnx(tt.elem_type());
+    if (!tt.has_shape()) return v;
+    Shape s;
+    for (const auto& d : tt.shape().dim())
+        s.dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? Dim(d.dim_value()) : Dim::dynamic());
+    v.shape = s;
+    return v;
+}
+
+// A later description of a value fills in what an earlier one left out.
+void merge_value(OnnxValue& into, const OnnxValue& from) {
+    if (!into.type) into.type = from.type;
+    if (!into.shape) into.shape = from.shape;
+}
+
+}  // namespace
+
+OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std::string& path) {
+    OnnxModel m;
+    m.path = path;
+    m.ir_version = proto->ir_version();
+    for (const auto& op : proto->opset_import())
+        m.opsets[op.domain() == "ai.onnx" ? std::string() : op.domain()] = op.version();
+    const auto& g = proto->graph();
+    for (int i = 0; i < g.node_size(); ++i) m.nodes.push_back(convert_node(g.node(i), static_cast<size_t>(i)));
+    for (const auto& init : g.initializer()) {
+        OnnxValue v;
+        v.type = element_type_from_onnx(init.data_type());
+        std::vector<int64_t> dims(init.dims().begin(), init.dims().end());
+        v.shape = shape_from_port_dims(dims);
+        m.values[init.name()] = v;
+    }
+    for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
+        for (const auto& vi : *list) merge_value(m.values[vi.name()], convert_type(vi.type()));
+    m.proto = std::move(proto);
+    return m;
+}
+
+OnnxRead read_onnx(const std::string& path) {
+    OnnxRead r;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        r.error = "cannot open the file";
+        r.missing = true;
+        return r;
+    }
+    auto proto = std::make_shared<onnx::ModelProto>();
+    if (!proto->ParseFromIstream(&in)) {
+        r.error = "not a readable ONNX model (the protobuf message does not parse)";
+        return r;
+    }
+    if (!proto->has_graph()) {
+        r.error = "the ONNX model has no graph";
+        return r;
+    }
+    r.model = describe_onnx(std::move(proto), path);
+    return r;
+}
+
+}  // namespace irlint

@@ -1,0 +1,212 @@
+#include "onnx/onnx_pool.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace irlint {
+
+namespace {
+
+struct VersionTable {
+    std::string_view type;
+    OnnxPoolKind kind;
+    std::vector<int> versions;  // since_version of each version, ascending
+};
+
+const std::array<VersionTable, 4>& version_tables() {
+    static const std::array<VersionTable, 4> tables{{
+        {"AveragePool", OnnxPoolKind::average, {1, 7, 10, 11, 19, 22}},
+        {"MaxPool", OnnxPoolKind::max, {1, 8, 10, 11, 12, 22}},
+        {"GlobalAveragePool", OnnxPoolKind::global_average, {1, 22}},
+        {"GlobalMaxPool", OnnxPoolKind::global_max, {1, 22}},
+    }};
+    return tables;
+}
+
+std::set<std::string> allowed_attrs(const OnnxPoolOp& op) {
+    if (op.is_global()) return {};
+    std::set<std::string> a{"auto_pad", "kernel_shape", "pads", "strides"};
+    if (op.has_count_include_pad()) a.insert("count_include_pad");
+    if (op.has_ceil_mode()) a.insert("ceil_mode");
+    if (op.has_dilations()) a.insert("dilations");
+    if (op.has_storage_order()) a.insert("storage_order");
+    return a;
+}
+
+class AttrReader {
+public:
+    AttrReader(const OnnxPoolOp& op, const OnnxNode& node, OnnxPoolSetup& out) : op_(op), node_(node), out_(out) {}
+
+    std::optional<std::vector<int64_t>> ints(const std::string& key) {
+        const OnnxAttr* a = node_.attr(key);
+        if (!a) return std::nullopt;
+        if (a->kind != OnnxAttr::Kind::integers) {
+            error(fmt::format("{} must be a list of integers (INTS)", key));
+            return std::nullopt;
+        }
+        return a->ints;
+    }
+
+    int64_t integer(const std::string& key, int64_t fallback) {
+        const OnnxAttr* a = node_.attr(key);
+        if (!a) return fallback;
+        if (a->kind != OnnxAttr::Kind::integer) {
+            error(fmt::format("{} must be an integer (INT)", key));
+            return fallback;
+        }
+        return a->i;
+    }
+
+    std::string text(const std::string& key, const std::string& fallback) {
+        const OnnxAttr* a = node_.attr(key);
+        if (!a) return fallback;
+        if (a->kind != OnnxAttr::Kind::text) {
+            error(fmt::format("{} must be a string", key));
+            return fallback;
+        }
+        return a->s;
+    }
+
+    void error(std::string message) { out_.errors.push_back(std::move(message)); }
+
+    void reject_unknown() {
+        const auto allowed = allowed_attrs(op_);
+        for (const auto& [key, value] : node_.attrs)
+            if (!allowed.contains(key)) error(fmt::format("{} has no attribute '{}'", op_.name(), key));
+    }
+
+private:
+    const OnnxPoolOp& op_;
+    const OnnxNode& node_;
+    OnnxPoolSetup& out_;
+};
+
+bool any_below(const std::vector<int64_t>& v, int64_t floor) {
+    return std::any_of(v.begin(), v.end(), [floor](int64_t x) { return x < floor; });
+}
+
+// One value per spatial axis, or the default when the attribute is absent.
+std::vector<int64_t> per_axis(AttrReader& r, const std::string& key, size_t axes, int64_t fallback, int64_t least) {
+    auto v = r.ints(key);
+    if (!v) return std::vector<int64_t>(axes, fallback);
+    if (v->size() != axes)
+        r.error(fmt::format("{} has {} values, expected one per spatial axis ({})", key, v->size(), axes));
+    else if (any_below(*v, least))
+        r.error(fmt::format("{} [{}] has a value below {}", key, join_ints(*v), least));
+    return *v;
+}
+
+std::optional<PadType> onnx_auto_pad(const std::string& text) {
+    if (text == "NOTSET" || text.empty()) return PadType::explicit_pads;
+    if (text == "SAME_UPPER") return PadType::same_upper;
+    if (text == "SAME_LOWER") return PadType::same_lower;
+    if (text == "VALID") return PadType::valid;
+    return std::nullopt;
+}
+
+void map_windowed(const OnnxPoolOp& op, AttrReader& r, OnnxPoolSetup& s, const Shape& input) {
+    const auto kernel = r.ints("kernel_shape");
+    if (!kernel) return r.error("kernel_shape is required");
+    const size_t axes = input.rank_dynamic ? kernel->size() : input.rank() >= 2 ? input.rank() - 2 : 0;
+    if (kernel->size() != axes)
+        return r.error(fmt::format("kernel_shape has {} values, but the input {} has {} spatial axes", kernel->size(),
+                                   input.str(), axes));
+    if (any_below(*kernel, 1)) r.error(fmt::format("kernel_shape [{}] has a value below 1", join_ints(*kernel)));
+    s.desc.kernel = *kernel;
+    s.desc.strides = per_axis(r, "strides", axes, 1, 1);
+    s.desc.dilations = op.has_dilations() ? per_axis(r, "dilations", axes, 1, 1) : std::vector<int64_t>(axes, 1);
+    const auto pads = per_axis(r, "pads", 2 * axes, 0, 0);
+    if (pads.size() == 2 * axes) {
+        s.desc.pads_begin.assign(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(axes));
+        s.desc.pads_end.assign(pads.begin() + static_cast<std::ptrdiff_t>(axes), pads.end());
+    }
+    const std::string auto_pad = r.text("auto_pad", "NOTSET");
+    const auto pad_type = onnx_auto_pad(auto_pad);
+    if (!pad_type) r.error(fmt::format("auto_pad '{}' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID", auto_pad));
+    s.desc.auto_pad = pad_type.value_or(PadType::explicit_pads);
+    if (s.desc.auto_pad != PadType::explicit_pads && r.ints("pads"))
+        r.error(fmt::format("pads cannot be given with auto_pad={}", auto_pad));
+    const bool ceil = r.integer("ceil_mode", 0) == 1;
+    s.desc.rounding = !ceil ? RoundingType::floor
+                      : op.drops_window_in_right_padding() ? RoundingType::ceil_torch
+                                                           : RoundingType::ceil;
+    s.count_include_pad = r.integer("count_include_pad", 0) != 0;
+    s.desc.exclude_pad = !s.count_include_pad;
+    const int64_t order = r.integer("storage_order", 0);
+    if (order != 0 && order != 1) r.error(fmt::format("storage_order {} is neither 0 (row major) nor 1", order));
+    s.column_major_indices = order == 1;
+}
+
+void map_global(OnnxPoolSetup& s, const Shape& input) {
+    if (input.rank_dynamic || input.rank() < 3) return;
+    const size_t axes = input.rank() - 2;
+    for (size_t i = 2; i < input.rank(); ++i)
+        s.desc.kernel.push_back(input.dims[i].is_static() ? std::max<int64_t>(input.dims[i].length(), 1) : 1);
+    s.desc.strides.assign(axes, 1);
+    s.desc.dilations.assign(axes, 1);
+    s.desc.pads_begin.assign(axes, 0);
+    s.desc.pads_end.assign(axes, 0);
+}
+
+}  // namespace
+
+std::string_view OnnxPoolOp::type_name() const {
+    for (const auto& t : version_tables())
+        if (t.kind == kind) return t.type;
+    return "";
+}
+
+std::string OnnxPoolOp::name() const { return fmt::format("{}-{}", type_name(), version); }
+
+bool OnnxPoolOp::has_dilations() const {
+    return (kind == OnnxPoolKind::average && version >= 19) || (kind == OnnxPoolKind::max && version >= 10);
+}
+
+std::optional<OnnxPoolOp> onnx_pool_op_for(const std::string& op_type, int64_t opset) {
+    for (const auto& t : version_tables()) {
+        if (t.type != op_type) continue;
+        std::optional<OnnxPoolOp> found;
+        for (int v : t.versions)
+            if (v <= opset) found = OnnxPoolOp{t.kind, v};
+        return found;
+    }
+    return std::nullopt;
+}
+
+OnnxPoolSetup map_onnx_pool(const OnnxPoolOp& op, const OnnxNode& node, const Shape& input) {
+    OnnxPoolSetup s;
+    s.kernel_op = op.is_max() ? PoolOp{PoolKind::max_pool, 14} : PoolOp{PoolKind::avg_pool, 16};
+    s.desc.index_type = ElementType::i64;
+    s.desc.axis = 0;  // ONNX flattens indices over the whole tensor
+    AttrReader reader(op, node, s);
+    reader.reject_unknown();
+    if (op.is_global()) map_global(s, input);
+    else map_windowed(op, reader, s, input);
+    return s;
+}
+
+PoolShape infer_onnx_pool_shape(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const Shape& input) {
+    if (!op.is_global()) return infer_pool_shape(setup.kernel_op, setup.desc, input);
+    PoolShape out;
+    if (input.rank_dynamic) {
+        out.output = Shape::dynamic_rank();
+        return out;
+    }
+    if (input.rank() < 3) {
+        out.error = fmt::format("the input must have a batch, a channel and a spatial axis; it is {}", input.str());
+        return out;
+    }
+    out.output.dims = {input.dims[0], input.dims[1]};
+    for (size_t i = 2; i < input.rank(); ++i) {
+        out.output.dims.emplace_back(1);
+        out.axis_formulas.push_back(fmt::format("global pool over {} = 1", input.dims[i].str()));
+    }
+    return out;
+}
+
+}  // namespace irlint

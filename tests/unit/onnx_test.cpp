@@ -1,0 +1,263 @@
+// ONNX pooling: version resolution, each version's attributes and output-size rule, the check of declared
+// shapes, the cross-check with ONNX's own shape inference, .pb tensors and the ONNX-only kernel steps.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <memory>
+
+#include <onnx/onnx_pb.h>
+
+#include "exec/pool_kernels.hpp"
+#include "onnx/onnx_check.hpp"
+#include "onnx/onnx_pool.hpp"
+#include "onnx/onnx_run.hpp"
+#include "onnx/onnx_tensor.hpp"
+
+using namespace irlint;
+
+namespace {
+
+struct NodeSpec {
+    std::string op_type;
+    std::vector<std::pair<std::string, std::vector<int64_t>>> ints;
+    std::vector<std::pair<std::string, int64_t>> scalars;
+    std::vector<std::pair<std::string, std::string>> strings;
+};
+
+void set_shape(onnx::ValueInfoProto* v, const std::vector<int64_t>& dims, int type = onnx::TensorProto::FLOAT) {
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(type);
+    auto* s = t->mutable_shape();
+    for (int64_t d : dims) {
+        if (d < 0) s->add_dim()->set_dim_param("N");
+        else s->add_dim()->set_dim_value(d);
+    }
+}
+
+// A one-node model x -> y with the given input dims and declared output dims (empty: undeclared).
+std::shared_ptr<onnx::ModelProto> one_node(const NodeSpec& spec, int64_t opset, const std::vector<int64_t>& in,
+                                           const std::vector<int64_t>& out) {
+    auto m = std::make_shared<onnx::ModelProto>();
+    m->set_ir_version(8);
+    auto* op = m->add_opset_import();
+    op->set_domain("");
+    op->set_version(opset);
+    auto* g = m->mutable_graph();
+    g->set_name("g");
+    auto* n = g->add_node();
+    n->set_op_type(spec.op_type);
+    n->mutable_input()->Add(std::string("x"));
+    n->mutable_output()->Add(std::string("y"));
+    for (const auto& [k, v] : spec.ints) {
+        auto* a = n->add_attribute();
+        a->set_name(k);
+        a->set_type(onnx::AttributeProto::INTS);
+        for (int64_t x : v) a->add_ints(x);
+    }
+    for (const auto& [k, v] : spec.scalars) {
+        auto* a = n->add_attribute();
+        a->set_name(k);
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(v);
+    }
+    for (const auto& [k, v] : spec.strings) {
+        auto* a = n->add_attribute();
+        a->set_name(k);
+        a->set_type(onnx::AttributeProto::STRING);
+        a->set_s(v);
+    }
+    auto* x = g->add_input();
+    x->set_name("x");
+    set_shape(x, in);
+    auto* y = g->add_output();
+    y->set_name("y");
+    if (out.empty()) y->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    else set_shape(y, out);
+    return m;
+}
+
+std::unique_ptr<OnnxCheck> check(const NodeSpec& spec, int64_t opset, const std::vector<int64_t>& in,
+                                 const std::vector<int64_t>& out = {}) {
+    return check_onnx(describe_onnx(one_node(spec, opset, in, out), "t.onnx"));
+}
+
+// The inferred output of the model's single node, as text.
+std::string inferred(const NodeSpec& spec, int64_t opset, const std::vector<int64_t>& in) {
+    const auto c = check(spec, opset, in);
+    REQUIRE(c->report.layers.size() == 1);
+    if (c->report.layers[0].inferred.empty()) return c->report.diagnostics.empty() ? "?" : c->report.diagnostics[0].message;
+    return c->report.layers[0].inferred[0].str();
+}
+
+size_t count_rule(const OnnxCheck& c, std::string_view rule_id) {
+    size_t n = 0;
+    for (const auto& d : c.report.diagnostics) n += d.rule == rule_id;
+    return n;
+}
+
+Tensor f32_tensor(std::vector<int64_t> shape, const std::vector<float>& values) {
+    Tensor t(ElementType::f32, std::move(shape));
+    std::memcpy(t.mutable_bytes(), values.data(), values.size() * sizeof(float));
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("onnx: the version a node gets from the model's opset") {
+    CHECK(onnx_pool_op_for("AveragePool", 6)->version == 1);
+    CHECK(onnx_pool_op_for("AveragePool", 9)->version == 7);
+    CHECK(onnx_pool_op_for("AveragePool", 10)->version == 10);
+    CHECK(onnx_pool_op_for("AveragePool", 18)->version == 11);
+    CHECK(onnx_pool_op_for("AveragePool", 21)->version == 19);
+    CHECK(onnx_pool_op_for("AveragePool", 23)->version == 22);
+    CHECK(onnx_pool_op_for("MaxPool", 9)->version == 8);
+    CHECK(onnx_pool_op_for("MaxPool", 17)->version == 12);
+    CHECK(onnx_pool_op_for("GlobalMaxPool", 17)->version == 1);
+    CHECK(onnx_pool_op_for("GlobalAveragePool", 22)->version == 22);
+    CHECK_FALSE(onnx_pool_op_for("MaxPool", 0));
+    CHECK_FALSE(onnx_pool_op_for("Conv", 17));
+}
+
+TEST_CASE("onnx: attributes exist from their version on") {
+    const NodeSpec ceil{"AveragePool", {{"kernel_shape", {2, 2}}}, {{"ceil_mode", 1}}, {}};
+    CHECK(count_rule(*check(ceil, 9, {1, 1, 4, 4}), rule::attr_invalid) == 1);  // AveragePool-7
+    CHECK(count_rule(*check(ceil, 10, {1, 1, 4, 4}), rule::attr_invalid) == 0);
+    const NodeSpec include{"AveragePool", {{"kernel_shape", {2, 2}}}, {{"count_include_pad", 1}}, {}};
+    CHECK(count_rule(*check(include, 6, {1, 1, 4, 4}), rule::attr_invalid) == 1);  // AveragePool-1
+    CHECK(count_rule(*check(include, 7, {1, 1, 4, 4}), rule::attr_invalid) == 0);
+    const NodeSpec dil{"AveragePool", {{"kernel_shape", {2, 2}}, {"dilations", {2, 2}}}, {}, {}};
+    CHECK(count_rule(*check(dil, 18, {1, 1, 5, 5}), rule::attr_invalid) == 1);  // AveragePool-11
+    CHECK(inferred(dil, 19, {1, 1, 5, 5}) == "[1,1,3,3]");
+    const NodeSpec maxdil{"MaxPool", {{"kernel_shape", {2, 2}}, {"dilations", {2, 2}}}, {}, {}};
+    CHECK(count_rule(*check(maxdil, 9, {1, 1, 5, 5}), rule::attr_invalid) == 1);  // MaxPool-8
+    CHECK(inferred(maxdil, 10, {1, 1, 5, 5}) == "[1,1,3,3]");
+    const NodeSpec order{"MaxPool", {{"kernel_shape", {2, 2}}}, {{"storage_order", 1}}, {}};
+    CHECK(count_rule(*check(order, 6, {1, 1, 4, 4}), rule::attr_invalid) == 1);  // MaxPool-1
+    CHECK(count_rule(*check(order, 8, {1, 1, 4, 4}), rule::attr_invalid) == 0);
+    const NodeSpec no_kernel{"MaxPool", {}, {}, {}};
+    CHECK(count_rule(*check(no_kernel, 12, {1, 1, 4, 4}), rule::attr_invalid) == 1);
+}
+
+TEST_CASE("onnx: ceil_mode lets the last window start in the right padding before v22, not from v22 on") {
+    // 4 + 0 + 1 padded to 5, kernel 2, stride 2: ceil(3/2)+1 = 3 windows; the third starts at 4, in the padding.
+    const NodeSpec spec{"AveragePool", {{"kernel_shape", {2}}, {"strides", {2}}, {"pads", {0, 1}}}, {{"ceil_mode", 1}}, {}};
+    CHECK(inferred(spec, 11, {1, 1, 4}) == "[1,1,3]");
+    CHECK(inferred(spec, 19, {1, 1, 4}) == "[1,1,3]");
+    CHECK(inferred(spec, 22, {1, 1, 4}) == "[1,1,2]");
+    const NodeSpec max{"MaxPool", spec.ints, spec.scalars, {}};
+    CHECK(inferred(max, 12, {1, 1, 4}) == "[1,1,3]");
+    CHECK(inferred(max, 22, {1, 1, 4}) == "[1,1,2]");
+    // v22's rule is the one formula's ceil_torch rounding.
+    AxisWindow w;
+    w.kernel = 2;
+    w.stride = 2;
+    w.pad_end = 1;
+    CHECK(pooled_length(4, w, RoundingType::ceil) == 3);
+    CHECK(pooled_length(4, w, RoundingType::ceil_torch) == 2);
+}
+
+TEST_CASE("onnx: auto_pad follows ONNX's implementation, not the version texts") {
+    // SAME: ceil(input / strides) in every version (AveragePool-11's text says floor).
+    const NodeSpec same{"AveragePool", {{"kernel_shape", {3}}, {"strides", {2}}}, {}, {{"auto_pad", "SAME_UPPER"}}};
+    CHECK(inferred(same, 11, {1, 1, 5}) == "[1,1,3]");
+    CHECK(inferred(same, 7, {1, 1, 5}) == "[1,1,3]");
+    // VALID without ceil_mode: floor((in - kernel) / strides) + 1; the v11 text's floor((in - k + 1) / s) gives 1.
+    const NodeSpec valid{"MaxPool", {{"kernel_shape", {2}}, {"strides", {2}}}, {}, {{"auto_pad", "VALID"}}};
+    CHECK(inferred(valid, 11, {1, 1, 4}) == "[1,1,2]");
+    const NodeSpec both{"MaxPool", {{"kernel_shape", {2}}, {"pads", {1, 1}}}, {}, {{"auto_pad", "SAME_LOWER"}}};
+    CHECK(count_rule(*check(both, 11, {1, 1, 4}), rule::attr_invalid) == 1);
+}
+
+TEST_CASE("onnx: global pools keep N and C") {
+    CHECK(inferred({"GlobalAveragePool", {}, {}, {}}, 1, {2, 3, 5, 7}) == "[2,3,1,1]");
+    CHECK(inferred({"GlobalMaxPool", {}, {}, {}}, 22, {-1, 3, 5}) == "[?,3,1]");
+}
+
+TEST_CASE("onnx: declared output shapes are checked, symbolic dims are dynamic") {
+    const NodeSpec spec{"MaxPool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}}, {}, {}};
+    CHECK(check(spec, 12, {1, 3, 8, 8}, {1, 3, 4, 4})->report.diagnostics.empty());
+    CHECK(check(spec, 12, {-1, 3, 8, 8}, {-1, 3, 4, 4})->report.diagnostics.empty());
+    const auto bad = check(spec, 12, {1, 3, 8, 8}, {1, 3, 5, 4});
+    REQUIRE(count_rule(*bad, rule::output_shape_mismatch) == 1);
+    CHECK(bad->report.layers[0].status == LayerStatus::mismatch);
+    CHECK(bad->report.diagnostics[0].layer.id == "0");
+    CHECK(bad->report.diagnostics[0].layer.name == "y");  // an unnamed node shows its first output
+}
+
+TEST_CASE("onnx: nodes are found by name, index or first output") {
+    const auto c = check({"MaxPool", {{"kernel_shape", {2}}}, {}, {}}, 12, {1, 1, 4});
+    std::string error;
+    CHECK(find_onnx_node(c->onnx, "0", &error) == size_t{0});
+    CHECK(find_onnx_node(c->onnx, "y", &error) == size_t{0});
+    CHECK_FALSE(find_onnx_node(c->onnx, "7", &error));
+    CHECK(error.find("pooling nodes: 0 'y' (MaxPool)") != std::string::npos);
+}
+
+TEST_CASE("onnx: the library's shape inference agrees on the ordinary cases") {
+    const NodeSpec spec{"AveragePool", {{"kernel_shape", {3, 3}}, {"strides", {2, 2}}, {"pads", {1, 1, 1, 1}}},
+                        {{"ceil_mode", 1}}, {}};
+    const auto c = check(spec, 11, {1, 2, 10, 9});
+    CHECK(count_rule(*c, rule::onnx_shape_inference_mismatch) == 0);
+    CHECK(c->report.layers[0].inferred[0].str() == "[1,2,6,5]");
+}
+
+TEST_CASE("onnx: the library's shape inference is skipped for opsets it does not know") {
+    const NodeSpec spec{"AveragePool", {{"kernel_shape", {2}}, {"strides", {2}}, {"pads", {0, 1}}}, {{"ceil_mode", 1}}, {}};
+    const auto c = check(spec, 22, {1, 1, 4});
+    CHECK(count_rule(*c, rule::onnx_shape_inference_mismatch) == 0);
+}
+
+TEST_CASE("onnx: count_include_pad counts the taps inside the padded input only") {
+    // in 4, kernel 3, stride 2, pads 1/1, ceil: windows start at -1, 1, 3; the last covers 3, 4 (pad), 5 (past).
+    const NodeSpec spec{"AveragePool", {{"kernel_shape", {3}}, {"strides", {2}}, {"pads", {1, 1}}},
+                        {{"ceil_mode", 1}, {"count_include_pad", 1}}, {}};
+    const auto c = check(spec, 11, {1, 1, 4});
+    REQUIRE(c->pools.size() == 1);
+    const auto& setup = c->pools[0].setup;
+    const Tensor x = f32_tensor({1, 1, 4}, {1, 2, 3, 4});
+    PoolRunResult r = run_pool(setup.kernel_op, setup.desc, x);
+    REQUIRE(r.ok());
+    CHECK(r.outputs[0].data<float>()[2] == doctest::Approx(4.0 / 3));  // OpenVINO: every tap
+    apply_count_include_pad(setup.desc, {1}, {1}, x, r.outputs[0]);
+    const float* y = r.outputs[0].data<float>();
+    CHECK(y[0] == doctest::Approx(1.0));
+    CHECK(y[1] == doctest::Approx(3.0));
+    CHECK(y[2] == doctest::Approx(2.0));
+}
+
+TEST_CASE("onnx: storage_order=1 makes indices column-major within each plane") {
+    Tensor idx(ElementType::i64, {2});
+    idx.mutable_data<int64_t>()[0] = 4;       // (h 1, w 1) of a 2x3 plane
+    idx.mutable_data<int64_t>()[1] = 6 + 2;   // second plane, (h 0, w 2)
+    to_column_major_indices({1, 2, 2, 3}, idx);
+    CHECK(idx.data<int64_t>()[0] == 3);
+    CHECK(idx.data<int64_t>()[1] == 6 + 4);
+}
+
+TEST_CASE("onnx: TensorProto data, raw or typed") {
+    onnx::TensorProto p;
+    p.set_data_type(onnx::TensorProto::FLOAT);
+    p.add_dims(1);
+    p.add_dims(2);
+    p.add_float_data(1.5f);
+    p.add_float_data(-2.0f);
+    TensorRead r = tensor_from_proto(p);
+    REQUIRE(r.tensor);
+    CHECK(r.tensor->shape() == std::vector<int64_t>{1, 2});
+    CHECK(r.tensor->data<float>()[1] == -2.0f);
+    p.clear_float_data();
+    const float raw[2] = {3.0f, 4.0f};
+    p.set_raw_data(std::string(reinterpret_cast<const char*>(raw), sizeof raw));
+    r = tensor_from_proto(p);
+    REQUIRE(r.tensor);
+    CHECK(r.tensor->data<float>()[0] == 3.0f);
+    p.set_raw_data("abc");
+    CHECK_FALSE(tensor_from_proto(p).tensor);
+    onnx::TensorProto u8;
+    u8.set_data_type(onnx::TensorProto::UINT8);
+    u8.add_dims(3);
+    for (int v : {0, 7, 255}) u8.add_int32_data(v);
+    r = tensor_from_proto(u8);
+    REQUIRE(r.tensor);
+    CHECK(r.tensor->data<uint8_t>()[2] == 255);
+}
