@@ -2,7 +2,7 @@
 # Installs the Debian packages irlint needs to build and test. Idempotent; silent when all are present.
 set -euo pipefail
 
-packages=(g++ cmake make libpugixml-dev libcli11-dev libfmt-dev doctest-dev python3 python3-numpy
+packages=(g++ cmake make libpugixml-dev libcli11-dev libfmt-dev libpng-dev doctest-dev python3 python3-numpy
           python3-onnx libonnx-testdata libonnx-dev libprotobuf-dev protobuf-compiler python3-jsonschema)
 
 missing=()

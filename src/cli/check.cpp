@@ -9,11 +9,13 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/onnx_commands.hpp"
 #include "cli/ordered_pool.hpp"
 #include "cli/progress.hpp"
 #include "cli/report_sink.hpp"
 #include "cli/walk.hpp"
+#include "core/deadline.hpp"
 #include "core/text.hpp"
 #include "ir/reader.hpp"
 #include "rules/engine.hpp"
@@ -35,6 +37,9 @@ void setup_check(CLI::App& app, CheckOptions& o) {
         ->check(CLI::IsMember({"error", "warning", "never"}));
     app.add_option("--exclude", o.excludes, "Skip paths matching GLOB (repeatable)");
     app.add_flag("-q,--quiet", o.quiet, "Print findings only: no summary table, no progress line");
+    app.add_option("--timeout-per-file", o.timeout_per_file,
+                   "Give up on a file after SECONDS of checking, report it (check-timeout) and go on")
+        ->check(CLI::NonNegativeNumber);
 }
 
 namespace {
@@ -73,16 +78,28 @@ FileResult check_one(const InputFile& file) {
     return out;
 }
 
-// One file's failure (memory, most likely) is reported on that file and does not end the run.
-FileResult check_one_safely(const InputFile& file) {
-    try {
-        return check_one(file);
-    } catch (const std::exception& e) {
+// One file's failure (memory, most likely) or its spent time budget is reported on that file and does not
+// end the run.
+FileResult check_one_safely(const InputFile& file, double timeout_seconds) {
+    using namespace std::chrono;
+    const ScopedDeadline deadline(timeout_seconds > 0 ? std::optional(steady_clock::now() +
+                                                                      duration_cast<steady_clock::duration>(
+                                                                          duration<double>(timeout_seconds)))
+                                                      : std::nullopt);
+    auto failed = [&](std::string_view rule_id, std::string message) {
         FileResult out;
         out.path = file.path;
-        out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure),
-                                   fmt::format("irlint could not check the file: {}", e.what()), 0, {}});
+        out.diagnostics.push_back({Severity::error, std::string(rule_id), std::move(message), 0, {}});
         return out;
+    };
+    try {
+        return check_one(file);
+    } catch (const DeadlineExceeded&) {
+        return failed(rule::check_timeout,
+                      fmt::format("checking took longer than --timeout-per-file {} s; the file was not checked fully",
+                                  timeout_seconds));
+    } catch (const std::exception& e) {
+        return failed(rule::ir_structure, fmt::format("irlint could not check the file: {}", e.what()));
     }
 }
 
@@ -132,7 +149,7 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     sink.write(reporter->begin());
     progress.draw(true);
     auto check = [&](size_t i) {
-        FileResult r = check_one_safely(files[i]);
+        FileResult r = check_one_safely(files[i], o.timeout_per_file);
         progress.file_done(r);
         return r;
     };
@@ -143,7 +160,11 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
         sink.write(text);
     };
     const auto threads = static_cast<size_t>(jobs_for(o.jobs));
-    run_ordered({threads, 64 * threads}, files.size(), check, take, [&] { progress.draw(); });
+    const size_t done = run_ordered({threads, 64 * threads}, files.size(), check, take, [&] { progress.draw(); },
+                                    interrupted);
+    if (done < files.size())
+        print_error(fmt::format("interrupted: {} of {} files checked ({} errors, {} warnings), the rest not started",
+                                done, files.size(), summary.errors, summary.warnings));
     progress.clear();
     summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sink.write(reporter->end(summary));
@@ -176,7 +197,9 @@ int run_check(const CheckOptions& o) {
         print_error(error);
         return exit_code::usage;
     }
+    catch_interrupts();
     const Summary summary = check_files(input.files, o, *sink, start);
+    if (interrupted()) return kInterruptedExit;  // a report file of part of the files is not written
     if (auto failure = sink->commit()) {
         print_error(*failure);
         return exit_code::usage;

@@ -18,6 +18,7 @@ struct CheckOptions {
     std::string fail_on = "error";
     std::vector<std::string> excludes;
     bool quiet = false;
+    double timeout_per_file = 0;  // seconds; 0: no limit
 };
 void setup_check(CLI::App& app, CheckOptions& opts);
 int run_check(const CheckOptions& opts);
@@ -53,6 +54,7 @@ struct RunOptions {
     std::string format = "text";
     int threads = 0;
     std::string max_memory;
+    std::string map_png;  // the mismatch maps as a PNG heatmap; empty: none
 };
 void setup_run(CLI::App& app, RunOptions& opts);
 int run_run(const RunOptions& opts);

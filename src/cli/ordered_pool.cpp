@@ -47,13 +47,17 @@ public:
         return out;
     }
 
-    // No more files are handed out: the workers finish the ones they have and return.
-    void stop() {
+    // No more files are handed out: the workers finish the ones they have and return. Returns how many
+    // files were handed out.
+    size_t stop() {
+        size_t claimed = 0;
         {
             std::lock_guard lock(mutex_);
+            claimed = next_;
             next_ = count_;
         }
         slot_free_.notify_all();
+        return claimed;
     }
 
 private:
@@ -66,8 +70,9 @@ private:
 
 }  // namespace
 
-void run_ordered(const OrderedPool& pool, size_t count, const std::function<FileResult(size_t)>& check,
-                 const std::function<void(FileResult&)>& take, const std::function<void()>& idle) {
+size_t run_ordered(const OrderedPool& pool, size_t count, const std::function<FileResult(size_t)>& check,
+                   const std::function<void(FileResult&)>& take, const std::function<void()>& idle,
+                   const std::function<bool()>& cancelled) {
     Ring ring(count, std::max<size_t>(pool.window, pool.threads));
     auto work = [&] {
         while (const auto i = ring.claim()) ring.put(*i, check(*i));
@@ -79,12 +84,22 @@ void run_ordered(const OrderedPool& pool, size_t count, const std::function<File
         Ring& ring;
         ~StopOnExit() { ring.stop(); }
     } stop_on_exit{ring};
-    for (size_t i = 0; i < count; ++i) {
+    size_t last = count;  // after a cancel: the files already started
+    auto check_cancel = [&] {
+        if (last == count && cancelled()) last = ring.stop();
+    };
+    size_t i = 0;
+    for (; i < last; ++i) {
         std::optional<FileResult> result;
-        while (!(result = ring.take(i, std::chrono::milliseconds(100)))) idle();
+        while (!(result = ring.take(i, std::chrono::milliseconds(100)))) {
+            idle();
+            check_cancel();
+        }
         take(*result);
         idle();
+        check_cancel();
     }
+    return i;
 }
 
 }  // namespace irlint::cli

@@ -18,7 +18,10 @@ struct OrderedPool {
 
 // Runs check(i) for every i in [0, count) on pool.threads threads and calls take(result) on the calling
 // thread for i = 0, 1, 2, ... in that order. While it waits, it calls idle() about ten times a second.
-void run_ordered(const OrderedPool& pool, size_t count, const std::function<FileResult(size_t)>& check,
-                 const std::function<void(FileResult&)>& take, const std::function<void()>& idle);
+// Once cancelled() is true no new file is started: the files already started are still handed over.
+// Returns how many results were handed over.
+size_t run_ordered(const OrderedPool& pool, size_t count, const std::function<FileResult(size_t)>& check,
+                   const std::function<void(FileResult&)>& take, const std::function<void()>& idle,
+                   const std::function<bool()>& cancelled);
 
 }  // namespace irlint::cli

@@ -12,6 +12,7 @@
 #include "cli/onnx_commands.hpp"
 #include "core/text.hpp"
 #include "exec/layer_run.hpp"
+#include "report/map_view.hpp"
 #include "report/run_report.hpp"
 
 namespace irlint::cli {
@@ -34,6 +35,8 @@ void setup_run(CLI::App& app, RunOptions& o) {
     app.add_option("--threads", o.threads, "Kernel threads (default: all hardware threads)")->check(CLI::Range(0, 1024));
     app.add_option("--max-memory", o.max_memory,
                    "Refuse tensors above SIZE bytes in all (suffixes K, M, G, T; default: half the physical memory)");
+    app.add_option("--map-png", o.map_png,
+                   "Write where the outputs mismatch as a PNG heatmap, one panel per mismatching output");
 }
 
 namespace {
@@ -102,6 +105,28 @@ int status_exit(const std::vector<LayerRun>& runs) {
     return bad ? exit_code::findings : exit_code::ok;
 }
 
+// The maps of every output with mismatches, in report order, as one PNG; nothing is written when every
+// compared output matches. Returns the exit code: 2 when the file cannot be written.
+int write_map_png(const std::string& path, const std::vector<LayerRun>& runs, int status) {
+    if (path.empty()) return status;
+    std::vector<const MismatchMap*> maps;
+    for (const LayerRun& r : runs)
+        for (const OutputRun& o : r.outputs)
+            if (o.map && o.map->mismatches) maps.push_back(&*o.map);
+    if (maps.empty()) return status;
+    std::string error;
+    const auto png = encode_png(map_heatmap(maps), &error);
+    if (!png) {
+        print_error(fmt::format("{}: {}", path, error));
+        return exit_code::usage;
+    }
+    if (auto failed = write_file_atomically(path, *png)) {
+        print_error(*failed);
+        return exit_code::usage;
+    }
+    return status;
+}
+
 int run_one(const ModelReport& report, const RunOptions& o, const RunSetup& setup) {
     std::string error;
     const LayerShapes* layer = find_layer(report, o.layer, &error);
@@ -124,7 +149,7 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunSetup& setu
     const std::string content =
         o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO));
     emit_output("", content);
-    return status_exit({run});
+    return write_map_png(o.map_png, {run}, status_exit({run}));
 }
 
 std::optional<std::string> existing(const fs::path& p) {
@@ -151,7 +176,7 @@ int run_data_dir(const ModelReport& report, const RunOptions& o, const RunSetup&
         return exit_code::usage;
     }
     emit_output("", o.format == "json" ? runs_json(runs) : runs_text(runs, palette_for(STDOUT_FILENO)));
-    return status_exit(runs);
+    return write_map_png(o.map_png, runs, status_exit(runs));
 }
 
 std::optional<std::string> usage_problem(const RunOptions& o) {

@@ -21,6 +21,8 @@ inline constexpr std::string_view output_shape_mismatch = "output-shape-mismatch
 inline constexpr std::string_view output_type_mismatch = "output-type-mismatch";
 inline constexpr std::string_view const_data_invalid = "const-data-invalid";
 inline constexpr std::string_view unsupported_op = "unsupported-op";
+inline constexpr std::string_view onnx_shape_inference_mismatch = "onnx-shape-inference-mismatch";
+inline constexpr std::string_view check_timeout = "check-timeout";
 }  // namespace rule
 
 struct LayerRef {

@@ -47,6 +47,11 @@ bool integers_equal(const Tensor& a, const Tensor& b, size_t i) {
 }  // namespace
 
 Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tol) {
+    return compare_tensors(actual, expected, tol, nullptr);
+}
+
+Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tol,
+                           const MismatchVisitor& on_mismatch) {
     Comparison c;
     if (actual.shape() != expected.shape()) {
         c.problem = fmt::format("shape [{}] expected, irlint computed [{}]", join_ints(expected.shape()),
@@ -80,6 +85,7 @@ Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const T
                 c.first_actual = a;
             }
             ++c.mismatches;
+            if (on_mismatch) on_mismatch(i);
         }
     }
     c.mean_abs_err = c.total ? abs_sum / static_cast<double>(c.total) : 0;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,5 +38,10 @@ struct Comparison {
 };
 
 Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance);
+
+// The same, calling on_mismatch with the flat index of every element outside the tolerance, in order.
+using MismatchVisitor = std::function<void(size_t flat_index)>;
+Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance,
+                           const MismatchVisitor& on_mismatch);
 
 }  // namespace irlint

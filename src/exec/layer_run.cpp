@@ -107,9 +107,28 @@ private:
                                                 : run_pool(op, attrs.desc, *x, options);
         r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!result.ok()) return fail(result.error);
+        std::vector<std::optional<Tensor>> expected(result.outputs.size());
         for (size_t i = 0; i < result.outputs.size(); ++i)
-            if (!finish_output(i, result.outputs[i])) return false;
+            if (!finish_output(i, result.outputs[i], expected[i])) return false;
+        if (!op.is_adaptive()) explain(LayerSetup{op, attrs.desc, &*x}, result.outputs, expected, options);
         return true;
+    }
+
+    // Runs the layer under the known conventions of other producers, only when something mismatches.
+    void explain(const LayerSetup& layer, const std::vector<Tensor>& computed,
+                 const std::vector<std::optional<Tensor>>& expected, const KernelOptions& options) {
+        std::vector<MismatchedOutput> mismatched;
+        for (size_t i = 0; i < r_.outputs.size(); ++i) {
+            const OutputRun& o = r_.outputs[i];
+            if (!expected[i] || o.comparison.matches() || expected[i]->type() != computed[i].type()) continue;
+            mismatched.push_back({i, &computed[i], &*expected[i], o.tolerance});
+        }
+        const auto found = explain_mismatches(layer, mismatched, options);
+        for (size_t k = 0; k < mismatched.size(); ++k) {
+            OutputRun& o = r_.outputs[mismatched[k].index];
+            o.explanations = found[k];
+            o.diagnosed = true;
+        }
     }
 
     static std::string first_error(const ParsedAttrs& attrs) {
@@ -155,7 +174,7 @@ private:
         return std::nullopt;
     }
 
-    bool finish_output(size_t i, const Tensor& computed) {
+    bool finish_output(size_t i, const Tensor& computed, std::optional<Tensor>& expected) {
         OutputRun o;
         o.index = i;
         o.role = i == 0 ? "values" : "indices";
@@ -163,7 +182,10 @@ private:
         o.type = computed.type();
         const Tolerance defaults = default_tolerance(computed.type());
         o.tolerance = {req_.atol.value_or(defaults.atol), req_.rtol.value_or(defaults.rtol)};
-        if (i < req_.expect_paths.size() && !req_.expect_paths[i].empty() && !compare_with(req_.expect_paths[i], computed, o)) return false;
+        if (i < req_.expect_paths.size() && !req_.expect_paths[i].empty()) {
+            expected = compare_with(req_.expect_paths[i], computed, o);
+            if (!expected) return false;
+        }
         if (i < req_.save_paths.size() && !req_.save_paths[i].empty()) {
             if (auto error = write_npy(req_.save_paths[i], computed)) return fail(*error);
             o.saved_path = req_.save_paths[i];
@@ -173,15 +195,21 @@ private:
         return true;
     }
 
-    bool compare_with(const std::string& path, const Tensor& computed, OutputRun& o) {
+    // The expected tensor, compared with `computed` into `o`; nullopt when it cannot be read.
+    std::optional<Tensor> compare_with(const std::string& path, const Tensor& computed, OutputRun& o) {
         NpyRead e = read_npy(path, req_.max_bytes);
-        if (!e.tensor) return fail(fmt::format("{}: {}", path, e.error));
+        if (!e.tensor) {
+            fail(fmt::format("{}: {}", path, e.error));
+            return std::nullopt;
+        }
         Tensor expected = std::move(*e.tensor);
         if (computed.type() == ElementType::bf16 && expected.type() == ElementType::f32)
             expected = convert_f32_to_bf16(expected);
         o.expect_path = path;
-        o.comparison = compare_tensors(computed, expected, o.tolerance);
-        return true;
+        MismatchMapBuilder map(computed.shape());
+        o.comparison = compare_tensors(computed, expected, o.tolerance, [&map](size_t i) { map.add(i); });
+        if (o.comparison.compared()) o.map = map.map();
+        return expected;
     }
 
     const LayerShapes& ls_;

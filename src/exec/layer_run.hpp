@@ -8,6 +8,8 @@
 
 #include "core/diagnostic.hpp"
 #include "exec/compare.hpp"
+#include "exec/conventions.hpp"
+#include "exec/mismatch_map.hpp"
 #include "exec/tensor.hpp"
 #include "ir/model.hpp"
 #include "rules/engine.hpp"
@@ -33,6 +35,9 @@ struct OutputRun {
     std::string saved_path;
     Tolerance tolerance;
     Comparison comparison;
+    std::optional<MismatchMap> map;         // compared element by element: where the mismatches are
+    std::vector<Explanation> explanations;  // mismatching: the conventions under which the expected data matches
+    bool diagnosed = false;                 // the conventions were tried (AvgPool / MaxPool, same element type)
     bool compared() const { return !expect_path.empty() && comparison.compared(); }
 };
 

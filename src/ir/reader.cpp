@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <pugixml.hpp>
 
+#include "core/deadline.hpp"
 #include "core/dim.hpp"
 #include "core/text.hpp"
 
@@ -151,9 +152,14 @@ private:
         }
         for (pugi::xml_node l = layers.child("layer"); l; l = l.next_sibling("layer")) nodes.push_back(l);
         graph.layers.reserve(nodes.size());
-        for (const auto& l : nodes) graph.layers.push_back(read_layer(l));
-        for (pugi::xml_node e = node.child("edges").child("edge"); e; e = e.next_sibling("edge"))
+        for (const auto& l : nodes) {
+            check_deadline();
+            graph.layers.push_back(read_layer(l));
+        }
+        for (pugi::xml_node e = node.child("edges").child("edge"); e; e = e.next_sibling("edge")) {
+            check_deadline();
             graph.edges.push_back(read_edge(e));
+        }
         return graph;
     }
 

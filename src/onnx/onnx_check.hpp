@@ -17,10 +17,6 @@
 
 namespace irlint {
 
-namespace rule {
-inline constexpr std::string_view onnx_shape_inference_mismatch = "onnx-shape-inference-mismatch";
-}
-
 struct OnnxPoolNode {
     size_t node = 0;  // index into OnnxModel::nodes and into the layers
     OnnxPoolOp op;

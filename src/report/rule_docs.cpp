@@ -18,6 +18,9 @@ constexpr std::array kRules = {
     RuleDoc{rule::output_type_mismatch, "Declared output precision differs from the type OpenVINO infers."},
     RuleDoc{rule::const_data_invalid, "A Const layer's data description or its bytes in the .bin are invalid."},
     RuleDoc{rule::unsupported_op, "Layers irlint has no rules for were not checked."},
+    RuleDoc{rule::onnx_shape_inference_mismatch,
+            "ONNX's own shape inference gives an ONNX pooling node other dims than irlint infers."},
+    RuleDoc{rule::check_timeout, "Checking the file took longer than --timeout-per-file; it was not checked fully."},
 };
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "core/text.hpp"
+#include "report/map_view.hpp"
 
 namespace irlint {
 
@@ -32,13 +33,25 @@ std::string histogram_text(const Comparison& c) {
     return fmt::format("{}", fmt::join(cells, ", "));
 }
 
+// The conventions that explain a mismatch, one per line, or that none does.
+std::string why_text(const OutputRun& o, const Palette& p) {
+    if (!o.diagnosed) return "";
+    if (o.explanations.empty()) return "    why: none of the known conventions explains the difference\n";
+    std::string out = fmt::format("    why: the expected data matches irlint under {}:\n",
+                                  o.explanations.size() == 1 ? "this convention" : "each of these conventions");
+    for (const Explanation& e : o.explanations)
+        out += fmt::format("      {}: {}\n", fmt::styled(e.convention, p.bold), e.description);
+    return out;
+}
+
 std::string output_text(const OutputRun& o, const Palette& p) {
     std::string out = fmt::format("  output {} ({}) {} {}", o.index, o.role, shape_text(o.shape),
                                   element_type_name(o.type));
     if (!o.saved_path.empty()) out += fmt::format(", saved to {}", o.saved_path);
     if (o.expect_path.empty()) return out + ": not compared\n";
     const Comparison& c = o.comparison;
-    if (!c.compared()) return out + fmt::format(": {} — {}\n", fmt::styled("MISMATCH", p.error), c.problem);
+    if (!c.compared())
+        return out + fmt::format(": {} — {}\n{}", fmt::styled("MISMATCH", p.error), c.problem, why_text(o, p));
     const std::string rule = is_integer_type(o.type) && o.tolerance.atol == 0 && o.tolerance.rtol == 0
                                  ? std::string("exact")
                                  : fmt::format("atol {:g} + rtol {:g}·|expected|", o.tolerance.atol, o.tolerance.rtol);
@@ -54,7 +67,16 @@ std::string output_text(const OutputRun& o, const Palette& p) {
                            shape_text(unravel_index(*c.first_mismatch, o.shape)), value_text(c.first_expected),
                            value_text(c.first_actual));
     out += fmt::format("    abs err histogram: {}\n", histogram_text(c));
-    return out;
+    if (o.map && o.map->mismatches) out += map_text(*o.map, p, "    ");
+    return out + why_text(o, p);
+}
+
+std::string explanations_json(const std::vector<Explanation>& explanations) {
+    std::vector<std::string> items;
+    for (const Explanation& e : explanations)
+        items.push_back(fmt::format("{{\"convention\":{},\"description\":{}}}", json_string(e.convention),
+                                    json_string(e.description)));
+    return fmt::format("[{}]", fmt::join(items, ","));
 }
 
 std::string output_json(const OutputRun& o) {
@@ -79,6 +101,8 @@ std::string output_json(const OutputRun& o) {
     if (!o.expect_path.empty()) out += fmt::format(",\"expected_file\":{}", json_string(o.expect_path));
     if (!c.problem.empty()) out += fmt::format(",\"problem\":{}", json_string(c.problem));
     if (!o.saved_path.empty()) out += fmt::format(",\"saved\":{}", json_string(o.saved_path));
+    out += fmt::format(",\"map\":{},\"explanations\":{}", o.map ? map_json(*o.map) : std::string("null"),
+                       explanations_json(o.explanations));
     return out + "}";
 }
 
@@ -100,7 +124,10 @@ std::string run_text(const LayerRun& r, const Palette& p) {
 
 std::string run_json(const LayerRun& r) {
     std::string outputs;
-    for (size_t i = 0; i < r.outputs.size(); ++i) outputs += (i ? "," : "") + output_json(r.outputs[i]);
+    for (size_t i = 0; i < r.outputs.size(); ++i) {
+        if (i) outputs += ",";
+        outputs += output_json(r.outputs[i]);
+    }
     std::string out = fmt::format(
         "{{\"layer\":{{\"id\":{},\"name\":{},\"type\":{},\"version\":{}}},\"status\":{},\"outputs\":[{}]",
         json_string(r.layer.id), json_string(r.layer.name), json_string(r.layer.type), json_string(r.version),
@@ -141,7 +168,8 @@ std::string runs_json(const std::vector<LayerRun>& runs) {
     std::string items;
     for (size_t i = 0; i < runs.size(); ++i) {
         ++counts[static_cast<int>(runs[i].status)];
-        items += (i ? "," : "") + run_json(runs[i]);
+        if (i) items += ",";
+        items += run_json(runs[i]);
     }
     return fmt::format("{{\"tool\":\"irlint\",\"version\":{},\"runs\":[{}],\"summary\":{{\"layers\":{},\"ok\":{},"
                        "\"mismatch\":{},\"error\":{}}}}}\n",

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/deadline.hpp"
 #include "core/text.hpp"
 #include "ir/const_data.hpp"
 #include "rules/pool_rules.hpp"
@@ -78,6 +79,7 @@ private:
     }
 
     void check_layer(const Graph& graph, const GraphIndex& index, size_t i, LayerShapes& shapes) {
+        check_deadline();
         const Layer& l = graph.layers[i];
         std::vector<std::optional<ElementType>> input_types;
         for (size_t p = 0; p < l.inputs.size(); ++p) {

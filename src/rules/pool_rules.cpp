@@ -94,6 +94,49 @@ std::optional<std::string> suggest_attribute_change(const PoolOp& op, const Pool
 
 namespace {
 
+// Attribute values that are another framework's convention, named in the hint so that whoever converted the
+// model recognises where the declared dims came from.
+constexpr std::pair<std::string_view, std::string_view> kConventionNames[] = {
+    {"rounding_type=ceil_torch", "PyTorch's ceil_mode=True"},
+    {"auto_pad=same_upper", "TensorFlow's SAME padding, ONNX's SAME_UPPER"},
+    {"auto_pad=same_lower", "ONNX's SAME_LOWER"},
+    {"auto_pad=valid", "TensorFlow's and ONNX's VALID"},
+};
+
+}  // namespace
+
+std::string convention_note(std::string_view change) {
+    for (const auto& [value, name] : kConventionNames)
+        if (value == change) return fmt::format(" ({})", name);
+    return "";
+}
+
+std::optional<std::string> suggest_convention(const PoolOp& op, const PoolingDesc& desc, const Shape& input,
+                                              const Shape& declared) {
+    if (!input.is_static() || !declared.is_static() || op.is_adaptive() || op.has_ceil_torch()) return std::nullopt;
+    PoolOp newer = op;
+    newer.version = 14;
+    PoolingDesc d = desc;
+    d.rounding = RoundingType::ceil_torch;
+    if (!matches_declared(newer, d, input, declared)) return std::nullopt;
+    return fmt::format("rounding_type=ceil_torch{} would give the declared dims; it needs {}-14 (opset14 and later)",
+                       convention_note("rounding_type=ceil_torch"), op.type_name());
+}
+
+namespace {
+
+// A rounding or padding mode is a framework's convention and the likelier slip, so it is named first; a
+// convention only a newer op version has comes before a changed pad, stride or kernel value.
+std::optional<std::string> shape_hint(const PoolOp& op, const PoolingDesc& desc, const Shape& input,
+                                      const Shape& declared) {
+    const auto fix = suggest_attribute_change(op, desc, input, declared);
+    const bool mode = fix && (fix->starts_with("rounding_type=") || fix->starts_with("auto_pad="));
+    if (mode) return fmt::format("{} gives the declared dims{}", *fix, convention_note(*fix));
+    if (auto convention = suggest_convention(op, desc, input, declared)) return convention;
+    if (fix) return fmt::format("{} gives the declared dims", *fix);
+    return std::nullopt;
+}
+
 // How the serializer writes a shape into port <dim>s: intervals lose their bounds and become -1.
 Shape port_form(const Shape& s) {
     Shape out = s;
@@ -185,8 +228,8 @@ private:
         std::string message = fmt::format("{} output {} is declared {}, OpenVINO infers {}: {}", op_label(), port.id,
                                           declared.str(), inferred.str(), fmt::join(details, "; "));
         if (conflict && k == 0 && !in_.op.is_adaptive()) {
-            if (auto fix = suggest_attribute_change(in_.op, desc_, in_.input_shapes[0], declared))
-                message += fmt::format("; {} gives the declared dims", *fix);
+            if (auto hint = shape_hint(in_.op, desc_, in_.input_shapes[0], declared))
+                message += fmt::format("; {}", *hint);
         }
         if (!conflict)
             message += declared.is_static() ? " (the declared dims are more precise than the input allows)"

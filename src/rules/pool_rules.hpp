@@ -3,6 +3,8 @@
 // ones, with the arithmetic in every message.
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/diagnostic.hpp"
@@ -29,5 +31,14 @@ std::vector<ElementType> pool_output_types(const PoolOp& op, const PoolingDesc& 
 // The first single attribute change that turns `inferred` into `declared`, as "rounding_type=ceil".
 std::optional<std::string> suggest_attribute_change(const PoolOp& op, const PoolingDesc& desc, const Shape& input,
                                                     const Shape& declared);
+
+// The framework convention an attribute change stands for, as " (PyTorch's ceil_mode=True)"; "" for none.
+std::string convention_note(std::string_view change);
+
+// For when no change within the layer's op version gives `declared`: a convention that only a newer version
+// of the op can express and that does, as "rounding_type=ceil_torch (PyTorch's ceil_mode=True) would give
+// the declared dims; it needs MaxPool-14 (opset14 and later)".
+std::optional<std::string> suggest_convention(const PoolOp& op, const PoolingDesc& desc, const Shape& input,
+                                              const Shape& declared);
 
 }  // namespace irlint
