@@ -9,7 +9,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/onnx_commands.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/onnx_commands.hpp"
 #include "cli/ordered_pool.hpp"
