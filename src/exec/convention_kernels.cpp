@@ -37,7 +37,8 @@ struct Axis {
     // The taps of output o whose position lies in [lo, hi).
     TapRange taps_within(int64_t o, int64_t lo, int64_t hi) const {
         const int64_t s = start(o);
-        return {std::max<int64_t>(0, -floor_div(s - lo, dilation)), std::min(kernel, floor_div(hi - 1 - s, dilation) + 1)};
+        const int64_t first = -floor_div(s - lo, dilation), last = floor_div(hi - 1 - s, dilation) + 1;
+        return {std::max<int64_t>(0, first), std::min(kernel, last)};
     }
     TapRange data_taps(int64_t o) const { return taps_within(o, 0, in); }
     TapRange padded_taps(int64_t o) const { return taps_within(o, -pad_begin, in + pad_end); }
@@ -216,8 +217,8 @@ void avg_floats(const Geometry& g, const AvgRule& rule, const Tensor& in, Tensor
         float narrow = 0;
         for_each_data_tap(g, w, [&](int64_t offset) {
             const double v = in.value_as_double(static_cast<size_t>(base + offset));
-            if (is_half(t)) narrow = rounds ? round_to(t, narrow + static_cast<float>(v)) : narrow + static_cast<float>(v);
-            else wide += v;
+            if (!is_half(t)) wide += v;
+            else narrow = rounds ? round_to(t, narrow + static_cast<float>(v)) : narrow + static_cast<float>(v);
         });
         const int64_t n = rule.divisor(w.counts(g));
         if (n == 0) return store_float(out, i, 0);
@@ -235,7 +236,7 @@ void avg_integers(const Geometry& g, const AvgRule& rule, const Tensor& in, Tens
     for_each_window(g, [&](int64_t p, const Window& w, size_t i) {
         const T* plane = src + p * g.in_plane();
         uint64_t sum = 0;  // unsigned, so that overflow wraps instead of being undefined
-        for_each_data_tap(g, w, [&](int64_t offset) { sum += static_cast<uint64_t>(static_cast<int64_t>(plane[offset])); });
+        for_each_data_tap(g, w, [&](int64_t at) { sum += static_cast<uint64_t>(static_cast<int64_t>(plane[at])); });
         const int64_t n = rule.divisor(w.counts(g));
         const T wrapped = static_cast<T>(sum);
         if (n == 0) dst[i] = T{0};
@@ -303,14 +304,16 @@ bool is_avg_arithmetic(Arithmetic a) {
 std::string unsupported(Arithmetic a, const PoolOp& op, ElementType t) {
     const PoolKind kind = is_avg_arithmetic(a) ? PoolKind::avg_pool : PoolKind::max_pool;
     if (op.kind != kind) return fmt::format("this arithmetic does not apply to {}", op.type_name());
-    const bool runs = computes_floats(t) || (a == Arithmetic::avg_divisor_clipped && visit_integer_type(t, [](auto) {}));
+    const bool integers = visit_integer_type(t, [](auto) {});
+    const bool runs = computes_floats(t) || (a == Arithmetic::avg_divisor_clipped && integers);
     if (!runs) return fmt::format("this arithmetic does not apply to {} data", element_type_name(t));
     return "";
 }
 
 std::string check_budget(const std::vector<int64_t>& dims, size_t outputs, size_t max_bytes) {
     const auto count = checked_element_count(dims, 64);
-    if (!count || *count > max_bytes / 8 / outputs) return fmt::format("the output [{}] is over the memory budget", join_ints(dims));
+    if (!count || *count > max_bytes / 8 / outputs)
+        return fmt::format("the output [{}] is over the memory budget", join_ints(dims));
     return "";
 }
 

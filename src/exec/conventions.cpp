@@ -123,15 +123,21 @@ const std::array<Convention, 14> kCatalog{{
     {"max-pad-neg-inf",
      "MaxPool windows start at -inf instead of the element type's lowest(): a window with no input element, or "
      "only -inf ones, gives -inf (PyTorch's convention)",
-     [](const LayerSetup& l) { return with_arithmetic(l, Arithmetic::max_neg_inf_start, is_max(l) && has_float_data(l)); }},
+     [](const LayerSetup& l) {
+         return with_arithmetic(l, Arithmetic::max_neg_inf_start, is_max(l) && has_float_data(l));
+     }},
     {"max-nan-propagates",
      "NaN propagation: a MaxPool window holding a NaN gives NaN (PyTorch, NumPy), where OpenVINO's reference "
      "never picks a NaN",
-     [](const LayerSetup& l) { return with_arithmetic(l, Arithmetic::max_nan_propagates, is_max(l) && has_float_data(l)); }},
+     [](const LayerSetup& l) {
+         return with_arithmetic(l, Arithmetic::max_nan_propagates, is_max(l) && has_float_data(l));
+     }},
     {"avg-f32-accumulation",
      "f16/bf16 AvgPool accumulated in f32 and rounded once (GPU and optimized CPU kernels), where OpenVINO's "
      "reference rounds the running sum to the element type after every tap",
-     [](const LayerSetup& l) { return with_arithmetic(l, Arithmetic::avg_f32_accumulation, is_avg(l) && has_half_data(l)); }},
+     [](const LayerSetup& l) {
+         return with_arithmetic(l, Arithmetic::avg_f32_accumulation, is_avg(l) && has_half_data(l));
+     }},
 }};
 
 // The alternative explains the output when the expected tensor matches it and irlint's output does not.

@@ -102,10 +102,12 @@ std::string bands_text(const MismatchMap& m) {
     const size_t n = m.mismatches;
     if (n == 0) return "no mismatches";
     const std::string border = fmt::format("{}", fmt::join(named, ", "));
-    if (n == 1) return b.interior ? "1 mismatch, in the interior" : fmt::format("1 mismatch, on the border: {}", border);
+    if (n == 1 && b.interior) return "1 mismatch, in the interior";
+    if (n == 1) return fmt::format("1 mismatch, on the border: {}", border);
     if (b.interior == 0) return fmt::format("all {} mismatches on the border: {}", n, border);
     if (named.empty()) return fmt::format("all {} mismatches in the interior", n);
-    return fmt::format("{} mismatches: {} in the interior, {} on the border: {}", n, b.interior, n - b.interior, border);
+    return fmt::format("{} mismatches: {} in the interior, {} on the border: {}", n, b.interior, n - b.interior,
+                       border);
 }
 
 std::string legend_text(const MismatchMap& m, const TextLayout& t) {
@@ -177,7 +179,8 @@ std::string map_text(const MismatchMap& m, const Palette& p, const std::string& 
     out += fmt::format("{}  {}\n", indent, legend_text(m, t));
     out += grid_text(m, t, p, indent + "  ");
     out += fmt::format("{}  {}\n", indent, spread_text("channels", "channel", m.channels, m.channel_block));
-    if (!m.depths.empty()) out += fmt::format("{}  {}\n", indent, spread_text("depth planes", "plane", m.depths, m.depth_block));
+    if (!m.depths.empty())
+        out += fmt::format("{}  {}\n", indent, spread_text("depth planes", "plane", m.depths, m.depth_block));
     return out;
 }
 

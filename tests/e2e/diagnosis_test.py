@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import struct
+import subprocess
 import sys
 import tempfile
 
@@ -55,7 +56,8 @@ def pool(x, kind, kernel, strides, pads_begin=None, pads_end=None, auto_pad="exp
     if auto_pad in ("same_upper", "same_lower"):
         for i, n in enumerate(spatial):
             pads_begin[i], pads_end[i] = same_pads(n, kernel[i], strides[i], auto_pad == "same_upper")
-    outs = [pooled_length(n, kernel[i], strides[i], pads_begin[i], pads_end[i], rounding) for i, n in enumerate(spatial)]
+    outs = [pooled_length(n, kernel[i], strides[i], pads_begin[i], pads_end[i], rounding)
+            for i, n in enumerate(spatial)]
     values = np.zeros(x.shape[:2] + tuple(outs), x.dtype)
     indices = np.zeros(values.shape, np.int64)
     plane = int(np.prod(spatial))
@@ -108,14 +110,22 @@ def port(pid, precision, shape):
     return f'<port id="{pid}" precision="{precision}">{dims}</port>'
 
 
+def result_layer(lid, name, input_port):
+    return f'<layer id="{lid}" name="{name}" type="Result" version="opset1"><input>{input_port}</input></layer>'
+
+
+def edge(from_layer, from_port, to_layer, to_port):
+    return f'<edge from-layer="{from_layer}" from-port="{from_port}" to-layer="{to_layer}" to-port="{to_port}"/>'
+
+
 def write_ir(path, op, version, attrs, in_shape, out_shape, precision="FP32", element="f32", indices=False):
     data = " ".join(f'{k}="{v}"' for k, v in attrs.items())
     outputs = port(1, precision, out_shape) + (port(2, "I64", out_shape) if indices else "")
-    results = f'<layer id="2" name="out" type="Result" version="opset1"><input>{port(0, precision, out_shape)}</input></layer>'
-    edges = '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>'
+    results = result_layer(2, "out", port(0, precision, out_shape))
+    edges = edge(0, 0, 1, 0) + edge(1, 1, 2, 0)
     if indices:
-        results += f'<layer id="3" name="idx" type="Result" version="opset1"><input>{port(0, "I64", out_shape)}</input></layer>'
-        edges += '<edge from-layer="1" from-port="2" to-layer="3" to-port="0"/>'
+        results += result_layer(3, "idx", port(0, "I64", out_shape))
+        edges += edge(1, 2, 3, 0)
     shape = ",".join(map(str, in_shape))
     with open(path, "w") as f:
         f.write(f"""<?xml version="1.0"?>
@@ -241,7 +251,7 @@ def test_each_convention(t, docs):
         model = t.path(f"{convention}.xml")
         precision, element = ("FP16", "f16") if x.dtype == np.float16 else ("FP32", "f32")
         write_ir(model, op, version, attrs, x.shape, out_shape, precision, element, indices)
-        expects = [dump] if index == 0 else [pool_values_placeholder(t, model, x), dump]
+        expects = [dump] if index == 0 else [irlint_values(t, model, x), dump]
         code, data, _ = t.run(model, x, expects)
         check(f"{convention}: exit", code == 1, f"exit {code} {data}")
         outputs = data.get("outputs", [])
@@ -251,12 +261,13 @@ def test_each_convention(t, docs):
             check(f"{convention}: documented", catalog.get(convention) == got[0]["description"],
                   f"docs say {catalog.get(convention)!r}, JSON {got[0]['description']!r}")
         code, text, _ = t.run(model, x, expects, fmt="text")
-        want = f"why: the expected data matches irlint under this convention:\n      {convention}: {catalog.get(convention)}\n"
+        want = (f"why: the expected data matches irlint under this convention:\n"
+                f"      {convention}: {catalog.get(convention)}\n")
         check(f"{convention}: text explanation", want in text, text)
     check("a case per documented convention", planted == set(catalog), sorted(set(catalog) ^ planted))
 
 
-def pool_values_placeholder(t, model, x):
+def irlint_values(t, model, x):
     """irlint's own values output, so that only the indices are compared against the planted dump."""
     saved = t.path("values_of_irlint.npy")
     run(t.irlint, ["run", model, "--layer", "pool", "--input", t.save(x), "--save", saved], 60)
@@ -306,7 +317,8 @@ def test_map(t):
     check("map: cells", cells.shape == (57, 57) and (cells[:56, :56] == 0).all() and (cells[56, :] == 64).all()
           and (cells[:, 56] == 64).all(), cells.shape)
     check("map: channels", m.get("channels") == [113] * 64, m.get("channels"))
-    check("map: plane", m.get("plane") == [57, 57] and m.get("block") == [1, 1] and m.get("elements_per_position") == 64, m)
+    check("map: plane", m.get("plane") == [57, 57] and m.get("block") == [1, 1]
+          and m.get("elements_per_position") == 64, m)
     check("map: PNG", png_size(png) == (57 * 4, 57 * 4), png_size(png) if os.path.exists(png) else "no file")
     check("map: no temporary files", not [f for f in os.listdir(t.tmp) if f.endswith(".tmp")], os.listdir(t.tmp))
 
@@ -339,7 +351,8 @@ def test_map(t):
     np.save(os.path.join(dumps, "1.in0.npy"), x)
     np.save(os.path.join(dumps, "1.out0.npy"), expected)
     code, out, err = run(t.irlint, ["run", model, "--data", dumps, "--map-png", png, "--format", "json"], 120)
-    explained = [e["convention"] for r in json.loads(out or "{}").get("runs", []) for e in r["outputs"][0]["explanations"]]
+    runs = json.loads(out or "{}").get("runs", [])
+    explained = [e["convention"] for r in runs for e in r["outputs"][0]["explanations"]]
     check("--data: explanations", code == 1 and explained == ["avg-divisor-clipped"], f"exit {code} {explained} {err}")
     check("--data: PNG", png_size(png) == (57 * 4, 57 * 4), png_size(png) if os.path.exists(png) else "no file")
 
@@ -357,7 +370,6 @@ def test_huge_windows(t):
 
 
 def run_env(t, args, env):
-    import subprocess
     proc = subprocess.run([t.irlint] + args, capture_output=True, text=True, env={**os.environ, **env}, timeout=60)
     return proc.stdout
 

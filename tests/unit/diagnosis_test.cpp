@@ -397,8 +397,8 @@ TEST_CASE("map: text shades the positions and names the bands") {
     for (int64_t w = 0; w < 4; ++w) positions.push_back({0, 0, 3, w});
     for (int64_t h = 0; h < 3; ++h) positions.push_back({0, 0, h, 3});
     const std::string text = map_text(map_of({1, 1, 4, 4}, positions), Palette::plain(), "");
-    CHECK(text.find("where: all 7 mismatches on the border: first row 1, last row 4, first column 1, last column 4\n") !=
-          std::string::npos);
+    CHECK(text.find("where: all 7 mismatches on the border: first row 1, last row 4, first column 1, "
+                    "last column 4\n") != std::string::npos);
     CHECK(text.find("│      ██│\n") != std::string::npos);
     CHECK(text.find("3 │████████│\n") != std::string::npos);
     CHECK(text.find("channels: 1 of 1 with mismatches, all in channel 0\n") != std::string::npos);
@@ -412,8 +412,8 @@ TEST_CASE("map: text of mismatches inside and on the border, and of large planes
     CHECK(mixed.find("where: 3 mismatches: 2 in the interior, 1 on the border: first row 1, last column 1\n") !=
           std::string::npos);
     CHECK(mixed.find("channels: 2 of 3 with mismatches, most in channel 1 (2)\n") != std::string::npos);
-    CHECK(map_text(map_of({1, 1, 5, 5}, {{0, 0, 2, 2}}), Palette::plain(), "").find("where: 1 mismatch, in the interior") !=
-          std::string::npos);
+    const std::string inside = map_text(map_of({1, 1, 5, 5}, {{0, 0, 2, 2}}), Palette::plain(), "");
+    CHECK(inside.find("where: 1 mismatch, in the interior\n") != std::string::npos);
 
     // 100 x 200: two rows of cells per line, four columns per character; the last row stays visible.
     std::vector<std::vector<int64_t>> last_row;
