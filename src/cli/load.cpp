@@ -16,7 +16,8 @@ std::optional<Model> load_model(const std::string& path, int* exit_code) {
         return std::nullopt;
     }
     if (!read.model) {
-        for (const auto& d : read.diagnostics) print_error(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule));
+        for (const auto& d : read.diagnostics)
+            print_error(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule));
         *exit_code = exit_code::findings;
         return std::nullopt;
     }

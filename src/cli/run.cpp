@@ -32,7 +32,8 @@ void setup_run(CLI::App& app, RunOptions& o) {
     app.add_option("--rtol", o.rtol, "Relative tolerance (default by element type: f32 1e-5, f16 1e-3, bf16 1e-2)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
-    app.add_option("--threads", o.threads, "Kernel threads (default: all hardware threads)")->check(CLI::Range(0, 1024));
+    app.add_option("--threads", o.threads, "Kernel threads (default: all hardware threads)")
+        ->check(CLI::Range(0, 1024));
     app.add_option("--max-memory", o.max_memory,
                    "Refuse tensors above SIZE bytes in all (suffixes K, M, G, T; default: half the physical memory)");
     app.add_option("--map-png", o.map_png,
@@ -47,12 +48,16 @@ std::optional<size_t> parse_size(const std::string& text) {
     const auto number = parse_int(std::string_view(text).substr(0, digits));
     if (!number || *number < 0) return std::nullopt;
     std::string unit = to_lower(std::string_view(text).substr(digits));
-    if (unit.ends_with("ib")) unit.resize(unit.size() - 2);
-    else if (unit.ends_with("b")) unit.resize(unit.size() - 1);
+    if (unit.ends_with("ib"))
+        unit.resize(unit.size() - 2);
+    else if (unit.ends_with("b"))
+        unit.resize(unit.size() - 1);
     const std::string units = "kmgt";
     int shift = 0;
-    if (unit.size() == 1 && units.find(unit[0]) != std::string::npos) shift = 10 * (1 + static_cast<int>(units.find(unit[0])));
-    else if (!unit.empty()) return std::nullopt;
+    if (unit.size() == 1 && units.find(unit[0]) != std::string::npos)
+        shift = 10 * (1 + static_cast<int>(units.find(unit[0])));
+    else if (!unit.empty())
+        return std::nullopt;
     const auto value = static_cast<size_t>(*number);
     if (shift && value > (SIZE_MAX >> shift)) return std::nullopt;
     return value << shift;
@@ -76,12 +81,13 @@ const LayerShapes* find_layer(const ModelReport& report, const std::string& want
         std::vector<std::string> pools;
         for (const auto& l : report.layers)
             if (is_runnable(l)) pools.push_back(fmt::format("{} '{}'", l.layer->id, l.layer->name));
-        *error = fmt::format("no layer with id or name '{}'{}{}", wanted, pools.empty() ? "" : "; pooling layers: ",
-                             fmt::join(pools, ", "));
+        *error = fmt::format("no layer with id or name '{}'{}{}", wanted,
+                             pools.empty() ? "" : "; pooling layers: ", fmt::join(pools, ", "));
     } else {
         std::vector<std::string> ids;
         for (const auto* l : by_name) ids.push_back(l->layer->id);
-        *error = fmt::format("'{}' names {} layers (ids {}): give the id", wanted, by_name.size(), fmt::join(ids, ", "));
+        *error =
+            fmt::format("'{}' names {} layers (ids {}): give the id", wanted, by_name.size(), fmt::join(ids, ", "));
     }
     return nullptr;
 }
@@ -135,9 +141,10 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunSetup& setu
         return exit_code::usage;
     }
     if (!is_runnable(*layer)) {
-        print_error(fmt::format("{}: layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and "
-                                "AdaptiveMaxPool layers",
-                                o.model, layer->layer->id, layer->layer->name, layer->layer->type));
+        print_error(
+            fmt::format("{}: layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and "
+                        "AdaptiveMaxPool layers",
+                        o.model, layer->layer->id, layer->layer->name, layer->layer->type));
         return exit_code::findings;
     }
     RunRequest request = request_for(setup, o);
@@ -146,8 +153,7 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunSetup& setu
     request.expect_paths = o.expects;
     request.save_paths = o.saves;
     const LayerRun run = run_layer(*layer, request);
-    const std::string content =
-        o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO));
+    const std::string content = o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO));
     emit_output("", content);
     return write_map_png(o.map_png, {run}, status_exit({run}));
 }

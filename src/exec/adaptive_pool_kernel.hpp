@@ -36,7 +36,8 @@ void adaptive_avg_plane(const typename Traits::Value* in, const PlaneGeometry& g
         V sum{0};
         for (int64_t d = b[0]; d < e[0]; ++d)
             for (int64_t h = b[1]; h < e[1]; ++h)
-                for (int64_t w = b[2]; w < e[2]; ++w) sum = Traits::round(static_cast<V>(sum + in[(d * rows + h) * cols + w]));
+                for (int64_t w = b[2]; w < e[2]; ++w)
+                    sum = Traits::round(static_cast<V>(sum + in[(d * rows + h) * cols + w]));
         const int64_t n = (e[0] - b[0]) * (e[1] - b[1]) * (e[2] - b[2]);
         if constexpr (std::is_floating_point_v<V>) {
             out[i] = Traits::round(sum / static_cast<V>(n));  // the count itself, not rounded to the type

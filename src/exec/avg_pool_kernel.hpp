@@ -12,9 +12,10 @@
 
 namespace irlint::kernels {
 
+// Integer sums wrap as the element type's own sum does in the reference; unsigned arithmetic makes the
+// wrap well defined, and the conversion to the element type at the end is exact modulo its width.
 template <class V>
-using SumType = std::conditional_t<std::is_floating_point_v<V>, V,
-                                   std::conditional_t<std::is_signed_v<V>, int64_t, uint64_t>>;
+using SumType = std::conditional_t<std::is_floating_point_v<V>, V, uint64_t>;
 
 // Scratch of the D, H, W passes of a reduction from V into accumulator A.
 template <class A>
@@ -44,20 +45,25 @@ void reduce_dhw(const V* in, const PlaneGeometry& g, PassScratch<A>& s, A* out) 
 
 struct AvgDivisor {
     bool pads_in_avg = false;
-    int64_t kernel_taps = 1;  // every tap of the kernel: the divisor when padding counts
+    // Every tap of the kernel: the divisor when padding counts. A double, because a kernel's tap count can
+    // pass 2^63 (a window of 2^32 x 2^32 over a padded input).
+    double kernel_taps = 1;
 };
 
 // The average as OpenVINO's reference forms it: floats divide, integers divide in integer arithmetic
 // (truncating), and a window without a divisor yields 0.
 template <class V, class A>
-V average(A sum, int64_t count) {
+V average(A sum, double count) {
     if constexpr (std::is_floating_point_v<V>) {
         return count == 0 ? V{0} : static_cast<V>(sum) / static_cast<V>(count);
     } else {
-        if (count == 0) return V{0};
+        if (count == 0 || count >= 0x1p63) return V{0};  // no integer sum reaches such a divisor
+        const auto divisor = static_cast<int64_t>(count);
         const V wrapped = static_cast<V>(sum);  // the sum as the element type holds it, wrapped
-        if constexpr (std::is_signed_v<V>) return static_cast<V>(static_cast<int64_t>(wrapped) / count);
-        else return static_cast<V>(static_cast<uint64_t>(wrapped) / static_cast<uint64_t>(count));
+        if constexpr (std::is_signed_v<V>)
+            return static_cast<V>(static_cast<int64_t>(wrapped) / divisor);
+        else
+            return static_cast<V>(static_cast<uint64_t>(wrapped) / static_cast<uint64_t>(divisor));
     }
 }
 
@@ -68,7 +74,8 @@ struct AvgScratch {
 };
 
 template <class V>
-IRLINT_PLANE_KERNEL void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divisor, AvgScratch<V>& s, V* out) {
+IRLINT_PLANE_KERNEL void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divisor,
+                                        AvgScratch<V>& s, V* out) {
     using A = SumType<V>;
     s.sums.resize(static_cast<size_t>(g.out_size()));
     reduce_dhw<SumReducer<A>, V, A>(in, g, s.passes, s.sums.data());
@@ -83,7 +90,8 @@ IRLINT_PLANE_KERNEL void avg_pool_plane(const V* in, const PlaneGeometry& g, con
                 continue;
             }
             const int64_t rows = d.taps(od) * h.taps(oh);
-            for (int64_t ow = 0; ow < w.out; ++ow) out[ow] = average<V, A>(sum[ow], rows * w.taps(ow));
+            for (int64_t ow = 0; ow < w.out; ++ow)
+                out[ow] = average<V, A>(sum[ow], static_cast<double>(rows * w.taps(ow)));
         }
     }
 }
@@ -107,7 +115,8 @@ void avg_pool_plane_rounded(const float* in, const PlaneGeometry& g, const AvgDi
                             sum = Traits::round(sum + row[w.start[ow] + kw * w.dilation]);
                     }
                 }
-                const int64_t count = divisor.pads_in_avg ? divisor.kernel_taps : d.taps(od) * h.taps(oh) * w.taps(ow);
+                const double count = divisor.pads_in_avg ? divisor.kernel_taps
+                                                         : static_cast<double>(d.taps(od) * h.taps(oh) * w.taps(ow));
                 out[i] = count == 0 ? 0.0f : Traits::round(sum / Traits::round(static_cast<float>(count)));
             }
         }

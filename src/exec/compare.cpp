@@ -12,17 +12,21 @@ namespace irlint {
 Tolerance default_tolerance(ElementType t) {
     switch (t) {
         case ElementType::f64:
-        case ElementType::f32: return {1e-6, 1e-5};
-        case ElementType::f16: return {1e-3, 1e-3};
-        case ElementType::bf16: return {1e-2, 1e-2};
-        default: return {0, 0};
+        case ElementType::f32:
+            return {1e-6, 1e-5};
+        case ElementType::f16:
+            return {1e-3, 1e-3};
+        case ElementType::bf16:
+            return {1e-2, 1e-2};
+        default:
+            return {0, 0};
     }
 }
 
 const std::array<const char*, kErrorBuckets>& error_bucket_labels() {
     static const std::array<const char*, kErrorBuckets> labels{
-        "0", "(0, 1e-7)", "[1e-7, 1e-6)", "[1e-6, 1e-5)", "[1e-5, 1e-4)", "[1e-4, 1e-3)",
-        "[1e-3, 1e-2)", "[1e-2, 1)", ">= 1", "nan/inf"};
+        "0",         "(0, 1e-7)", "[1e-7, 1e-6)", "[1e-6, 1e-5)", "[1e-5, 1e-4)", "[1e-4, 1e-3)", "[1e-3, 1e-2)",
+        "[1e-2, 1)", ">= 1",      "nan/inf"};
     return labels;
 }
 

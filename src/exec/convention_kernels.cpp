@@ -157,39 +157,70 @@ void put(Tensor& t, size_t i, T v) {
 
 void store_float(Tensor& t, size_t i, double v) {
     switch (t.type()) {
-        case ElementType::f16: put<uint16_t>(t, i, float_to_f16(static_cast<float>(v))); break;
-        case ElementType::bf16: put<uint16_t>(t, i, float_to_bf16(static_cast<float>(v))); break;
-        case ElementType::f32: put<float>(t, i, static_cast<float>(v)); break;
-        default: put<double>(t, i, v); break;
+        case ElementType::f16:
+            put<uint16_t>(t, i, float_to_f16(static_cast<float>(v)));
+            break;
+        case ElementType::bf16:
+            put<uint16_t>(t, i, float_to_bf16(static_cast<float>(v)));
+            break;
+        case ElementType::f32:
+            put<float>(t, i, static_cast<float>(v));
+            break;
+        default:
+            put<double>(t, i, v);
+            break;
     }
 }
 
 void store_index(Tensor& t, size_t i, int64_t v) {
-    if (t.type() == ElementType::i32) put<int32_t>(t, i, static_cast<int32_t>(v));
-    else put<int64_t>(t, i, v);
+    if (t.type() == ElementType::i32)
+        put<int32_t>(t, i, static_cast<int32_t>(v));
+    else
+        put<int64_t>(t, i, v);
 }
 
 double lowest_of(ElementType t) {
     switch (t) {
-        case ElementType::f16: return -65504.0;
-        case ElementType::bf16: return bf16_to_float(0xFF7F);
-        case ElementType::f32: return std::numeric_limits<float>::lowest();
-        default: return std::numeric_limits<double>::lowest();
+        case ElementType::f16:
+            return -65504.0;
+        case ElementType::bf16:
+            return bf16_to_float(0xFF7F);
+        case ElementType::f32:
+            return std::numeric_limits<float>::lowest();
+        default:
+            return std::numeric_limits<double>::lowest();
     }
 }
 
 template <class Fn>
 bool visit_integer_type(ElementType t, Fn&& fn) {
     switch (t) {
-        case ElementType::i8: fn(int8_t{}); return true;
-        case ElementType::i16: fn(int16_t{}); return true;
-        case ElementType::i32: fn(int32_t{}); return true;
-        case ElementType::i64: fn(int64_t{}); return true;
-        case ElementType::u8: fn(uint8_t{}); return true;
-        case ElementType::u16: fn(uint16_t{}); return true;
-        case ElementType::u32: fn(uint32_t{}); return true;
-        case ElementType::u64: fn(uint64_t{}); return true;
-        default: return false;
+        case ElementType::i8:
+            fn(int8_t{});
+            return true;
+        case ElementType::i16:
+            fn(int16_t{});
+            return true;
+        case ElementType::i32:
+            fn(int32_t{});
+            return true;
+        case ElementType::i64:
+            fn(int64_t{});
+            return true;
+        case ElementType::u8:
+            fn(uint8_t{});
+            return true;
+        case ElementType::u16:
+            fn(uint16_t{});
+            return true;
+        case ElementType::u32:
+            fn(uint32_t{});
+            return true;
+        case ElementType::u64:
+            fn(uint64_t{});
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -217,8 +248,10 @@ void avg_floats(const Geometry& g, const AvgRule& rule, const Tensor& in, Tensor
         float narrow = 0;
         for_each_data_tap(g, w, [&](int64_t offset) {
             const double v = in.value_as_double(static_cast<size_t>(base + offset));
-            if (!is_half(t)) wide += v;
-            else narrow = rounds ? round_to(t, narrow + static_cast<float>(v)) : narrow + static_cast<float>(v);
+            if (!is_half(t))
+                wide += v;
+            else
+                narrow = rounds ? round_to(t, narrow + static_cast<float>(v)) : narrow + static_cast<float>(v);
         });
         const int64_t n = rule.divisor(w.counts(g));
         if (n == 0) return store_float(out, i, 0);
@@ -239,9 +272,12 @@ void avg_integers(const Geometry& g, const AvgRule& rule, const Tensor& in, Tens
         for_each_data_tap(g, w, [&](int64_t at) { sum += static_cast<uint64_t>(static_cast<int64_t>(plane[at])); });
         const int64_t n = rule.divisor(w.counts(g));
         const T wrapped = static_cast<T>(sum);
-        if (n == 0) dst[i] = T{0};
-        else if constexpr (std::is_signed_v<T>) dst[i] = static_cast<T>(static_cast<int64_t>(wrapped) / n);
-        else dst[i] = static_cast<T>(static_cast<uint64_t>(wrapped) / static_cast<uint64_t>(n));
+        if (n == 0)
+            dst[i] = T{0};
+        else if constexpr (std::is_signed_v<T>)
+            dst[i] = static_cast<T>(static_cast<int64_t>(wrapped) / n);
+        else
+            dst[i] = static_cast<T>(static_cast<uint64_t>(wrapped) / static_cast<uint64_t>(n));
     });
 }
 
@@ -276,8 +312,8 @@ int64_t index_modulus(const PoolingDesc& desc, const std::vector<int64_t>& in) {
 void max_pool(Arithmetic a, const Geometry& g, const PoolingDesc& desc, const Tensor& in,
               std::vector<Tensor>& outputs) {
     const bool nan_wins = a == Arithmetic::max_nan_propagates;
-    const double start = a == Arithmetic::max_neg_inf_start ? -std::numeric_limits<double>::infinity()
-                                                            : lowest_of(in.type());
+    const double start =
+        a == Arithmetic::max_neg_inf_start ? -std::numeric_limits<double>::infinity() : lowest_of(in.type());
     const int64_t modulus = index_modulus(desc, in.shape());
     for_each_window(g, [&](int64_t p, const Window& w, size_t i) {
         const int64_t base = p * g.in_plane();
@@ -335,8 +371,10 @@ PoolRunResult run_pool_with(Arithmetic a, const PoolOp& op, const PoolingDesc& d
     r.outputs.emplace_back(input.type(), g.output_shape);
     if (indices) r.outputs.emplace_back(desc.index_type, g.output_shape);
     if (r.outputs[0].size() == 0 || input.size() == 0) return r;
-    if (is_avg_arithmetic(a)) avg_pool(a, g, desc, input, r.outputs[0]);
-    else max_pool(a, g, desc, input, r.outputs);
+    if (is_avg_arithmetic(a))
+        avg_pool(a, g, desc, input, r.outputs[0]);
+    else
+        max_pool(a, g, desc, input, r.outputs);
     return r;
 }
 

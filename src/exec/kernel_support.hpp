@@ -61,20 +61,47 @@ struct BF16 {
 template <class Fn>
 bool visit_element_type(ElementType t, Fn&& fn) {
     switch (t) {
-        case ElementType::f16: fn(F16{}); return true;
-        case ElementType::bf16: fn(BF16{}); return true;
-        case ElementType::f32: fn(Plain<float, float>{}); return true;
-        case ElementType::f64: fn(Plain<double, double>{}); return true;
-        case ElementType::i8: fn(Plain<int8_t, int8_t>{}); return true;
-        case ElementType::i16: fn(Plain<int16_t, int16_t>{}); return true;
-        case ElementType::i32: fn(Plain<int32_t, int32_t>{}); return true;
-        case ElementType::i64: fn(Plain<int64_t, int64_t>{}); return true;
-        case ElementType::u8: fn(Plain<uint8_t, uint8_t>{}); return true;
-        case ElementType::u16: fn(Plain<uint16_t, uint16_t>{}); return true;
-        case ElementType::u32: fn(Plain<uint32_t, uint32_t>{}); return true;
-        case ElementType::u64: fn(Plain<uint64_t, uint64_t>{}); return true;
-        case ElementType::boolean: fn(Plain<uint8_t, uint8_t>{}); return true;
-        default: return false;
+        case ElementType::f16:
+            fn(F16{});
+            return true;
+        case ElementType::bf16:
+            fn(BF16{});
+            return true;
+        case ElementType::f32:
+            fn(Plain<float, float>{});
+            return true;
+        case ElementType::f64:
+            fn(Plain<double, double>{});
+            return true;
+        case ElementType::i8:
+            fn(Plain<int8_t, int8_t>{});
+            return true;
+        case ElementType::i16:
+            fn(Plain<int16_t, int16_t>{});
+            return true;
+        case ElementType::i32:
+            fn(Plain<int32_t, int32_t>{});
+            return true;
+        case ElementType::i64:
+            fn(Plain<int64_t, int64_t>{});
+            return true;
+        case ElementType::u8:
+            fn(Plain<uint8_t, uint8_t>{});
+            return true;
+        case ElementType::u16:
+            fn(Plain<uint16_t, uint16_t>{});
+            return true;
+        case ElementType::u32:
+            fn(Plain<uint32_t, uint32_t>{});
+            return true;
+        case ElementType::u64:
+            fn(Plain<uint64_t, uint64_t>{});
+            return true;
+        case ElementType::boolean:
+            fn(Plain<uint8_t, uint8_t>{});
+            return true;
+        default:
+            return false;
     }
 }
 

@@ -13,9 +13,12 @@ namespace irlint {
 
 std::string_view run_status_name(RunStatus s) {
     switch (s) {
-        case RunStatus::ok: return "ok";
-        case RunStatus::mismatch: return "mismatch";
-        case RunStatus::error: return "error";
+        case RunStatus::ok:
+            return "ok";
+        case RunStatus::mismatch:
+            return "mismatch";
+        case RunStatus::error:
+            return "error";
     }
     return "error";
 }
@@ -169,8 +172,9 @@ private:
             return values;
         }
         if (ls_.output_size) return ls_.output_size;
-        fail("the values of output_size are unknown (no readable Const in the .bin): give them as a second "
-             "--input, a 1D i32 or i64 .npy");
+        fail(
+            "the values of output_size are unknown (no readable Const in the .bin): give them as a second "
+            "--input, a 1D i32 or i64 .npy");
         return std::nullopt;
     }
 
@@ -190,7 +194,8 @@ private:
             if (auto error = write_npy(req_.save_paths[i], computed)) return fail(*error);
             o.saved_path = req_.save_paths[i];
         }
-        if (!o.expect_path.empty() && !o.comparison.matches() && r_.status == RunStatus::ok) r_.status = RunStatus::mismatch;
+        if (!o.expect_path.empty() && !o.comparison.matches() && r_.status == RunStatus::ok)
+            r_.status = RunStatus::mismatch;
         r_.outputs.push_back(std::move(o));
         return true;
     }
@@ -219,8 +224,6 @@ private:
 
 }  // namespace
 
-LayerRun run_layer(const LayerShapes& layer, const RunRequest& request) {
-    return Runner(layer, request).run();
-}
+LayerRun run_layer(const LayerShapes& layer, const RunRequest& request) { return Runner(layer, request).run(); }
 
 }  // namespace irlint

@@ -23,7 +23,7 @@ struct RunRequest {
     std::vector<std::string> save_paths;          // per output, in port order; "" or missing: not saved
     std::optional<double> atol, rtol;             // unset: the element type's default
     int threads = 0;
-    size_t max_bytes = SIZE_MAX;                  // memory budget for the tensors of this run
+    size_t max_bytes = SIZE_MAX;  // memory budget for the tensors of this run
 };
 
 struct OutputRun {
@@ -46,10 +46,10 @@ std::string_view run_status_name(RunStatus s);
 
 struct LayerRun {
     LayerRef layer;
-    std::string version;      // "opset8"
-    std::string op_name;      // "MaxPool-8"
+    std::string version;  // "opset8"
+    std::string op_name;  // "MaxPool-8"
     RunStatus status = RunStatus::ok;
-    std::string error;        // why the layer could not run (status error)
+    std::string error;  // why the layer could not run (status error)
     std::vector<int64_t> input_shape;
     ElementType input_type = ElementType::f32;
     std::string input_path;

@@ -85,7 +85,8 @@ void indexed_strided_pass(const V* src, const I* src_idx, V* dst, I* dst_idx, in
 
 // Values and flat spatial indices (-1 where no tap won) of one plane.
 template <class Traits, class V, class I>
-IRLINT_PLANE_KERNEL void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out, I* out_idx) {
+IRLINT_PLANE_KERNEL void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out,
+                                                I* out_idx) {
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
@@ -104,7 +105,7 @@ IRLINT_PLANE_KERNEL void max_pool_plane_indexed(const V* in, const PlaneGeometry
         I* hi = h_last ? out_idx : s.indices[1].data();
         for (int64_t pd = 0; pd < d.in; ++pd)
             indexed_strided_pass<Traits>(wv + pd * h.in * w.out, wi + pd * h.in * w.out, hv + pd * h.out * w.out,
-                                 hi + pd * h.out * w.out, w.out, h);
+                                         hi + pd * h.out * w.out, w.out, h);
         wv = hv;
         wi = hi;
     }

@@ -28,10 +28,9 @@ struct DtypeName {
     ElementType type;
 };
 constexpr DtypeName kDtypes[] = {
-    {'f', 2, ElementType::f16}, {'f', 4, ElementType::f32}, {'f', 8, ElementType::f64},
-    {'i', 1, ElementType::i8},  {'i', 2, ElementType::i16}, {'i', 4, ElementType::i32},
-    {'i', 8, ElementType::i64}, {'u', 1, ElementType::u8},  {'u', 2, ElementType::u16},
-    {'u', 4, ElementType::u32}, {'u', 8, ElementType::u64}, {'b', 1, ElementType::boolean},
+    {'f', 2, ElementType::f16}, {'f', 4, ElementType::f32}, {'f', 8, ElementType::f64}, {'i', 1, ElementType::i8},
+    {'i', 2, ElementType::i16}, {'i', 4, ElementType::i32}, {'i', 8, ElementType::i64}, {'u', 1, ElementType::u8},
+    {'u', 2, ElementType::u16}, {'u', 4, ElementType::u32}, {'u', 8, ElementType::u64}, {'b', 1, ElementType::boolean},
 };
 
 // The header dictionary is a Python literal; this reads the subset NumPy writes: quoted strings,
@@ -147,7 +146,8 @@ private:
 
 uint32_t read_le(std::string_view bytes, size_t offset, size_t width) {
     uint32_t v = 0;
-    for (size_t i = 0; i < width; ++i) v |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
+    for (size_t i = 0; i < width; ++i)
+        v |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
     return v;
 }
 
@@ -206,7 +206,8 @@ std::optional<NpyHeader> parse_npy_header(std::string_view file, std::string* er
         *error = "bad .npy header: it does not end with a newline";
         return std::nullopt;
     }
-    if (h.major < 3 && std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) > 127; })) {
+    if (h.major < 3 &&
+        std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) > 127; })) {
         *error = fmt::format("bad .npy header: version {}.0 headers are ASCII", h.major);
         return std::nullopt;
     }
@@ -253,8 +254,7 @@ Tensor to_native(const NpyHeader& h, const std::byte* data) {
             for (size_t a = 0; a < index.size(); ++a) c += static_cast<size_t>(index[a]) * c_strides[a];
             for (size_t a = 0; a < index.size() && ++index[a] == h.shape[a]; ++a) index[a] = 0;
         }
-        for (size_t b = 0; b < width; ++b)
-            dst[c * width + b] = data[f * width + (h.big_endian ? width - 1 - b : b)];
+        for (size_t b = 0; b < width; ++b) dst[c * width + b] = data[f * width + (h.big_endian ? width - 1 - b : b)];
     }
     return out;
 }
@@ -385,8 +385,7 @@ std::string bf16_as_f32_bytes(const Tensor& tensor) {
 
 std::string encode_npy(const Tensor& tensor) {
     if (tensor.type() == ElementType::bf16) return encode_npy_header(tensor) + bf16_as_f32_bytes(tensor);
-    return encode_npy_header(tensor) +
-           std::string(reinterpret_cast<const char*>(tensor.bytes()), tensor.byte_size());
+    return encode_npy_header(tensor) + std::string(reinterpret_cast<const char*>(tensor.bytes()), tensor.byte_size());
 }
 
 std::optional<std::string> write_npy(const std::string& path, const Tensor& tensor) {

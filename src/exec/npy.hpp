@@ -15,12 +15,12 @@ namespace irlint {
 
 struct NpyHeader {
     int major = 1, minor = 0;
-    std::string descr;            // as written, e.g. "<f4"
+    std::string descr;  // as written, e.g. "<f4"
     ElementType type = ElementType::f32;
     bool big_endian = false;
     bool fortran_order = false;
     std::vector<int64_t> shape;
-    size_t data_offset = 0;       // bytes before the data
+    size_t data_offset = 0;  // bytes before the data
 };
 
 // Parses the header at the start of `file` (the whole file or at least its header). On a defect,

@@ -174,58 +174,62 @@ void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMap
     });
 }
 
+// Runs plane(input, slab geometry, scratch, output) over every slab for ops with one output.
+template <class Traits, class Scratch, class PlaneFn>
+void run_value_slabs(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads, PlaneFn&& plane) {
+    using V = typename Traits::Value;
+    using W = Worker<Traits, Scratch>;
+    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+        const PlaneGeometry& sg = slab.geometry;
+        OutputValues<Traits> values(output);
+        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
+        plane(in, sg, w.scratch, values.target(out_at, sg.out_size()));
+        values.commit(out_at, sg.out_size());
+    });
+}
+
 template <class Traits>
 void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
              int threads) {
     using V = typename Traits::Value;
     if (outputs.size() > 1) {
         // 32-bit positions while a plane allows: half the memory traffic, twice the vector width.
-        if (g.in_size() < std::numeric_limits<int32_t>::max()) run_max_indexed<Traits, int32_t>(g, input, m, outputs, threads);
-        else run_max_indexed<Traits, int64_t>(g, input, m, outputs, threads);
+        if (g.in_size() < std::numeric_limits<int32_t>::max())
+            run_max_indexed<Traits, int32_t>(g, input, m, outputs, threads);
+        else
+            run_max_indexed<Traits, int64_t>(g, input, m, outputs, threads);
         return;
     }
-    using W = Worker<Traits, MaxScratch<V>>;
-    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
-        const PlaneGeometry& sg = slab.geometry;
-        OutputValues<Traits> values(outputs[0]);
-        const int64_t out_at = p * g.out_size() + slab.out_offset;
-        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
-        max_pool_plane<Traits, V>(in, sg, w.scratch, values.target(out_at, sg.out_size()));
-        values.commit(out_at, sg.out_size());
-    });
+    auto plane = [](const V* in, const PlaneGeometry& sg, MaxScratch<V>& s, V* out) {
+        max_pool_plane<Traits, V>(in, sg, s, out);
+    };
+    run_value_slabs<Traits, MaxScratch<V>>(g, input, outputs[0], threads, plane);
 }
 
 template <class Traits>
 void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output, int threads) {
     using V = typename Traits::Value;
-    using W = Worker<Traits, AvgScratch<V>>;
-    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
-        const PlaneGeometry& sg = slab.geometry;
-        OutputValues<Traits> values(output);
-        const int64_t out_at = p * g.out_size() + slab.out_offset;
-        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
-        V* out = values.target(out_at, sg.out_size());
-        if constexpr (Traits::is_half) avg_pool_plane_rounded<Traits>(in, sg, divisor, out);
-        else avg_pool_plane<V>(in, sg, divisor, w.scratch, out);
-        values.commit(out_at, sg.out_size());
-    });
+    auto plane = [&](const V* in, const PlaneGeometry& sg, AvgScratch<V>& s, V* out) {
+        if constexpr (Traits::is_half)
+            avg_pool_plane_rounded<Traits>(in, sg, divisor, out);
+        else
+            avg_pool_plane<V>(in, sg, divisor, s, out);
+    };
+    run_value_slabs<Traits, AvgScratch<V>>(g, input, output, threads, plane);
 }
 
 template <class Traits>
 void run_adaptive_avg(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads) {
     using V = typename Traits::Value;
     constexpr bool separable = std::is_floating_point_v<typename Traits::Stored>;  // f32, f64
-    using W = Worker<Traits, AvgScratch<V>>;
-    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
-        const PlaneGeometry& sg = slab.geometry;
-        OutputValues<Traits> values(output);
-        const int64_t out_at = p * g.out_size() + slab.out_offset;
-        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
-        V* out = values.target(out_at, sg.out_size());
-        if constexpr (separable) avg_pool_plane<V>(in, sg, AvgDivisor{}, w.scratch, out);
-        else adaptive_avg_plane<Traits>(in, sg, out);
-        values.commit(out_at, sg.out_size());
-    });
+    auto plane = [](const V* in, const PlaneGeometry& sg, AvgScratch<V>& s, V* out) {
+        if constexpr (separable)
+            avg_pool_plane<V>(in, sg, AvgDivisor{}, s, out);
+        else
+            adaptive_avg_plane<Traits>(in, sg, out);
+    };
+    run_value_slabs<Traits, AvgScratch<V>>(g, input, output, threads, plane);
 }
 
 // AdaptiveMaxPool indices carry no batch or channel offset: positions within the plane.
@@ -251,7 +255,7 @@ AvgDivisor avg_divisor(const PoolingDesc& desc, const PoolShape& ps) {
     auto nonzero = [](int64_t p) { return p != 0; };
     d.pads_in_avg = !desc.exclude_pad && (std::any_of(ps.pads_begin.begin(), ps.pads_begin.end(), nonzero) ||
                                           std::any_of(ps.pads_end.begin(), ps.pads_end.end(), nonzero));
-    for (int64_t k : desc.kernel) d.kernel_taps *= k;
+    for (int64_t k : desc.kernel) d.kernel_taps *= static_cast<double>(k);
     return d;
 }
 
@@ -270,8 +274,8 @@ std::optional<std::string> check_output_budget(const PoolOp& op, ElementType val
     size_t bytes = *count * static_cast<size_t>(element_type_bits(values) / 8);
     if (op.has_index_output()) bytes += *count * static_cast<size_t>(element_type_bits(indices) / 8);
     if (bytes > max_bytes)
-        return fmt::format("the output [{}] needs {} bytes, over the memory budget of {} bytes", join_ints(dims),
-                           bytes, max_bytes);
+        return fmt::format("the output [{}] needs {} bytes, over the memory budget of {} bytes", join_ints(dims), bytes,
+                           max_bytes);
     return std::nullopt;
 }
 
@@ -329,11 +333,14 @@ PoolRunResult run_adaptive_pool(const PoolOp& op, const PoolingDesc& desc, const
     PlaneGeometry g;
     const size_t skip = 5 - input.rank();
     for (size_t a = 0; a < 3; ++a)
-        g.axes[a] = a < skip ? axis_taps(1, 1, 1, 1, 1, 0) : adaptive_taps(input.shape()[a - skip + 2], out_dims[a - skip + 2]);
+        g.axes[a] =
+            a < skip ? axis_taps(1, 1, 1, 1, 1, 0) : adaptive_taps(input.shape()[a - skip + 2], out_dims[a - skip + 2]);
     visit_element_type(input.type(), [&](auto traits) {
         using Traits = decltype(traits);
-        if (op.kind == PoolKind::adaptive_max_pool) run_adaptive_max<Traits>(g, input, result.outputs, threads);
-        else run_adaptive_avg<Traits>(g, input, result.outputs[0], threads);
+        if (op.kind == PoolKind::adaptive_max_pool)
+            run_adaptive_max<Traits>(g, input, result.outputs, threads);
+        else
+            run_adaptive_avg<Traits>(g, input, result.outputs[0], threads);
     });
     return result;
 }

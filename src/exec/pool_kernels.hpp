@@ -12,8 +12,8 @@
 namespace irlint {
 
 struct KernelOptions {
-    int threads = 1;                // 0: all hardware threads
-    size_t max_bytes = SIZE_MAX;    // the outputs are refused before allocation when larger
+    int threads = 1;              // 0: all hardware threads
+    size_t max_bytes = SIZE_MAX;  // the outputs are refused before allocation when larger
 };
 
 struct PoolRunResult {

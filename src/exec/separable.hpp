@@ -42,10 +42,13 @@ void running_pass(const A* src, A* dst, int64_t rows, int64_t inner, const AxisT
             b1 = std::min(b0 + k - (axis.origin + b0) % k, axis.in);
             for (int64_t j = 0; j < inner; ++j) fwd[b0 * inner + j] = R::combine(R::identity(), x[b0 * inner + j]);
             for (int64_t i = b0 + 1; i < b1; ++i)
-                for (int64_t j = 0; j < inner; ++j) fwd[i * inner + j] = R::combine(fwd[(i - 1) * inner + j], x[i * inner + j]);
-            for (int64_t j = 0; j < inner; ++j) bwd[(b1 - 1) * inner + j] = R::combine(R::identity(), x[(b1 - 1) * inner + j]);
+                for (int64_t j = 0; j < inner; ++j)
+                    fwd[i * inner + j] = R::combine(fwd[(i - 1) * inner + j], x[i * inner + j]);
+            for (int64_t j = 0; j < inner; ++j)
+                bwd[(b1 - 1) * inner + j] = R::combine(R::identity(), x[(b1 - 1) * inner + j]);
             for (int64_t i = b1 - 2; i >= b0; --i)
-                for (int64_t j = 0; j < inner; ++j) bwd[i * inner + j] = R::combine_before(x[i * inner + j], bwd[(i + 1) * inner + j]);
+                for (int64_t j = 0; j < inner; ++j)
+                    bwd[i * inner + j] = R::combine_before(x[i * inner + j], bwd[(i + 1) * inner + j]);
         }
         A* out = dst + r * axis.out * inner;
         for (int64_t o = 0; o < axis.out; ++o) {
@@ -53,12 +56,14 @@ void running_pass(const A* src, A* dst, int64_t rows, int64_t inner, const AxisT
                 const int64_t first = axis.start[o], last = first + k - 1;
                 const bool one_block = (axis.origin + first) % k == 0;
                 for (int64_t j = 0; j < inner; ++j)
-                    out[o * inner + j] = one_block ? bwd[first * inner + j] : R::combine(bwd[first * inner + j], fwd[last * inner + j]);
+                    out[o * inner + j] =
+                        one_block ? bwd[first * inner + j] : R::combine(bwd[first * inner + j], fwd[last * inner + j]);
                 continue;
             }
             for (int64_t j = 0; j < inner; ++j) {  // a window cut by the border: its taps one by one
                 A acc = R::identity();
-                for (int64_t t = axis.lo[o]; t < axis.hi[o]; ++t) acc = R::combine(acc, x[(axis.start[o] + t) * inner + j]);
+                for (int64_t t = axis.lo[o]; t < axis.hi[o]; ++t)
+                    acc = R::combine(acc, x[(axis.start[o] + t) * inner + j]);
                 out[o * inner + j] = acc;
             }
         }
@@ -126,9 +131,11 @@ void w_pass(const Src* src, A* dst, int64_t rows, const AxisTaps& axis) {
             } else if (stride == 1) {
                 for (int64_t o = inner.first; o < inner.last; ++o) acc[o] = R::combine(acc[o], static_cast<A>(run[o]));
             } else if (stride == 2) {
-                for (int64_t o = inner.first; o < inner.last; ++o) acc[o] = R::combine(acc[o], static_cast<A>(run[2 * o]));
+                for (int64_t o = inner.first; o < inner.last; ++o)
+                    acc[o] = R::combine(acc[o], static_cast<A>(run[2 * o]));
             } else {
-                for (int64_t o = inner.first; o < inner.last; ++o) acc[o] = R::combine(acc[o], static_cast<A>(run[o * stride]));
+                for (int64_t o = inner.first; o < inner.last; ++o)
+                    acc[o] = R::combine(acc[o], static_cast<A>(run[o * stride]));
             }
         }
     }
@@ -157,8 +164,10 @@ void reduce_axis(const Src* src, A* dst, int64_t rows, int64_t inner, const Axis
     if constexpr (std::is_same_v<Src, A>) {
         if (use_running_route(axis)) return running_pass<R, A>(src, dst, rows, inner, axis, s);
     }
-    if (inner == 1) w_pass<R, Src, A>(src, dst, rows, axis);
-    else strided_pass<R, Src, A>(src, dst, rows, inner, axis);
+    if (inner == 1)
+        w_pass<R, Src, A>(src, dst, rows, axis);
+    else
+        strided_pass<R, Src, A>(src, dst, rows, inner, axis);
 }
 
 }  // namespace irlint::kernels

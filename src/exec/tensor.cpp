@@ -56,31 +56,55 @@ double load(const std::byte* p, size_t i) {
 
 double Tensor::value_as_double(size_t i) const {
     switch (type_) {
-        case ElementType::f16: return f16_to_float(static_cast<uint16_t>(load<uint16_t>(data_, i)));
-        case ElementType::bf16: return bf16_to_float(static_cast<uint16_t>(load<uint16_t>(data_, i)));
-        case ElementType::f32: return load<float>(data_, i);
-        case ElementType::f64: return load<double>(data_, i);
-        case ElementType::boolean: return load<uint8_t>(data_, i) != 0 ? 1.0 : 0.0;
-        case ElementType::i8: return load<int8_t>(data_, i);
-        case ElementType::i16: return load<int16_t>(data_, i);
-        case ElementType::i32: return load<int32_t>(data_, i);
-        case ElementType::i64: return load<int64_t>(data_, i);
-        case ElementType::u8: return load<uint8_t>(data_, i);
-        case ElementType::u16: return load<uint16_t>(data_, i);
-        case ElementType::u32: return load<uint32_t>(data_, i);
-        case ElementType::u64: return load<uint64_t>(data_, i);
-        default: return 0;
+        case ElementType::f16:
+            return f16_to_float(static_cast<uint16_t>(load<uint16_t>(data_, i)));
+        case ElementType::bf16:
+            return bf16_to_float(static_cast<uint16_t>(load<uint16_t>(data_, i)));
+        case ElementType::f32:
+            return load<float>(data_, i);
+        case ElementType::f64:
+            return load<double>(data_, i);
+        case ElementType::boolean:
+            return load<uint8_t>(data_, i) != 0 ? 1.0 : 0.0;
+        case ElementType::i8:
+            return load<int8_t>(data_, i);
+        case ElementType::i16:
+            return load<int16_t>(data_, i);
+        case ElementType::i32:
+            return load<int32_t>(data_, i);
+        case ElementType::i64:
+            return load<int64_t>(data_, i);
+        case ElementType::u8:
+            return load<uint8_t>(data_, i);
+        case ElementType::u16:
+            return load<uint16_t>(data_, i);
+        case ElementType::u32:
+            return load<uint32_t>(data_, i);
+        case ElementType::u64:
+            return load<uint64_t>(data_, i);
+        default:
+            return 0;
     }
 }
 
 bool is_executable_type(ElementType t) {
     switch (t) {
-        case ElementType::f16: case ElementType::bf16: case ElementType::f32: case ElementType::f64:
-        case ElementType::boolean: case ElementType::i8: case ElementType::i16: case ElementType::i32:
-        case ElementType::i64: case ElementType::u8: case ElementType::u16: case ElementType::u32:
+        case ElementType::f16:
+        case ElementType::bf16:
+        case ElementType::f32:
+        case ElementType::f64:
+        case ElementType::boolean:
+        case ElementType::i8:
+        case ElementType::i16:
+        case ElementType::i32:
+        case ElementType::i64:
+        case ElementType::u8:
+        case ElementType::u16:
+        case ElementType::u32:
         case ElementType::u64:
             return true;
-        default: return false;
+        default:
+            return false;
     }
 }
 

@@ -35,8 +35,14 @@ public:
     const std::byte* bytes() const { return data_; }
     std::byte* mutable_bytes();  // owned tensors only
 
-    template <class T> const T* data() const { return reinterpret_cast<const T*>(data_); }
-    template <class T> T* mutable_data() { return reinterpret_cast<T*>(mutable_bytes()); }
+    template <class T>
+    const T* data() const {
+        return reinterpret_cast<const T*>(data_);
+    }
+    template <class T>
+    T* mutable_data() {
+        return reinterpret_cast<T*>(mutable_bytes());
+    }
 
     // Element i widened to double (f16/bf16 decoded, integers converted): for reports and comparison.
     double value_as_double(size_t i) const;

@@ -45,8 +45,8 @@ std::string why_text(const OutputRun& o, const Palette& p) {
 }
 
 std::string output_text(const OutputRun& o, const Palette& p) {
-    std::string out = fmt::format("  output {} ({}) {} {}", o.index, o.role, shape_text(o.shape),
-                                  element_type_name(o.type));
+    std::string out =
+        fmt::format("  output {} ({}) {} {}", o.index, o.role, shape_text(o.shape), element_type_name(o.type));
     if (!o.saved_path.empty()) out += fmt::format(", saved to {}", o.saved_path);
     if (o.expect_path.empty()) return out + ": not compared\n";
     const Comparison& c = o.comparison;
@@ -96,8 +96,8 @@ std::string output_json(const OutputRun& o) {
         "\"rtol\":{},\"histogram\":{{{}}}",
         o.index, join_ints(o.shape), json_string(element_type_name(o.type)), o.compared() ? "true" : "false",
         json_number(c.max_abs_err), json_number(c.max_rel_err), c.mismatches, o.compared() ? c.total : 0, first,
-        json_string(o.role), json_number(c.mean_abs_err), json_number(o.tolerance.atol),
-        json_number(o.tolerance.rtol), histogram);
+        json_string(o.role), json_number(c.mean_abs_err), json_number(o.tolerance.atol), json_number(o.tolerance.rtol),
+        histogram);
     if (!o.expect_path.empty()) out += fmt::format(",\"expected_file\":{}", json_string(o.expect_path));
     if (!c.problem.empty()) out += fmt::format(",\"problem\":{}", json_string(c.problem));
     if (!o.saved_path.empty()) out += fmt::format(",\"saved\":{}", json_string(o.saved_path));
@@ -119,7 +119,8 @@ std::string run_text(const LayerRun& r, const Palette& p) {
                            fmt::styled("error:", p.error), r.error);
     std::string out = layer_heading(r) + fmt::format(" ({:.1f} ms)\n", r.milliseconds);
     for (const auto& o : r.outputs) out += output_text(o, p);
-    return out + fmt::format("result: {}\n", fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)));
+    return out +
+           fmt::format("result: {}\n", fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)));
 }
 
 std::string run_json(const LayerRun& r) {
@@ -128,10 +129,10 @@ std::string run_json(const LayerRun& r) {
         if (i) outputs += ",";
         outputs += output_json(r.outputs[i]);
     }
-    std::string out = fmt::format(
-        "{{\"layer\":{{\"id\":{},\"name\":{},\"type\":{},\"version\":{}}},\"status\":{},\"outputs\":[{}]",
-        json_string(r.layer.id), json_string(r.layer.name), json_string(r.layer.type), json_string(r.version),
-        json_string(run_status_name(r.status)), outputs);
+    std::string out =
+        fmt::format("{{\"layer\":{{\"id\":{},\"name\":{},\"type\":{},\"version\":{}}},\"status\":{},\"outputs\":[{}]",
+                    json_string(r.layer.id), json_string(r.layer.name), json_string(r.layer.type),
+                    json_string(r.version), json_string(run_status_name(r.status)), outputs);
     if (!r.error.empty()) out += fmt::format(",\"error\":{}", json_string(r.error));
     if (!r.input_path.empty()) out += fmt::format(",\"input\":{}", json_string(r.input_path));
     return out + "}";
@@ -153,8 +154,9 @@ std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
         std::vector<std::string> cells;
         for (const auto& o : r.outputs)
             if (!o.expect_path.empty())
-                cells.push_back(o.comparison.compared() ? fmt::format("{}/{}", o.comparison.mismatches, o.comparison.total)
-                                                        : std::string("shape/type"));
+                cells.push_back(o.comparison.compared()
+                                    ? fmt::format("{}/{}", o.comparison.mismatches, o.comparison.total)
+                                    : std::string("shape/type"));
         out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<8}  {}\n", r.layer.id, id_width, r.layer.name, name_width,
                            r.op_name, fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)),
                            cells.empty() ? std::string("-") : fmt::format("{}", fmt::join(cells, " ")));
@@ -171,9 +173,10 @@ std::string runs_json(const std::vector<LayerRun>& runs) {
         if (i) items += ",";
         items += run_json(runs[i]);
     }
-    return fmt::format("{{\"tool\":\"irlint\",\"version\":{},\"runs\":[{}],\"summary\":{{\"layers\":{},\"ok\":{},"
-                       "\"mismatch\":{},\"error\":{}}}}}\n",
-                       json_string(IRLINT_VERSION), items, runs.size(), counts[0], counts[1], counts[2]);
+    return fmt::format(
+        "{{\"tool\":\"irlint\",\"version\":{},\"runs\":[{}],\"summary\":{{\"layers\":{},\"ok\":{},"
+        "\"mismatch\":{},\"error\":{}}}}}\n",
+        json_string(IRLINT_VERSION), items, runs.size(), counts[0], counts[1], counts[2]);
 }
 
 }  // namespace irlint

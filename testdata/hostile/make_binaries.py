@@ -91,9 +91,10 @@ FILES = {
     "npy_wrong_shape.npy": npy(header(shape="(1, 1, 5, 5)"), f32([0.0] * 25)),
     "npy_wrong_rank.npy": npy(header(shape="(16,)"), X),
     "npy_scalar.npy": npy(header(shape="()"), f32([1.0])),
-    # the input of run_avgpool_i64_sum_overflow.xml, and the mean its AvgPool gives
+    # the input of run_avgpool_i64_sum_overflow.xml, and the mean its AvgPool gives: the reference sums in
+    # the element type, so 2^63 - 1 + 1 wraps to -2^63 before the division
     "x_i64_sum_overflow.npy": npy(header(descr="'<i8'", shape="(1, 1, 2)"), i64([2**63 - 1, 1])),
-    "y_i64_sum_overflow.npy": npy(header(descr="'<i8'", shape="(1, 1, 1)"), i64([2**62])),
+    "y_i64_sum_overflow.npy": npy(header(descr="'<i8'", shape="(1, 1, 1)"), i64([-(2**62)])),
     # output_size inputs of run_adaptive.xml
     "size_2x2.npy": npy(header(descr="'<i8'", shape="(2,)"), i64([2, 2])),
     "size_huge.npy": npy(header(descr="'<i8'", shape="(2,)"), i64([2**62, 2**62])),
