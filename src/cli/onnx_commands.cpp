@@ -30,20 +30,6 @@ std::shared_ptr<const OnnxCheck> load_onnx(const std::string& path, int* exit_co
     return check_onnx(std::move(*read.model));
 }
 
-RunRequest request_for(const RunOptions& o, const RunLimits& limits) {
-    RunRequest r;
-    r.threads = o.threads;
-    r.max_bytes = limits.max_bytes;
-    r.atol = limits.atol;
-    r.rtol = limits.rtol;
-    return r;
-}
-
-int status_exit(const std::vector<LayerRun>& runs) {
-    const bool bad = std::any_of(runs.begin(), runs.end(), [](const LayerRun& r) { return r.status != RunStatus::ok; });
-    return bad ? exit_code::findings : exit_code::ok;
-}
-
 int run_one(const OnnxCheck& c, const RunOptions& o, const RunLimits& limits) {
     std::string error;
     const auto node = find_onnx_node(c.onnx, o.layer, &error);

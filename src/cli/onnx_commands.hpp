@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/run_common.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
 
@@ -26,10 +27,6 @@ struct CheckedModel {
 // nullopt with *exit_code set (and the reason printed) when the model cannot be used.
 std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code);
 
-struct RunLimits {
-    size_t max_bytes = SIZE_MAX;
-    std::optional<double> atol, rtol;
-};
 int run_onnx(const RunOptions& o, const RunLimits& limits);
 
 }  // namespace irlint::cli

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/load.hpp"
+#include "cli/run_common.hpp"
 #include "cli/onnx_commands.hpp"
 #include "core/text.hpp"
 #include "exec/layer_run.hpp"
@@ -92,25 +93,6 @@ const LayerShapes* find_layer(const ModelReport& report, const std::string& want
     return nullptr;
 }
 
-struct RunSetup {
-    size_t max_bytes = 0;
-    std::optional<double> atol, rtol;
-};
-
-RunRequest request_for(const RunSetup& setup, const RunOptions& o) {
-    RunRequest r;
-    r.threads = o.threads;
-    r.max_bytes = setup.max_bytes;
-    r.atol = setup.atol;
-    r.rtol = setup.rtol;
-    return r;
-}
-
-int status_exit(const std::vector<LayerRun>& runs) {
-    const bool bad = std::any_of(runs.begin(), runs.end(), [](const LayerRun& r) { return r.status != RunStatus::ok; });
-    return bad ? exit_code::findings : exit_code::ok;
-}
-
 // The maps of every output with mismatches, in report order, as one PNG; nothing is written when every
 // compared output matches. Returns the exit code: 2 when the file cannot be written.
 int write_map_png(const std::string& path, const std::vector<LayerRun>& runs, int status) {
@@ -133,7 +115,7 @@ int write_map_png(const std::string& path, const std::vector<LayerRun>& runs, in
     return status;
 }
 
-int run_one(const ModelReport& report, const RunOptions& o, const RunSetup& setup) {
+int run_one(const ModelReport& report, const RunOptions& o, const RunLimits& setup) {
     std::string error;
     const LayerShapes* layer = find_layer(report, o.layer, &error);
     if (!layer) {
@@ -147,7 +129,7 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunSetup& setu
                         o.model, layer->layer->id, layer->layer->name, layer->layer->type));
         return exit_code::findings;
     }
-    RunRequest request = request_for(setup, o);
+    RunRequest request = request_for(o, setup);
     request.input_path = o.inputs[0];
     if (o.inputs.size() > 1) request.output_size_path = o.inputs[1];
     request.expect_paths = o.expects;
@@ -163,14 +145,14 @@ std::optional<std::string> existing(const fs::path& p) {
     return fs::is_regular_file(p, ec) ? std::optional<std::string>(p.string()) : std::nullopt;
 }
 
-int run_data_dir(const ModelReport& report, const RunOptions& o, const RunSetup& setup) {
+int run_data_dir(const ModelReport& report, const RunOptions& o, const RunLimits& setup) {
     std::vector<LayerRun> runs;
     for (const auto& l : report.layers) {
         if (!is_runnable(l)) continue;
         const fs::path base = fs::path(o.data_dir) / l.layer->id;
         const auto input = existing(base.string() + ".in0.npy");
         if (!input) continue;
-        RunRequest request = request_for(setup, o);
+        RunRequest request = request_for(o, setup);
         request.input_path = *input;
         if (l.pool_op->is_adaptive()) request.output_size_path = existing(base.string() + ".in1.npy");
         for (size_t i = 0; i < l.pool_op->output_count(); ++i)
@@ -205,7 +187,7 @@ int run_run(const RunOptions& o) {
         print_error(*problem);
         return exit_code::usage;
     }
-    RunSetup setup;
+    RunLimits setup;
     setup.max_bytes = default_memory_budget();
     if (!o.max_memory.empty()) {
         const auto size = parse_size(o.max_memory);
@@ -217,7 +199,7 @@ int run_run(const RunOptions& o) {
     }
     if (o.atol >= 0) setup.atol = o.atol;
     if (o.rtol >= 0) setup.rtol = o.rtol;
-    if (names_onnx_model(o.model)) return run_onnx(o, RunLimits{setup.max_bytes, setup.atol, setup.rtol});
+    if (names_onnx_model(o.model)) return run_onnx(o, setup);
     int failure = exit_code::ok;
     const std::optional<Model> model = load_model(o.model, &failure);
     if (!model) return failure;

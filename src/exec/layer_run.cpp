@@ -179,13 +179,7 @@ private:
     }
 
     bool finish_output(size_t i, const Tensor& computed, std::optional<Tensor>& expected) {
-        OutputRun o;
-        o.index = i;
-        o.role = i == 0 ? "values" : "indices";
-        o.shape = computed.shape();
-        o.type = computed.type();
-        const Tolerance defaults = default_tolerance(computed.type());
-        o.tolerance = {req_.atol.value_or(defaults.atol), req_.rtol.value_or(defaults.rtol)};
+        OutputRun o = output_run(i, computed, req_);
         if (i < req_.expect_paths.size() && !req_.expect_paths[i].empty()) {
             expected = compare_with(req_.expect_paths[i], computed, o);
             if (!expected) return false;
@@ -194,9 +188,7 @@ private:
             if (auto error = write_npy(req_.save_paths[i], computed)) return fail(*error);
             o.saved_path = req_.save_paths[i];
         }
-        if (!o.expect_path.empty() && !o.comparison.matches() && r_.status == RunStatus::ok)
-            r_.status = RunStatus::mismatch;
-        r_.outputs.push_back(std::move(o));
+        add_output(r_, std::move(o));
         return true;
     }
 
@@ -223,6 +215,23 @@ private:
 };
 
 }  // namespace
+
+OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request) {
+    OutputRun o;
+    o.index = index;
+    o.role = index == 0 ? "values" : "indices";
+    o.shape = computed.shape();
+    o.type = computed.type();
+    const Tolerance defaults = default_tolerance(computed.type());
+    o.tolerance = {request.atol.value_or(defaults.atol), request.rtol.value_or(defaults.rtol)};
+    return o;
+}
+
+void add_output(LayerRun& run, OutputRun output) {
+    if (!output.expect_path.empty() && !output.comparison.matches() && run.status == RunStatus::ok)
+        run.status = RunStatus::mismatch;
+    run.outputs.push_back(std::move(output));
+}
 
 LayerRun run_layer(const LayerShapes& layer, const RunRequest& request) { return Runner(layer, request).run(); }
 

@@ -60,6 +60,11 @@ struct LayerRun {
 // The layers `run` can execute: pooling layers the rule engine recognised.
 bool is_runnable(const LayerShapes& layer);
 
+// Steps shared by the IR and ONNX runners: an output's description with the request's tolerance, and
+// recording it (a mismatch turns an ok run into a mismatch).
+OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request);
+void add_output(LayerRun& run, OutputRun output);
+
 LayerRun run_layer(const LayerShapes& layer, const RunRequest& request);
 
 }  // namespace irlint

@@ -203,13 +203,7 @@ private:
     }
 
     bool finish_output(size_t i, const Tensor& computed) {
-        OutputRun o;
-        o.index = i;
-        o.role = i == 0 ? "values" : "indices";
-        o.shape = computed.shape();
-        o.type = computed.type();
-        const Tolerance defaults = default_tolerance(computed.type());
-        o.tolerance = {req_.atol.value_or(defaults.atol), req_.rtol.value_or(defaults.rtol)};
+        OutputRun o = output_run(i, computed, req_);
         if (i < req_.expect_paths.size() && !req_.expect_paths[i].empty()) {
             auto expected = load(req_.expect_paths[i], false);
             if (!expected) return false;
@@ -222,9 +216,7 @@ private:
             if (auto error = write_npy(req_.save_paths[i], computed)) return fail(*error);
             o.saved_path = req_.save_paths[i];
         }
-        if (!o.expect_path.empty() && !o.comparison.matches() && r_.status == RunStatus::ok)
-            r_.status = RunStatus::mismatch;
-        r_.outputs.push_back(std::move(o));
+        add_output(r_, std::move(o));
         return true;
     }
 

@@ -1,0 +1,24 @@
+#pragma once
+// What `irlint run` does alike for IR and ONNX models: the limits from the command line, the request they
+// make, and the exit code of a set of runs.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "exec/layer_run.hpp"
+
+namespace irlint::cli {
+
+struct RunLimits {
+    size_t max_bytes = SIZE_MAX;
+    std::optional<double> atol, rtol;
+};
+
+RunRequest request_for(const RunOptions& o, const RunLimits& limits);
+
+// 0 when every run is ok, else 1.
+int status_exit(const std::vector<LayerRun>& runs);
+
+}  // namespace irlint::cli
