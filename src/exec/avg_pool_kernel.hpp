@@ -21,7 +21,7 @@ using SumType = std::conditional_t<std::is_floating_point_v<V>, V, uint64_t>;
 template <class A>
 struct PassScratch {
     std::vector<A> after_d, after_h;
-    RunningScratch<A> running;
+    AxisScratch<A> running;
 };
 
 // Reduces the plane along D, then H, then W into `out` (out_size elements), skipping trivial axes.
@@ -71,7 +71,21 @@ template <class V>
 struct AvgScratch {
     PassScratch<SumType<V>> passes;
     std::vector<SumType<V>> sums;
+    std::vector<double> w_taps;  // the in-data taps of each W output, as the divisor's last factor
 };
+
+// Divides one output row of sums. Floats divide by the count rounded to the element type, as the
+// reference does. A window with no tap in the data has a sum of 0 and gives 0: for floats its count is
+// taken as 1 (the factors are never 0 here), which keeps the loop free of branches, so it vectorizes.
+template <class V, class A>
+void divide_row(const A* IRLINT_RESTRICT sum, const double* IRLINT_RESTRICT w_taps, double rows, int64_t n,
+                V* IRLINT_RESTRICT out) {
+    if constexpr (std::is_floating_point_v<V>) {
+        for (int64_t i = 0; i < n; ++i) out[i] = sum[i] / static_cast<V>(rows * w_taps[i]);
+    } else {
+        for (int64_t i = 0; i < n; ++i) out[i] = average<V, A>(sum[i], rows * w_taps[i]);
+    }
+}
 
 template <class V>
 IRLINT_PLANE_KERNEL void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divisor,
@@ -82,16 +96,19 @@ IRLINT_PLANE_KERNEL void avg_pool_plane(const V* in, const PlaneGeometry& g, con
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
+    // Padding that counts makes every divisor the whole kernel: one row factor, W factors of 1.
+    constexpr bool is_float = std::is_floating_point_v<V>;
+    auto factor = [&](double taps) { return is_float && taps == 0 ? 1.0 : taps; };
+    s.w_taps.resize(static_cast<size_t>(w.out));
+    for (int64_t ow = 0; ow < w.out; ++ow)
+        s.w_taps[static_cast<size_t>(ow)] = divisor.pads_in_avg ? 1.0 : factor(static_cast<double>(w.taps(ow)));
     const A* sum = s.sums.data();
     for (int64_t od = 0; od < d.out; ++od) {
         for (int64_t oh = 0; oh < h.out; ++oh, sum += w.out, out += w.out) {
-            if (divisor.pads_in_avg) {
-                for (int64_t ow = 0; ow < w.out; ++ow) out[ow] = average<V, A>(sum[ow], divisor.kernel_taps);
-                continue;
-            }
-            const int64_t rows = d.taps(od) * h.taps(oh);
-            for (int64_t ow = 0; ow < w.out; ++ow)
-                out[ow] = average<V, A>(sum[ow], static_cast<double>(rows * w.taps(ow)));
+            // Whole-number factors: their product is the exact count while it stays below 2^53.
+            const double rows =
+                divisor.pads_in_avg ? divisor.kernel_taps : factor(static_cast<double>(d.taps(od) * h.taps(oh)));
+            divide_row<V, A>(sum, s.w_taps.data(), rows, w.out, out);
         }
     }
 }

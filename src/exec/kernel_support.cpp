@@ -12,6 +12,21 @@ int64_t first_tap_at_or_after(int64_t start, int64_t dilation, int64_t bound) {
     if (start >= bound) return 0;
     return (bound - start + dilation - 1) / dilation;
 }
+
+void find_interior(AxisTaps& a) {
+    InteriorRange& r = a.interior;
+    r = {};
+    if (a.stride == 0) return;
+    auto whole = [&](int64_t o) { return a.lo[o] == 0 && a.hi[o] == a.kernel; };
+    while (r.first < a.out && !whole(r.first)) ++r.first;
+    r.last = a.out;
+    while (r.last > r.first && !whole(r.last - 1)) --r.last;
+    for (int64_t o = r.first; o < r.last; ++o)
+        if (!whole(o)) {  // not one run: every output is treated as a border one
+            r = {};
+            return;
+        }
+}
 }  // namespace
 
 AxisTaps axis_taps(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_begin) {
@@ -32,6 +47,7 @@ AxisTaps axis_taps(int64_t in, int64_t out, int64_t kernel, int64_t stride, int6
         a.lo[o] = lo;
         a.hi[o] = hi;
     }
+    find_interior(a);
     return a;
 }
 
@@ -47,6 +63,7 @@ AxisTaps adaptive_taps(int64_t in, int64_t out) {
         a.hi.push_back(end - begin);
         a.kernel = std::max(a.kernel, end - begin);
     }
+    find_interior(a);
     return a;
 }
 
@@ -68,6 +85,7 @@ AxisTaps slice_axis(const AxisTaps& a, int64_t o0, int64_t o1, int64_t* first) {
     for (int64_t& st : s.start) st -= begin;
     s.lo.assign(a.lo.begin() + o0, a.lo.begin() + o1);
     s.hi.assign(a.hi.begin() + o0, a.hi.begin() + o1);
+    find_interior(s);
     *first = begin;
     return s;
 }

@@ -105,6 +105,11 @@ bool visit_element_type(ElementType t, Fn&& fn) {
     }
 }
 
+// Outputs [first, last) of an axis, whose windows lie wholly inside the data.
+struct InteriorRange {
+    int64_t first = 0, last = 0;
+};
+
 // One spatial axis of a plane: for each output position, where its window starts in the input (possibly
 // in the padding) and the range [lo, hi) of kernel taps that land inside the data.
 struct AxisTaps {
@@ -113,6 +118,8 @@ struct AxisTaps {
     int64_t origin = 0;  // where input position 0 lies on the whole axis (a slab of a plane starts later)
     std::vector<int64_t> start;
     std::vector<int64_t> lo, hi;
+    // The evenly spaced outputs with every tap in the data, when they are one run; empty otherwise.
+    InteriorRange interior;
     int64_t taps(int64_t o) const { return hi[o] - lo[o]; }
     bool trivial() const { return in == 1 && out == 1 && kernel == 1 && start[0] == 0; }
 };

@@ -17,14 +17,13 @@ struct MaxScratch {
     std::vector<V> values[2];
     std::vector<I> indices[2];  // flat spatial index of the pick; -1 while nothing was picked
     std::vector<int32_t> best_tap;
-    RunningScratch<V> running;
+    AxisScratch<V> running;
 };
 
 template <class Traits, class V, class I>
 void indexed_w_pass(const V* src, V* dst, I* dst_idx, int64_t rows, const AxisTaps& axis, MaxScratch<V, I>& s) {
     const V lowest = Traits::lowest();
-    const InteriorRange inner = interior(axis);
-    const int64_t stride = axis.stride;
+    const InteriorRange inner = axis.interior;
     s.best_tap.resize(static_cast<size_t>(axis.out));
     int32_t* IRLINT_RESTRICT tap = s.best_tap.data();
     for (int64_t r = 0; r < rows; ++r) {
@@ -43,15 +42,20 @@ void indexed_w_pass(const V* src, V* dst, I* dst_idx, int64_t rows, const AxisTa
                 }
             }
         }
-        for (int64_t k = 0; k < axis.kernel && inner.last > inner.first; ++k) {
-            const int64_t offset = axis.start[0] + k * axis.dilation;
-            const V* IRLINT_RESTRICT run = line + offset;
-            const auto tap_k = static_cast<int32_t>(k);
-            for (int64_t o = inner.first; o < inner.last; ++o) {
-                const V v = run[o * stride], b = best[o];
-                const int32_t take = -static_cast<int32_t>(v > b);  // all ones when v wins: a branch-free select
-                best[o] = v > b ? v : b;
-                tap[o] = (tap_k & take) | (tap[o] & ~take);
+        if (inner.last > inner.first) {
+            const InteriorRuns<V> runs = interior_runs(line, axis.in, axis.start[inner.first], axis, s.running.phases);
+            const int64_t count = inner.last - inner.first;
+            V* IRLINT_RESTRICT b = best + inner.first;
+            int32_t* IRLINT_RESTRICT t = tap + inner.first;
+            for (int64_t k = 0; k < axis.kernel; ++k) {
+                const V* IRLINT_RESTRICT run = runs.run(k);
+                const auto tap_k = static_cast<int32_t>(k);
+                for (int64_t i = 0; i < count; ++i) {
+                    const V v = run[i], held = b[i];
+                    const int32_t take = -static_cast<int32_t>(v > held);  // all ones when v wins: branch-free
+                    b[i] = v > held ? v : held;
+                    t[i] = (tap_k & take) | (t[i] & ~take);
+                }
             }
         }
         for (int64_t o = 0; o < axis.out; ++o)

@@ -1,5 +1,7 @@
 #include "exec/pool_kernels.hpp"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "core/text.hpp"
@@ -261,9 +263,9 @@ AvgDivisor avg_divisor(const PoolingDesc& desc, const PoolShape& ps) {
 
 std::vector<Tensor> allocate_outputs(const PoolOp& op, ElementType values, ElementType indices,
                                      const std::vector<int64_t>& dims) {
-    std::vector<Tensor> outputs;
-    outputs.emplace_back(values, dims);
-    if (op.has_index_output()) outputs.emplace_back(indices, dims);
+    std::vector<Tensor> outputs;  // the kernels write every element
+    outputs.push_back(Tensor::uninitialized(values, dims));
+    if (op.has_index_output()) outputs.push_back(Tensor::uninitialized(indices, dims));
     return outputs;
 }
 
@@ -297,7 +299,11 @@ PoolRunResult run_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& 
     if (auto error = check_output_budget(op, input.type(), desc.index_type, out_dims, options.max_bytes))
         return {*error, {}};
     result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims);
-    if (result.outputs[0].size() == 0 || input.size() == 0) return result;
+    if (input.size() == 0) {  // windows over no data at all (an empty spatial axis, padded): zeros
+        for (Tensor& t : result.outputs) std::memset(t.mutable_bytes(), 0, t.byte_size());
+        return result;
+    }
+    if (result.outputs[0].size() == 0) return result;
 
     const PlaneGeometry g = plane_geometry(op, desc, ps, input.shape(), out_dims);
     const int threads = resolve_threads(options.threads);

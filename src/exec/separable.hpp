@@ -21,13 +21,15 @@ namespace irlint::kernels {
 // cancel against values outside the window.
 inline bool use_running_route(const AxisTaps& a) { return a.dilation == 1 && a.kernel >= 8; }
 
+// Scratch of the passes along one axis: the running results of the block route, a line split into phases.
 template <class A>
-struct RunningScratch {
+struct AxisScratch {
     std::vector<A> forward, backward;
+    std::vector<A> phases;
 };
 
 template <class R, class A>
-void running_pass(const A* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis, RunningScratch<A>& s) {
+void running_pass(const A* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis, AxisScratch<A>& s) {
     const auto size = static_cast<size_t>(axis.in * inner);
     s.forward.resize(size);
     s.backward.resize(size);
@@ -89,55 +91,145 @@ struct MaxReducer {
     static A combine_before(A v, A later) { return v >= later ? v : later; }
 };
 
-// The outputs whose windows lie wholly inside the data: [first, last).
-struct InteriorRange {
-    int64_t first = 0, last = 0;
+// out[i] combined with tap runs p0[i], p1[i], ... (the first N of them) in that order; `fresh` starts
+// from the identity instead of out[i]. Several taps a sweep keep the running result in a register.
+template <class R, int N, class Src, class A>
+void combine_taps(A* IRLINT_RESTRICT out, const Src* IRLINT_RESTRICT p0, const Src* IRLINT_RESTRICT p1,
+                  const Src* IRLINT_RESTRICT p2, const Src* IRLINT_RESTRICT p3, int64_t n, bool fresh) {
+    auto sweep = [&](auto start) {
+        for (int64_t i = 0; i < n; ++i) {
+            A acc = start(i);
+            acc = R::combine(acc, static_cast<A>(p0[i]));
+            if constexpr (N > 1) acc = R::combine(acc, static_cast<A>(p1[i]));
+            if constexpr (N > 2) acc = R::combine(acc, static_cast<A>(p2[i]));
+            if constexpr (N > 3) acc = R::combine(acc, static_cast<A>(p3[i]));
+            out[i] = acc;
+        }
+    };
+    if (fresh)
+        sweep([](int64_t) { return R::identity(); });
+    else
+        sweep([out](int64_t i) { return out[i]; });
+}
+
+// out[0, n) = the combination of taps [first, end) in order, where run(k) points at tap k's values.
+template <class R, class A, class Run>
+void combine_tap_runs(A* out, int64_t n, int64_t first, int64_t end, Run&& run) {
+    if (first >= end) {
+        for (int64_t i = 0; i < n; ++i) out[i] = R::identity();
+        return;
+    }
+    for (int64_t k = first; k < end; k += 4) {
+        const bool fresh = k == first;
+        const auto p0 = run(k);
+        switch (std::min<int64_t>(4, end - k)) {
+            case 1:
+                combine_taps<R, 1>(out, p0, p0, p0, p0, n, fresh);
+                break;
+            case 2:
+                combine_taps<R, 2>(out, p0, run(k + 1), p0, p0, n, fresh);
+                break;
+            case 3:
+                combine_taps<R, 3>(out, p0, run(k + 1), run(k + 2), p0, n, fresh);
+                break;
+            default:
+                combine_taps<R, 4>(out, p0, run(k + 1), run(k + 2), run(k + 3), n, fresh);
+        }
+    }
+}
+
+// Splits a line into its `stride` phases: phase p holds line[p], line[p + stride], ... Each phase has
+// room for `len` elements (the last ones of a phase may be left unset: no tap reads them).
+template <int64_t S, class Src, class A>
+void split_phases_by(const Src* IRLINT_RESTRICT line, int64_t in, A* IRLINT_RESTRICT phases, int64_t len) {
+    const int64_t groups = in / S;
+    for (int64_t j = 0; j < groups; ++j)
+        for (int64_t p = 0; p < S; ++p) phases[p * len + j] = static_cast<A>(line[j * S + p]);
+    for (int64_t p = 0; groups * S + p < in; ++p) phases[p * len + groups] = static_cast<A>(line[groups * S + p]);
+}
+
+template <class Src, class A>
+void split_phases(const Src* line, int64_t in, int64_t stride, A* phases, int64_t len) {
+    switch (stride) {  // a stride the compiler knows turns the split into vector shuffles
+        case 1:
+            return split_phases_by<1>(line, in, phases, len);
+        case 2:
+            return split_phases_by<2>(line, in, phases, len);
+        case 3:
+            return split_phases_by<3>(line, in, phases, len);
+        case 4:
+            return split_phases_by<4>(line, in, phases, len);
+        default:
+            for (int64_t i = 0; i < in; ++i) phases[(i % stride) * len + i / stride] = static_cast<A>(line[i]);
+    }
+}
+
+// The taps of the interior outputs of one line as contiguous runs: tap k of output `first + i` is
+// run(k)[i]. With a stride above 1 the line is split into its phases first, so that no tap gathers
+// every stride-th element: the loops over outputs stay contiguous and vectorize.
+template <class A>
+struct InteriorRuns {
+    const A* source = nullptr;
+    int64_t base = 0, stride = 1, dilation = 1, len = 0;
+    const A* run(int64_t k) const {
+        const int64_t at = base + k * dilation;
+        return stride == 1 ? source + at : source + (at % stride) * len + at / stride;
+    }
 };
-inline InteriorRange interior(const AxisTaps& a) {
-    InteriorRange r;
-    if (a.stride == 0) return r;
-    while (r.first < a.out && (a.lo[r.first] != 0 || a.hi[r.first] != a.kernel)) ++r.first;
-    r.last = a.out;
-    while (r.last > r.first && (a.lo[r.last - 1] != 0 || a.hi[r.last - 1] != a.kernel)) --r.last;
-    for (int64_t o = r.first; o < r.last; ++o)
-        if (a.lo[o] != 0 || a.hi[o] != a.kernel) return {0, 0};  // not contiguous: treat all as border
-    return r;
+
+// Runs over `in` elements of `line` for outputs whose first tap is at `base`.
+template <class Src, class A>
+InteriorRuns<A> interior_runs(const Src* line, int64_t in, int64_t base, const AxisTaps& axis, std::vector<A>& phases) {
+    InteriorRuns<A> runs{nullptr, base, axis.stride, axis.dilation, 0};
+    if constexpr (std::is_same_v<Src, A>) {
+        if (axis.stride == 1) {
+            runs.source = line;
+            return runs;
+        }
+    }
+    runs.len = (in + axis.stride - 1) / axis.stride;
+    phases.resize(static_cast<size_t>(runs.len * axis.stride));
+    split_phases(line, in, axis.stride, phases.data(), runs.len);
+    runs.source = phases.data();
+    return runs;
+}
+
+// Windows that tile their lines exactly (every output interior, the first at 0, the next line starting
+// where a further window would) read a block of lines as one long line: short lines, such as an
+// adaptive pool's 28 to 7, then make long vector loops.
+inline bool tiles_lines(const AxisTaps& axis) {
+    return axis.interior.first == 0 && axis.interior.last == axis.out && axis.out > 0 && axis.start[0] == 0 &&
+           axis.in == axis.out * axis.stride;
 }
 
 // Reduces `rows` contiguous lines along W.
 template <class R, class Src, class A>
-void w_pass(const Src* src, A* dst, int64_t rows, const AxisTaps& axis) {
-    const InteriorRange inner = interior(axis);
-    const int64_t stride = axis.stride;
+void w_pass(const Src* src, A* dst, int64_t rows, const AxisTaps& axis, AxisScratch<A>& s) {
+    if (tiles_lines(axis)) {
+        const int64_t batch = std::max<int64_t>(1, 4096 / axis.in);  // a batch's phases stay in the L1 cache
+        for (int64_t r = 0; r < rows; r += batch) {
+            const int64_t n = std::min(batch, rows - r);
+            const InteriorRuns<A> runs = interior_runs(src + r * axis.in, n * axis.in, 0, axis, s.phases);
+            combine_tap_runs<R>(dst + r * axis.out, n * axis.out, 0, axis.kernel, [&](int64_t k) { return runs.run(k); });
+        }
+        return;
+    }
+    const InteriorRange inner = axis.interior;
+    const int64_t count = inner.last - inner.first;
     for (int64_t r = 0; r < rows; ++r) {
         const Src* line = src + r * axis.in;
         A* out = dst + r * axis.out;
         for (int64_t o = 0; o < axis.out; ++o) {
-            if (o == inner.first && inner.last > inner.first) o = inner.last;
+            if (o == inner.first && count > 0) o = inner.last;
             if (o >= axis.out) break;
             A acc = R::identity();
             for (int64_t k = axis.lo[o]; k < axis.hi[o]; ++k)
                 acc = R::combine(acc, static_cast<A>(line[axis.start[o] + k * axis.dilation]));
             out[o] = acc;
         }
-        if (inner.last <= inner.first) continue;
-        A* IRLINT_RESTRICT acc = out;
-        for (int64_t k = 0; k < axis.kernel; ++k) {
-            const int64_t offset = axis.start[0] + k * axis.dilation;  // tap k of output o: o*stride + offset
-            const Src* IRLINT_RESTRICT run = line + offset;
-            if (k == 0) {
-                for (int64_t o = inner.first; o < inner.last; ++o)
-                    acc[o] = R::combine(R::identity(), static_cast<A>(run[o * stride]));
-            } else if (stride == 1) {
-                for (int64_t o = inner.first; o < inner.last; ++o) acc[o] = R::combine(acc[o], static_cast<A>(run[o]));
-            } else if (stride == 2) {
-                for (int64_t o = inner.first; o < inner.last; ++o)
-                    acc[o] = R::combine(acc[o], static_cast<A>(run[2 * o]));
-            } else {
-                for (int64_t o = inner.first; o < inner.last; ++o)
-                    acc[o] = R::combine(acc[o], static_cast<A>(run[o * stride]));
-            }
-        }
+        if (count <= 0) continue;
+        const InteriorRuns<A> runs = interior_runs(line, axis.in, axis.start[inner.first], axis, s.phases);
+        combine_tap_runs<R>(out + inner.first, count, 0, axis.kernel, [&](int64_t k) { return runs.run(k); });
     }
 }
 
@@ -147,25 +239,20 @@ void strided_pass(const Src* src, A* dst, int64_t rows, int64_t inner, const Axi
     for (int64_t r = 0; r < rows; ++r) {
         const Src* block = src + r * axis.in * inner;
         A* out_block = dst + r * axis.out * inner;
-        for (int64_t o = 0; o < axis.out; ++o) {
-            A* IRLINT_RESTRICT out = out_block + o * inner;
-            for (int64_t i = 0; i < inner; ++i) out[i] = R::identity();
-            for (int64_t k = axis.lo[o]; k < axis.hi[o]; ++k) {
-                const Src* IRLINT_RESTRICT v = block + (axis.start[o] + k * axis.dilation) * inner;
-                for (int64_t i = 0; i < inner; ++i) out[i] = R::combine(out[i], static_cast<A>(v[i]));
-            }
-        }
+        for (int64_t o = 0; o < axis.out; ++o)
+            combine_tap_runs<R>(out_block + o * inner, inner, axis.lo[o], axis.hi[o],
+                                [&](int64_t k) { return block + (axis.start[o] + k * axis.dilation) * inner; });
     }
 }
 
 // One pass along an axis: `rows` blocks of lines `inner` elements apart (inner == 1: contiguous W lines).
 template <class R, class Src, class A>
-void reduce_axis(const Src* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis, RunningScratch<A>& s) {
+void reduce_axis(const Src* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis, AxisScratch<A>& s) {
     if constexpr (std::is_same_v<Src, A>) {
         if (use_running_route(axis)) return running_pass<R, A>(src, dst, rows, inner, axis, s);
     }
     if (inner == 1)
-        w_pass<R, Src, A>(src, dst, rows, axis);
+        w_pass<R, Src, A>(src, dst, rows, axis, s);
     else
         strided_pass<R, Src, A>(src, dst, rows, inner, axis);
 }

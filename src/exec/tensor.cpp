@@ -21,9 +21,14 @@ std::optional<size_t> checked_element_count(const std::vector<int64_t>& shape, i
     return count;
 }
 
-Tensor::Tensor(ElementType type, std::vector<int64_t> shape) : type_(type), shape_(std::move(shape)) {
+Tensor::Tensor(ElementType type, std::vector<int64_t> shape) : Tensor(type, std::move(shape), true) {}
+
+Tensor Tensor::uninitialized(ElementType type, std::vector<int64_t> shape) { return Tensor(type, std::move(shape), false); }
+
+Tensor::Tensor(ElementType type, std::vector<int64_t> shape, bool zero_filled) : type_(type), shape_(std::move(shape)) {
     size_ = checked_element_count(shape_, element_type_bits(type_)).value_or(0);
-    auto buffer = std::shared_ptr<std::byte[]>(new std::byte[std::max<size_t>(byte_size(), 1)]());
+    const size_t bytes = std::max<size_t>(byte_size(), 1);
+    auto buffer = std::shared_ptr<std::byte[]>(zero_filled ? new std::byte[bytes]() : new std::byte[bytes]);
     data_ = buffer.get();
     storage_ = std::shared_ptr<const void>(buffer, buffer.get());
     owned_ = true;

@@ -21,6 +21,9 @@ public:
     Tensor() = default;
     // A zero-filled tensor that owns its storage. The shape must have passed checked_element_count().
     Tensor(ElementType type, std::vector<int64_t> shape);
+    // An owned tensor whose bytes are left unset, for a writer that fills every element: no pass over
+    // memory that is about to be overwritten, and its pages are first touched by the threads that fill them.
+    static Tensor uninitialized(ElementType type, std::vector<int64_t> shape);
     // A tensor over bytes that `keep_alive` keeps valid (read-only).
     static Tensor borrow(ElementType type, std::vector<int64_t> shape, const std::byte* data,
                          std::shared_ptr<const void> keep_alive);
@@ -48,6 +51,8 @@ public:
     double value_as_double(size_t i) const;
 
 private:
+    Tensor(ElementType type, std::vector<int64_t> shape, bool zero_filled);
+
     ElementType type_ = ElementType::f32;
     std::vector<int64_t> shape_;
     size_t size_ = 0;

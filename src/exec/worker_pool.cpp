@@ -1,6 +1,29 @@
 #include "exec/worker_pool.hpp"
 
+#include <chrono>
+
 namespace irlint::kernels {
+
+namespace {
+
+// Polls `done` for up to `budget`; true when it held before the time ran out.
+template <class Done>
+bool poll_for(std::chrono::microseconds budget, Done&& done) {
+    const auto until = std::chrono::steady_clock::now() + budget;
+    for (int i = 1;; ++i) {
+        if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if (i % 64 == 0 && std::chrono::steady_clock::now() >= until) return done();
+    }
+}
+
+// How long a helper polls for the next job, and the caller for the last part, before blocking.
+constexpr std::chrono::microseconds kHelperPoll{2000};
+constexpr std::chrono::microseconds kCallerPoll{1000};
+
+}  // namespace
 
 WorkerPool& WorkerPool::shared() {
     static WorkerPool pool;
@@ -33,10 +56,14 @@ bool WorkerPool::take_part(std::unique_lock<std::mutex>& lock) {
 }
 
 void WorkerPool::serve() {
-    std::unique_lock lock(mutex_);
+    uint64_t seen = 0;
+    auto new_work = [&] { return stopping_.load() || published_.load(std::memory_order_acquire) != seen; };
     for (;;) {
-        work_ready_.wait(lock, [this] { return stopping_ || (job_ && next_part_ < parts_); });
+        poll_for(kHelperPoll, new_work);
+        std::unique_lock lock(mutex_);
+        work_ready_.wait(lock, new_work);
         if (stopping_) return;
+        seen = published_.load();
         while (take_part(lock)) {
         }
     }
@@ -54,6 +81,7 @@ void WorkerPool::run(int parts, const std::function<void(int)>& job) {
     next_part_ = 1;
     parts_ = parts;
     unfinished_ = parts;
+    published_.fetch_add(1, std::memory_order_release);
     work_ready_.notify_all();
     lock.unlock();
     job(0);
@@ -61,6 +89,9 @@ void WorkerPool::run(int parts, const std::function<void(int)>& job) {
     if (--unfinished_ == 0) work_done_.notify_all();
     while (take_part(lock)) {
     }
+    lock.unlock();
+    poll_for(kCallerPoll, [this] { return unfinished_.load(std::memory_order_acquire) == 0; });
+    lock.lock();
     work_done_.wait(lock, [this] { return unfinished_ == 0; });
     job_ = nullptr;
 }

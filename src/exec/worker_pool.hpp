@@ -1,7 +1,11 @@
 #pragma once
 // Threads that live for the whole program and take parts of a job: a kernel call that lasts a fraction
-// of a millisecond must not pay for starting threads.
+// of a millisecond must not pay for starting threads, nor for waking a sleeping one. Waking a thread
+// blocked in the kernel costs tens of microseconds on a virtual machine, so a helper that has just
+// finished a part polls for the next job a short while before it blocks, and so does the caller
+// waiting for the last part (as OpenMP runtimes do).
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -32,8 +36,10 @@ private:
     std::condition_variable work_ready_, work_done_;
     std::vector<std::thread> helpers_;
     const std::function<void(int)>* job_ = nullptr;
-    int next_part_ = 0, parts_ = 0, unfinished_ = 0;
-    bool stopping_ = false;
+    int next_part_ = 0, parts_ = 0;
+    std::atomic<int> unfinished_{0};
+    std::atomic<uint64_t> published_{0};  // jobs published so far: a helper polls it for new work
+    std::atomic<bool> stopping_{false};
 };
 
 }  // namespace irlint::kernels

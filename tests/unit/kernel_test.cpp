@@ -856,9 +856,13 @@ std::string describe(const RandomCase& c) {
 
 class RandomCases {
 public:
+    // small: windows of 1 to 3 taps on sides up to 9, every route's border handling.
+    // wide: windows of 1 to 7 taps, strides 1 to 6, dilations 1 to 3 on lines up to 48 long: the W pass
+    // splits lines into stride phases (2, 3, 4 and the general case) and combines taps in groups of four.
     // large: windows of 8 to 12 undilated taps on sides up to 24, the sizes that take the kernels'
-    // running routes (prefix sums, van Herk maxima) instead of visiting every tap.
-    explicit RandomCases(uint64_t seed, bool large = false) : rng_(seed), large_(large) {}
+    // running routes (van Herk maxima and sums) instead of visiting every tap.
+    enum class Size { small, wide, large };
+    explicit RandomCases(uint64_t seed, Size size = Size::small) : rng_(seed), size_(size) {}
 
     RandomCase next() {
         RandomCase c;
@@ -904,9 +908,15 @@ private:
     }
 
     std::vector<int64_t> random_shape() {
-        if (large_) {
+        if (size_ == Size::large) {
             std::vector<int64_t> shape{between(1, 2), between(1, 2)};
             for (int64_t i = 2, rank = between(3, 4); i < rank; ++i) shape.push_back(between(6, 24));
+            return shape;
+        }
+        if (size_ == Size::wide) {
+            std::vector<int64_t> shape{between(1, 2), between(1, 2)};
+            for (int64_t i = 2, rank = between(3, 5); i + 1 < rank; ++i) shape.push_back(between(1, 5));
+            shape.push_back(between(8, 48));
             return shape;
         }
         const int64_t rank = between(3, 5);
@@ -919,11 +929,12 @@ private:
     PoolingDesc random_window(const PoolOp& op, size_t rank, ElementType index_type) {
         PoolingDesc d;
         for (size_t i = 2; i < rank; ++i) {
-            d.kernel.push_back(large_ ? between(8, 12) : between(1, 3));
-            d.strides.push_back(large_ ? between(1, 4) : between(1, 3));
-            d.pads_begin.push_back(large_ ? between(0, 5) : between(0, 2));
-            d.pads_end.push_back(large_ ? between(0, 5) : between(0, 2));
-            if (op.has_dilations()) d.dilations.push_back(large_ ? 1 : between(1, 3));
+            const bool large = size_ == Size::large, wide = size_ == Size::wide;
+            d.kernel.push_back(large ? between(8, 12) : wide ? between(1, 7) : between(1, 3));
+            d.strides.push_back(large ? between(1, 4) : wide ? between(1, 6) : between(1, 3));
+            d.pads_begin.push_back(large || wide ? between(0, 5) : between(0, 2));
+            d.pads_end.push_back(large || wide ? between(0, 5) : between(0, 2));
+            if (op.has_dilations()) d.dilations.push_back(large ? 1 : between(1, 3));
         }
         d.auto_pad = pick(std::vector<PadType>{PadType::explicit_pads, PadType::explicit_pads, PadType::same_upper,
                                                PadType::same_lower, PadType::valid});
@@ -989,7 +1000,7 @@ private:
     }
 
     std::mt19937_64 rng_;
-    bool large_ = false;
+    Size size_ = Size::small;
 };
 
 std::vector<Tensor> run_kernel(const RandomCase& c, int threads) {
@@ -1016,26 +1027,28 @@ std::string check_random_case(const RandomCase& c) {
     return "";
 }
 
-}  // namespace
-
-TEST_CASE("kernel: random layers agree with the oracle, on one thread and on two") {
-    RandomCases cases(0x1f2e3d4c5b6a7988ULL);
-    int failures = 0, runs = 0;
-    for (; runs < 2000 && failures < 5; ++runs) {
+// Runs `count` cases of the given size; stops after five failures.
+void check_random_cases(uint64_t seed, RandomCases::Size size, int count) {
+    RandomCases cases(seed, size);
+    int failures = 0;
+    for (int run = 0; run < count && failures < 5; ++run) {
         const RandomCase c = cases.next();
         const std::string problem = check_random_case(c);
         if (!problem.empty()) ++failures;
-        CHECK_MESSAGE(problem.empty(), "case " << runs << ": " << describe(c) << ": " << problem);
+        CHECK_MESSAGE(problem.empty(), "case " << run << ": " << describe(c) << ": " << problem);
     }
 }
 
-TEST_CASE("kernel: large undilated windows (prefix sums, van Herk maxima) agree with the oracle") {
-    RandomCases cases(0x5eed0fb16c0ffee5ULL, true);
-    int failures = 0, runs = 0;
-    for (; runs < 300 && failures < 5; ++runs) {
-        const RandomCase c = cases.next();
-        const std::string problem = check_random_case(c);
-        if (!problem.empty()) ++failures;
-        CHECK_MESSAGE(problem.empty(), "case " << runs << ": " << describe(c) << ": " << problem);
-    }
+}  // namespace
+
+TEST_CASE("kernel: random layers agree with the oracle, on one thread and on two") {
+    check_random_cases(0x1f2e3d4c5b6a7988ULL, RandomCases::Size::small, 2000);
+}
+
+TEST_CASE("kernel: wide lines (stride phases, taps in groups) agree with the oracle") {
+    check_random_cases(0x7a11e5c0ffee1234ULL, RandomCases::Size::wide, 1000);
+}
+
+TEST_CASE("kernel: large undilated windows (van Herk running maxima and sums) agree with the oracle") {
+    check_random_cases(0x5eed0fb16c0ffee5ULL, RandomCases::Size::large, 300);
 }
