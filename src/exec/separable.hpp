@@ -188,7 +188,8 @@ InteriorRuns<A> interior_runs(const Src* line, int64_t in, int64_t base, const A
         }
     }
     runs.len = (in + axis.stride - 1) / axis.stride;
-    phases.resize(static_cast<size_t>(runs.len * axis.stride));
+    // Only phases that hold an element: a stride beyond the line (2^40 on a line of 32) needs `in` of them.
+    phases.resize(static_cast<size_t>(runs.len * std::min(axis.stride, in)));
     split_phases(line, in, axis.stride, phases.data(), runs.len);
     runs.source = phases.data();
     return runs;
