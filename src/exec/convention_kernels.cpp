@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include <fmt/format.h>
 
 #include "core/text.hpp"
 #include "exec/half.hpp"
+#include "exec/kernel_support.hpp"
 
 namespace irlint {
 
@@ -192,36 +194,20 @@ double lowest_of(ElementType t) {
     }
 }
 
+// Calls fn(T{}) with the integer type that stores `t`; false for floats, halves and boolean.
 template <class Fn>
 bool visit_integer_type(ElementType t, Fn&& fn) {
-    switch (t) {
-        case ElementType::i8:
-            fn(int8_t{});
-            return true;
-        case ElementType::i16:
-            fn(int16_t{});
-            return true;
-        case ElementType::i32:
-            fn(int32_t{});
-            return true;
-        case ElementType::i64:
-            fn(int64_t{});
-            return true;
-        case ElementType::u8:
-            fn(uint8_t{});
-            return true;
-        case ElementType::u16:
-            fn(uint16_t{});
-            return true;
-        case ElementType::u32:
-            fn(uint32_t{});
-            return true;
-        case ElementType::u64:
-            fn(uint64_t{});
-            return true;
-        default:
-            return false;
-    }
+    bool integer = false;
+    kernels::visit_element_type(t, [&](auto traits) {
+        using Traits = decltype(traits);
+        using Stored = typename Traits::Stored;
+        if constexpr (!Traits::is_half && std::is_integral_v<Stored>) {
+            if (t == ElementType::boolean) return;
+            integer = true;
+            fn(Stored{});
+        }
+    });
+    return integer;
 }
 
 // ---- AvgPool ----------------------------------------------------------------------------------------------

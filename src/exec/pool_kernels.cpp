@@ -1,7 +1,5 @@
 #include "exec/pool_kernels.hpp"
 
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "core/text.hpp"
@@ -261,11 +259,13 @@ AvgDivisor avg_divisor(const PoolingDesc& desc, const PoolShape& ps) {
     return d;
 }
 
+// Outputs the kernels will fill are left unset: they write every element. Otherwise they are zeros.
 std::vector<Tensor> allocate_outputs(const PoolOp& op, ElementType values, ElementType indices,
-                                     const std::vector<int64_t>& dims) {
-    std::vector<Tensor> outputs;  // the kernels write every element
-    outputs.push_back(Tensor::uninitialized(values, dims));
-    if (op.has_index_output()) outputs.push_back(Tensor::uninitialized(indices, dims));
+                                     const std::vector<int64_t>& dims, bool filled_by_kernels) {
+    auto make = [&](ElementType t) { return filled_by_kernels ? Tensor::uninitialized(t, dims) : Tensor(t, dims); };
+    std::vector<Tensor> outputs;
+    outputs.push_back(make(values));
+    if (op.has_index_output()) outputs.push_back(make(indices));
     return outputs;
 }
 
@@ -298,12 +298,9 @@ PoolRunResult run_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& 
     const std::vector<int64_t> out_dims = output_dims(ps.output);
     if (auto error = check_output_budget(op, input.type(), desc.index_type, out_dims, options.max_bytes))
         return {*error, {}};
-    result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims);
-    if (input.size() == 0) {  // windows over no data at all (an empty spatial axis, padded): zeros
-        for (Tensor& t : result.outputs) std::memset(t.mutable_bytes(), 0, t.byte_size());
-        return result;
-    }
-    if (result.outputs[0].size() == 0) return result;
+    // Windows over no data at all (an empty spatial axis, padded) give zeros.
+    result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims, input.size() != 0);
+    if (result.outputs[0].size() == 0 || input.size() == 0) return result;
 
     const PlaneGeometry g = plane_geometry(op, desc, ps, input.shape(), out_dims);
     const int threads = resolve_threads(options.threads);
@@ -330,7 +327,7 @@ PoolRunResult run_adaptive_pool(const PoolOp& op, const PoolingDesc& desc, const
     const std::vector<int64_t> out_dims = output_dims(ps.output);
     if (auto error = check_output_budget(op, input.type(), desc.index_type, out_dims, options.max_bytes))
         return {*error, {}};
-    result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims);
+    result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims, true);
     if (result.outputs[0].size() == 0) return result;
     for (size_t i = 2; i < input.rank(); ++i)
         if (input.shape()[i] == 0) return {"an adaptive pool bin over an empty axis has no elements", {}};
