@@ -1,0 +1,28 @@
+#include "exec/plane_runs.hpp"
+
+#include "exec/avg_pool_kernel.hpp"
+
+namespace irlint::kernels {
+
+namespace {
+
+template <class Traits>
+void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output, int threads) {
+    using V = typename Traits::Value;
+    auto plane = [&](const V* in, const PlaneGeometry& sg, AvgScratch<V>& s, V* out) {
+        if constexpr (Traits::is_half)
+            avg_pool_plane_rounded<Traits>(in, sg, divisor, out);
+        else
+            avg_pool_plane<V>(in, sg, divisor, s, out);
+    };
+    run_value_slabs<Traits, AvgScratch<V>>(g, input, output, threads, plane);
+}
+
+}  // namespace
+
+void run_avg_planes(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output,
+                    int threads) {
+    visit_element_type(input.type(), [&](auto traits) { run_avg<decltype(traits)>(g, divisor, input, output, threads); });
+}
+
+}  // namespace irlint::kernels

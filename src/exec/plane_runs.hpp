@@ -1,0 +1,135 @@
+#pragma once
+// How a plane kernel runs over a whole tensor: every plane, or slab of a plane, on the worker threads,
+// with halves widened to float on the way in and rounded back on the way out. Each pooling family runs
+// from its own translation unit (max_pool_run.cpp, avg_pool_run.cpp, adaptive_pool_run.cpp), so that a
+// build compiles their many instantiations in parallel.
+
+#include <cstdint>
+#include <vector>
+
+#include "exec/kernel_support.hpp"
+#include "exec/tensor.hpp"
+
+namespace irlint::kernels {
+
+struct AvgDivisor;
+
+// MaxPool indices: the flat position in the whole input tensor, reduced modulo the size of the dims from
+// `axis` on when axis is not 0.
+struct IndexMapping {
+    int64_t plane_size = 1;
+    int64_t modulus = 0;  // 0: none
+    int64_t map(int64_t plane, int64_t spatial) const {
+        const int64_t flat = plane * plane_size + spatial;
+        return modulus ? flat % modulus : flat;
+    }
+};
+
+// Each fills `outputs` (values, then indices where the op has them) from `input`, plane by plane.
+void run_max_planes(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
+                    int threads);
+void run_avg_planes(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output,
+                    int threads);
+void run_adaptive_avg_planes(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads);
+void run_adaptive_max_planes(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads);
+
+template <class I, class Out>
+void store_indices(const I* spatial, size_t n, int64_t plane, int64_t base, const IndexMapping& m, Out* out) {
+    for (size_t i = 0; i < n; ++i) {
+        const auto at = static_cast<int64_t>(spatial[i]);
+        out[i] = static_cast<Out>(m.map(plane, at < 0 ? 0 : base + at));  // no winner: the plane's first element
+    }
+}
+
+// Indices of a slab: positions relative to the slab's first input element, made plane positions by `base`.
+template <class I>
+void write_indices(Tensor& indices, size_t offset, const std::vector<I>& spatial, int64_t plane, int64_t base,
+                   const IndexMapping& m) {
+    if (indices.type() == ElementType::i32)
+        store_indices(spatial.data(), spatial.size(), plane, base, m, indices.mutable_data<int32_t>() + offset);
+    else
+        store_indices(spatial.data(), spatial.size(), plane, base, m, indices.mutable_data<int64_t>() + offset);
+}
+
+// A slab's input as the kernels compute with it: the tensor's own memory, or a float copy for halves.
+template <class Traits>
+const typename Traits::Value* input_values(const Tensor& t, int64_t offset, int64_t count,
+                                           std::vector<typename Traits::Value>& copy) {
+    const auto* stored = t.data<typename Traits::Stored>() + offset;
+    if constexpr (!Traits::is_half) {
+        return stored;
+    } else {
+        copy.resize(static_cast<size_t>(count));
+        for (int64_t i = 0; i < count; ++i) copy[static_cast<size_t>(i)] = Traits::load(stored[i]);
+        return copy.data();
+    }
+}
+
+// Where a slab's results go: straight into the output tensor, or into a float buffer for halves.
+template <class Traits>
+class OutputValues {
+public:
+    using V = typename Traits::Value;
+    explicit OutputValues(Tensor& tensor) : tensor_(tensor) {}
+    V* target(int64_t offset, int64_t count) {
+        if constexpr (Traits::is_half) {
+            buffer_.resize(static_cast<size_t>(count));
+            return buffer_.data();
+        } else {
+            (void)count;
+            return tensor_.mutable_data<V>() + offset;
+        }
+    }
+    void commit(int64_t offset, int64_t count) {
+        if constexpr (Traits::is_half) {
+            auto* dst = tensor_.mutable_data<typename Traits::Stored>() + offset;
+            for (int64_t i = 0; i < count; ++i) dst[i] = Traits::store(buffer_[static_cast<size_t>(i)]);
+        }
+    }
+
+private:
+    Tensor& tensor_;
+    std::vector<V> buffer_;
+};
+
+// Runs body(worker, plane, slab) over every slab of every plane on up to `threads` threads; each thread
+// has its own Worker (scratch buffers) for all the slabs it takes.
+template <class Worker, class Body>
+void for_each_slab(const Tensor& input, const PlaneGeometry& g, int threads, Body&& body) {
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    const std::vector<Slab> slabs = plane_slabs(g, planes, threads);
+    const auto per_plane = static_cast<int64_t>(slabs.size());
+    parallel_for(planes * per_plane, threads, [&](int64_t begin, int64_t end) {
+        Worker worker(g);
+        for (int64_t t = begin; t < end; ++t) body(worker, t / per_plane, slabs[static_cast<size_t>(t % per_plane)]);
+    });
+}
+
+struct NoScratch {};
+
+// The buffers one thread reuses from slab to slab.
+template <class Traits, class Scratch, class I = int64_t>
+struct Worker {
+    using V = typename Traits::Value;
+    Scratch scratch;
+    std::vector<V> copy;
+    std::vector<I> spatial;
+    explicit Worker(const PlaneGeometry&) {}
+};
+
+// Runs plane(input, slab geometry, scratch, output) over every slab for ops with one output.
+template <class Traits, class Scratch, class PlaneFn>
+void run_value_slabs(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads, PlaneFn&& plane) {
+    using V = typename Traits::Value;
+    using W = Worker<Traits, Scratch>;
+    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+        const PlaneGeometry& sg = slab.geometry;
+        OutputValues<Traits> values(output);
+        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
+        plane(in, sg, w.scratch, values.target(out_at, sg.out_size()));
+        values.commit(out_at, sg.out_size());
+    });
+}
+
+}  // namespace irlint::kernels
