@@ -27,7 +27,7 @@ template <class Traits>
 void run_adaptive_max(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads) {
     using V = typename Traits::Value;
     using W = Worker<Traits, NoScratch>;
-    const IndexMapping within_plane;
+    const IndexMapping within_plane{g.in_size(), g.in_size(), g.out_size()};  // a stack's positions run on
     for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
         const PlaneGeometry& sg = slab.geometry;
         OutputValues<Traits> values(outputs[0]);
@@ -36,18 +36,20 @@ void run_adaptive_max(const PlaneGeometry& g, const Tensor& input, std::vector<T
         w.spatial.resize(static_cast<size_t>(sg.out_size()));
         adaptive_max_plane<V>(in, sg, values.target(out_at, sg.out_size()), w.spatial.data());
         values.commit(out_at, sg.out_size());
-        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, 0, slab.in_offset, within_plane);
+        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, p, slab.in_offset, within_plane);
     });
 }
 
 }  // namespace
 
 void run_adaptive_avg_planes(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads) {
-    visit_element_type(input.type(), [&](auto traits) { run_adaptive_avg<decltype(traits)>(g, input, output, threads); });
+    visit_element_type(input.type(),
+                       [&](auto traits) { run_adaptive_avg<decltype(traits)>(g, input, output, threads); });
 }
 
 void run_adaptive_max_planes(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads) {
-    visit_element_type(input.type(), [&](auto traits) { run_adaptive_max<decltype(traits)>(g, input, outputs, threads); });
+    visit_element_type(input.type(),
+                       [&](auto traits) { run_adaptive_max<decltype(traits)>(g, input, outputs, threads); });
 }
 
 }  // namespace irlint::kernels

@@ -24,7 +24,7 @@ struct PassScratch {
     AxisScratch<A> running;
 };
 
-// Reduces the plane along D, then H, then W into `out` (out_size elements), skipping trivial axes.
+// Reduces the plane along D, then H, then W into `out` (out_size elements), skipping axes that pass through.
 template <class R, class V, class A>
 void reduce_dhw(const V* in, const PlaneGeometry& g, PassScratch<A>& s, A* out) {
     const AxisTaps& d = g.axes[0];
@@ -32,12 +32,12 @@ void reduce_dhw(const V* in, const PlaneGeometry& g, PassScratch<A>& s, A* out) 
     const AxisTaps& w = g.axes[2];
     auto h_then_w = [&](const auto* src, int64_t depth) {
         using Src = std::remove_cv_t<std::remove_pointer_t<decltype(src)>>;
-        if (h.trivial()) return reduce_axis<R, Src, A>(src, out, depth * h.in, 1, w, s.running);
+        if (h.passes_through()) return reduce_axis<R, Src, A>(src, out, depth * h.in, 1, w, s.running);
         s.after_h.resize(static_cast<size_t>(depth * h.out * w.in));
         reduce_axis<R, Src, A>(src, s.after_h.data(), depth, w.in, h, s.running);
         reduce_axis<R, A, A>(s.after_h.data(), out, depth * h.out, 1, w, s.running);
     };
-    if (d.trivial()) return h_then_w(in, d.in);
+    if (d.passes_through()) return h_then_w(in, d.in);
     s.after_d.resize(static_cast<size_t>(d.out * h.in * w.in));
     reduce_axis<R, V, A>(in, s.after_d.data(), 1, h.in * w.in, d, s.running);
     h_then_w(static_cast<const A*>(s.after_d.data()), d.out);
@@ -71,20 +71,24 @@ template <class V>
 struct AvgScratch {
     PassScratch<SumType<V>> passes;
     std::vector<SumType<V>> sums;
-    std::vector<double> w_taps;  // the in-data taps of each W output, as the divisor's last factor
+    std::vector<double> w_taps, hw_taps;  // in-data taps of each W output and each H x W output
 };
 
-// Divides one output row of sums. Floats divide by the count rounded to the element type, as the
-// reference does. A window with no tap in the data has a sum of 0 and gives 0: for floats its count is
-// taken as 1 (the factors are never 0 here), which keeps the loop free of branches, so it vectorizes.
+// Divides n sums by their counts, d_taps * hw_taps[i]. Floats divide by the count rounded to the element
+// type, as the reference does. A window with no tap in the data has a sum of 0 and gives 0: for floats its
+// count is taken as 1 (the factors are never 0 here), which keeps the loop free of branches, so it vectorizes.
 template <class V, class A>
-void divide_row(const A* IRLINT_RESTRICT sum, const double* IRLINT_RESTRICT w_taps, double rows, int64_t n,
-                V* IRLINT_RESTRICT out) {
+void divide_block(const A* IRLINT_RESTRICT sum, const double* IRLINT_RESTRICT hw_taps, double d_taps, int64_t n,
+                  V* IRLINT_RESTRICT out) {
     if constexpr (std::is_floating_point_v<V>) {
-        for (int64_t i = 0; i < n; ++i) out[i] = sum[i] / static_cast<V>(rows * w_taps[i]);
+        for (int64_t i = 0; i < n; ++i) out[i] = sum[i] / static_cast<V>(d_taps * hw_taps[i]);
     } else {
-        for (int64_t i = 0; i < n; ++i) out[i] = average<V, A>(sum[i], rows * w_taps[i]);
+        for (int64_t i = 0; i < n; ++i) out[i] = average<V, A>(sum[i], d_taps * hw_taps[i]);
     }
+}
+
+inline void scale_row(const double* IRLINT_RESTRICT row, double factor, int64_t n, double* IRLINT_RESTRICT out) {
+    for (int64_t i = 0; i < n; ++i) out[i] = factor * row[i];
 }
 
 template <class V>
@@ -96,19 +100,31 @@ IRLINT_PLANE_KERNEL void avg_pool_plane(const V* in, const PlaneGeometry& g, con
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
-    // Padding that counts makes every divisor the whole kernel: one row factor, W factors of 1.
+    // Padding that counts makes every divisor the whole kernel: one D factor, H x W factors of 1.
     constexpr bool is_float = std::is_floating_point_v<V>;
-    auto factor = [&](double taps) { return is_float && taps == 0 ? 1.0 : taps; };
+    auto factor = [&](int64_t taps) { return is_float && taps == 0 ? 1.0 : static_cast<double>(taps); };
     s.w_taps.resize(static_cast<size_t>(w.out));
     for (int64_t ow = 0; ow < w.out; ++ow)
-        s.w_taps[static_cast<size_t>(ow)] = divisor.pads_in_avg ? 1.0 : factor(static_cast<double>(w.taps(ow)));
+        s.w_taps[static_cast<size_t>(ow)] = divisor.pads_in_avg ? 1.0 : factor(w.taps(ow));
+    // Short rows (small planes, stacks of them) divide a whole H x W block per loop, long rows one row.
+    const int64_t block = h.out * w.out;
+    const bool by_block = block <= 1024;
+    if (by_block) {
+        s.hw_taps.assign(static_cast<size_t>(block), 1.0);
+        for (int64_t oh = 0; oh < h.out && !divisor.pads_in_avg; ++oh)
+            scale_row(s.w_taps.data(), factor(h.taps(oh)), w.out, s.hw_taps.data() + oh * w.out);
+    }
+    // Whole-number factors: their product is the exact count while it stays below 2^53.
     const A* sum = s.sums.data();
-    for (int64_t od = 0; od < d.out; ++od) {
-        for (int64_t oh = 0; oh < h.out; ++oh, sum += w.out, out += w.out) {
-            // Whole-number factors: their product is the exact count while it stays below 2^53.
-            const double rows =
-                divisor.pads_in_avg ? divisor.kernel_taps : factor(static_cast<double>(d.taps(od) * h.taps(oh)));
-            divide_row<V, A>(sum, s.w_taps.data(), rows, w.out, out);
+    for (int64_t od = 0; od < d.out; ++od, sum += block, out += block) {
+        const double d_taps = divisor.pads_in_avg ? divisor.kernel_taps : factor(d.taps(od));
+        if (by_block) {
+            divide_block<V, A>(sum, s.hw_taps.data(), d_taps, block, out);
+            continue;
+        }
+        for (int64_t oh = 0; oh < h.out; ++oh) {
+            const double rows = divisor.pads_in_avg ? d_taps : d_taps * factor(h.taps(oh));
+            divide_block<V, A>(sum + oh * w.out, s.w_taps.data(), rows, w.out, out + oh * w.out);
         }
     }
 }

@@ -89,12 +89,10 @@ AxisTaps slice_axis(const AxisTaps& a, int64_t o0, int64_t o1, int64_t* first) {
     *first = begin;
     return s;
 }
-}  // namespace
 
-std::vector<Slab> plane_slabs(const PlaneGeometry& g, int64_t planes, int threads) {
+std::vector<Slab> plane_slabs(const PlaneGeometry& g, int64_t planes, int64_t workers) {
     size_t outer = 0;
     while (outer < 3 && g.axes[outer].trivial()) ++outer;
-    const int64_t workers = resolve_threads(threads);
     if (planes >= workers || outer == 3) return {Slab{g, 0, 0}};
     const AxisTaps& axis = g.axes[outer];
     const int64_t chunks = std::min(axis.out, (workers + planes - 1) / planes);
@@ -113,6 +111,51 @@ std::vector<Slab> plane_slabs(const PlaneGeometry& g, int64_t planes, int thread
         slabs.push_back(std::move(slab));
     }
     return slabs;
+}
+
+// Elements (input or output, the larger) a stack of planes aims at: its passes stay in the core's caches.
+constexpr int64_t stack_elements = 16384;
+
+// Planes per stack: as many as fill the target, in a number of stacks the workers share evenly.
+int64_t stack_size(const PlaneGeometry& g, int64_t planes, int64_t workers) {
+    if (!g.axes[0].trivial() || planes < 2) return 1;
+    const int64_t fit = stack_elements / std::max({g.in_size(), g.out_size(), int64_t{1}});
+    if (fit < 2) return 1;
+    int64_t stacks = (planes + fit - 1) / fit;
+    stacks = (stacks + workers - 1) / workers * workers;
+    return (planes + stacks - 1) / stacks;
+}
+
+Slab stack_of(const PlaneGeometry& g, int64_t planes) {
+    Slab s{g, 0, 0};
+    s.geometry.axes[0] = axis_taps(planes, planes, 1, 1, 1, 0);
+    return s;
+}
+}  // namespace
+
+PlaneWork::PlaneWork(const PlaneGeometry& g, int64_t planes, int threads) : planes_(planes) {
+    const int64_t workers = resolve_threads(threads);
+    stack_ = stack_size(g, planes, workers);
+    if (stack_ == 1) {
+        shapes_ = plane_slabs(g, planes, workers);
+        return;
+    }
+    shapes_.push_back(stack_of(g, stack_));
+    if (planes % stack_ != 0) shapes_.push_back(stack_of(g, planes % stack_));
+}
+
+int64_t PlaneWork::units() const {
+    if (stack_ > 1) return (planes_ + stack_ - 1) / stack_;
+    return planes_ * static_cast<int64_t>(shapes_.size());
+}
+
+int64_t PlaneWork::first_plane(int64_t unit) const {
+    return stack_ > 1 ? unit * stack_ : unit / static_cast<int64_t>(shapes_.size());
+}
+
+const Slab& PlaneWork::slab(int64_t unit) const {
+    if (stack_ > 1) return (unit + 1) * stack_ > planes_ ? shapes_.back() : shapes_.front();
+    return shapes_[static_cast<size_t>(unit % static_cast<int64_t>(shapes_.size()))];
 }
 
 int resolve_threads(int threads) {

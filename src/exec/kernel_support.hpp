@@ -121,7 +121,9 @@ struct AxisTaps {
     // The evenly spaced outputs with every tap in the data, when they are one run; empty otherwise.
     InteriorRange interior;
     int64_t taps(int64_t o) const { return hi[o] - lo[o]; }
-    bool trivial() const { return in == 1 && out == 1 && kernel == 1 && start[0] == 0; }
+    // Every output is the input at its own position: the axis needs no pass.
+    bool passes_through() const { return in == out && kernel == 1 && (stride == 1 || out == 1) && start[0] == 0; }
+    bool trivial() const { return in == 1 && passes_through(); }
 };
 
 AxisTaps axis_taps(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_begin);
@@ -135,14 +137,30 @@ struct PlaneGeometry {
     int64_t out_size() const { return axes[0].out * axes[1].out * axes[2].out; }
 };
 
-// A piece of work: a whole plane, or, when there are fewer planes than threads, a slab of output rows
-// along the plane's outermost pooled axis with the input rows they read.
+// A piece of work: the part of one plane, or of consecutive planes, that one kernel call computes, with
+// the offsets of its first input and output elements from the start of its first plane.
 struct Slab {
     PlaneGeometry geometry;
-    int64_t in_offset = 0;   // the slab's first input element within the plane
-    int64_t out_offset = 0;  // its first output element within the plane
+    int64_t in_offset = 0;
+    int64_t out_offset = 0;
 };
-std::vector<Slab> plane_slabs(const PlaneGeometry& g, int64_t planes, int threads);
+
+// How the planes of a tensor are cut into units of work for the threads. Small planes of 1D and 2D
+// pooling are stacked: a unit of consecutive planes is one plane whose D axis runs over them unpooled,
+// so the per-call costs of a kernel are paid once per stack. When there are fewer planes than threads,
+// each plane is cut into slabs of output rows along its outermost pooled axis instead.
+class PlaneWork {
+public:
+    PlaneWork(const PlaneGeometry& g, int64_t planes, int threads);
+    int64_t units() const;
+    int64_t first_plane(int64_t unit) const;
+    const Slab& slab(int64_t unit) const;
+
+private:
+    std::vector<Slab> shapes_;  // the slabs of one plane, or a full stack and the shorter last one
+    int64_t planes_ = 0;
+    int64_t stack_ = 1;  // planes per unit
+};
 
 // Runs fn(begin, end) over [0, count) split into contiguous chunks on up to `threads` threads.
 void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn);

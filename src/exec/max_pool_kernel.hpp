@@ -94,14 +94,14 @@ IRLINT_PLANE_KERNEL void max_pool_plane_indexed(const V* in, const PlaneGeometry
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
-    const bool h_last = d.trivial(), w_last = h_last && h.trivial();
+    const bool h_last = d.passes_through(), w_last = h_last && h.passes_through();
     const auto w_size = static_cast<size_t>(d.in * h.in * w.out);
     s.values[0].resize(w_last ? 0 : w_size);
     s.indices[0].resize(w_last ? 0 : w_size);
     V* wv = w_last ? out : s.values[0].data();
     I* wi = w_last ? out_idx : s.indices[0].data();
     indexed_w_pass<Traits>(in, wv, wi, d.in * h.in, w, s);
-    if (!h.trivial()) {
+    if (!h.passes_through()) {
         const auto h_size = static_cast<size_t>(d.in * h.out * w.out);
         s.values[1].resize(h_last ? 0 : h_size);
         s.indices[1].resize(h_last ? 0 : h_size);
@@ -113,7 +113,7 @@ IRLINT_PLANE_KERNEL void max_pool_plane_indexed(const V* in, const PlaneGeometry
         wv = hv;
         wi = hi;
     }
-    if (!d.trivial()) indexed_strided_pass<Traits>(wv, wi, out, out_idx, h.out * w.out, d);
+    if (!d.passes_through()) indexed_strided_pass<Traits>(wv, wi, out, out_idx, h.out * w.out, d);
 }
 
 // Values only: the same W, H, D passes without the index bookkeeping.
@@ -123,17 +123,17 @@ IRLINT_PLANE_KERNEL void max_pool_plane(const V* in, const PlaneGeometry& g, Max
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
-    const bool h_last = d.trivial(), w_last = h_last && h.trivial();
+    const bool h_last = d.passes_through(), w_last = h_last && h.passes_through();
     s.values[0].resize(w_last ? 0 : static_cast<size_t>(d.in * h.in * w.out));
     V* after_w = w_last ? out : s.values[0].data();
     reduce_axis<R, V, V>(in, after_w, d.in * h.in, 1, w, s.running);
-    if (!h.trivial()) {
+    if (!h.passes_through()) {
         s.values[1].resize(h_last ? 0 : static_cast<size_t>(d.in * h.out * w.out));
         V* after_h = h_last ? out : s.values[1].data();
         reduce_axis<R, V, V>(after_w, after_h, d.in, w.out, h, s.running);
         after_w = after_h;
     }
-    if (!d.trivial()) reduce_axis<R, V, V>(after_w, out, 1, h.out * w.out, d, s.running);
+    if (!d.passes_through()) reduce_axis<R, V, V>(after_w, out, 1, h.out * w.out, d, s.running);
 }
 
 }  // namespace irlint::kernels

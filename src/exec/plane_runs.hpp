@@ -18,7 +18,8 @@ struct AvgDivisor;
 // `axis` on when axis is not 0.
 struct IndexMapping {
     int64_t plane_size = 1;
-    int64_t modulus = 0;  // 0: none
+    int64_t modulus = 0;        // 0: none
+    int64_t plane_outputs = 1;  // outputs of one plane: which plane of a stack an output belongs to
     int64_t map(int64_t plane, int64_t spatial) const {
         const int64_t flat = plane * plane_size + spatial;
         return modulus ? flat % modulus : flat;
@@ -37,7 +38,9 @@ template <class I, class Out>
 void store_indices(const I* spatial, size_t n, int64_t plane, int64_t base, const IndexMapping& m, Out* out) {
     for (size_t i = 0; i < n; ++i) {
         const auto at = static_cast<int64_t>(spatial[i]);
-        out[i] = static_cast<Out>(m.map(plane, at < 0 ? 0 : base + at));  // no winner: the plane's first element
+        // No winner: the first element of the output's own plane.
+        const auto own_plane = plane + static_cast<int64_t>(i) / m.plane_outputs;
+        out[i] = static_cast<Out>(at < 0 ? m.map(own_plane, 0) : m.map(plane, base + at));
     }
 }
 
@@ -92,16 +95,14 @@ private:
     std::vector<V> buffer_;
 };
 
-// Runs body(worker, plane, slab) over every slab of every plane on up to `threads` threads; each thread
-// has its own Worker (scratch buffers) for all the slabs it takes.
+// Runs body(worker, first plane, slab) over every unit of PlaneWork on up to `threads` threads; each
+// thread has its own Worker (scratch buffers) for all the units it takes.
 template <class Worker, class Body>
 void for_each_slab(const Tensor& input, const PlaneGeometry& g, int threads, Body&& body) {
-    const int64_t planes = input.shape()[0] * input.shape()[1];
-    const std::vector<Slab> slabs = plane_slabs(g, planes, threads);
-    const auto per_plane = static_cast<int64_t>(slabs.size());
-    parallel_for(planes * per_plane, threads, [&](int64_t begin, int64_t end) {
+    const PlaneWork work(g, input.shape()[0] * input.shape()[1], threads);
+    parallel_for(work.units(), threads, [&](int64_t begin, int64_t end) {
         Worker worker(g);
-        for (int64_t t = begin; t < end; ++t) body(worker, t / per_plane, slabs[static_cast<size_t>(t % per_plane)]);
+        for (int64_t u = begin; u < end; ++u) body(worker, work.first_plane(u), work.slab(u));
     });
 }
 

@@ -33,6 +33,7 @@
 #include "core/text.hpp"
 #include "exec/compare.hpp"
 #include "exec/half.hpp"
+#include "exec/kernel_support.hpp"
 #include "exec/pool_kernels.hpp"
 #include "pool_oracle.hpp"
 
@@ -861,7 +862,7 @@ public:
     // splits lines into stride phases (2, 3, 4 and the general case) and combines taps in groups of four.
     // large: windows of 8 to 12 undilated taps on sides up to 24, the sizes that take the kernels'
     // running routes (van Herk maxima and sums) instead of visiting every tap.
-    enum class Size { small, wide, large };
+    enum class Size { small, wide, large, many_planes };
     explicit RandomCases(uint64_t seed, Size size = Size::small) : rng_(seed), size_(size) {}
 
     RandomCase next() {
@@ -921,6 +922,12 @@ private:
         }
         const int64_t rank = between(3, 5);
         const int64_t max_side = rank == 5 ? 5 : rank == 4 ? 7 : 9;
+        // Many small planes are stacked into one kernel call; stacks end short when the count does not divide.
+        if (size_ == Size::many_planes) {
+            std::vector<int64_t> shape{between(1, 3), between(4, 60)};
+            for (int64_t i = 2; i < rank; ++i) shape.push_back(between(1, max_side));
+            return shape;
+        }
         std::vector<int64_t> shape{between(1, 2), between(1, 3)};
         for (int64_t i = 2; i < rank; ++i) shape.push_back(between(1, max_side));
         return shape;
@@ -1049,6 +1056,44 @@ TEST_CASE("kernel: wide lines (stride phases, taps in groups) agree with the ora
     check_random_cases(0x7a11e5c0ffee1234ULL, RandomCases::Size::wide, 1000);
 }
 
+TEST_CASE("kernel: many small planes (stacked into one kernel call) agree with the oracle") {
+    check_random_cases(0x57ac4edb1a9e5ULL, RandomCases::Size::many_planes, 400);
+}
+
 TEST_CASE("kernel: large undilated windows (van Herk running maxima and sums) agree with the oracle") {
     check_random_cases(0x5eed0fb16c0ffee5ULL, RandomCases::Size::large, 300);
+}
+
+TEST_CASE("kernel: small planes are stacked in counts the threads share evenly; large and 3D planes are not") {
+    using namespace irlint::kernels;
+    auto plane_2d = [](int64_t in, int64_t out) {
+        PlaneGeometry g;
+        g.axes[0] = axis_taps(1, 1, 1, 1, 1, 0);
+        g.axes[1] = adaptive_taps(in, out);
+        g.axes[2] = adaptive_taps(in, out);
+        return g;
+    };
+    // 28x28 planes: 20 fit the 16384-element target, so 512 planes make 26 stacks, the last of 12 planes.
+    const PlaneWork small(plane_2d(28, 7), 512, 2);
+    CHECK(small.units() == 26);
+    CHECK(small.first_plane(25) == 500);
+    CHECK(small.slab(0).geometry.axes[0].in == 20);
+    CHECK(small.slab(25).geometry.axes[0].in == 12);
+    CHECK(small.slab(25).geometry.out_size() == 12 * 49);
+    // 5 planes of 10x10 on 2 threads: one stack would idle a thread, so two stacks of 3 and 2.
+    const PlaneWork few(plane_2d(10, 5), 5, 2);
+    CHECK(few.units() == 2);
+    CHECK(few.slab(0).geometry.axes[0].in == 3);
+    CHECK(few.slab(1).geometry.axes[0].in == 2);
+    CHECK(few.first_plane(1) == 3);
+    // 112x112 planes are too large to stack: one unit a plane.
+    const PlaneWork large(plane_2d(112, 56), 64, 2);
+    CHECK(large.units() == 64);
+    CHECK(large.first_plane(63) == 63);
+    CHECK(large.slab(63).geometry.axes[0].in == 1);
+    // A 3D plane pools its D axis: never stacked.
+    PlaneGeometry cube = plane_2d(8, 4);
+    cube.axes[0] = adaptive_taps(8, 4);
+    const PlaneWork cubes(cube, 100, 2);
+    CHECK(cubes.units() == 100);
 }
