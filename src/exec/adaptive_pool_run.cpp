@@ -22,22 +22,16 @@ void run_adaptive_avg(const PlaneGeometry& g, const Tensor& input, Tensor& outpu
     run_value_slabs<Traits, AvgScratch<V>>(g, input, output, threads, plane);
 }
 
-// AdaptiveMaxPool indices carry no batch or channel offset: positions within the plane.
+// AdaptiveMaxPool indices carry no batch or channel offset: positions within the plane (a stack's run on
+// across its planes, hence the modulus).
 template <class Traits>
 void run_adaptive_max(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads) {
     using V = typename Traits::Value;
-    using W = Worker<Traits, NoScratch>;
-    const IndexMapping within_plane{g.in_size(), g.in_size(), g.out_size()};  // a stack's positions run on
-    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
-        const PlaneGeometry& sg = slab.geometry;
-        OutputValues<Traits> values(outputs[0]);
-        const int64_t out_at = p * g.out_size() + slab.out_offset;
-        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
-        w.spatial.resize(static_cast<size_t>(sg.out_size()));
-        adaptive_max_plane<V>(in, sg, values.target(out_at, sg.out_size()), w.spatial.data());
-        values.commit(out_at, sg.out_size());
-        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, p, slab.in_offset, within_plane);
-    });
+    const IndexMapping within_plane{g.in_size(), g.in_size(), g.out_size()};
+    auto plane = [](const V* in, const PlaneGeometry& sg, NoScratch&, V* out, int64_t* spatial) {
+        adaptive_max_plane<V>(in, sg, out, spatial);
+    };
+    run_indexed_slabs<Traits, NoScratch, int64_t>(g, input, within_plane, outputs, threads, plane);
 }
 
 }  // namespace

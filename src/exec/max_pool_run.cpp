@@ -12,17 +12,10 @@ template <class Traits, class I>
 void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
                      int threads) {
     using V = typename Traits::Value;
-    using W = Worker<Traits, MaxScratch<V, I>, I>;
-    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
-        const PlaneGeometry& sg = slab.geometry;
-        OutputValues<Traits> values(outputs[0]);
-        const int64_t out_at = p * g.out_size() + slab.out_offset;
-        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
-        w.spatial.resize(static_cast<size_t>(sg.out_size()));
-        max_pool_plane_indexed<Traits, V, I>(in, sg, w.scratch, values.target(out_at, sg.out_size()), w.spatial.data());
-        values.commit(out_at, sg.out_size());
-        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, p, slab.in_offset, m);
-    });
+    auto plane = [](const V* in, const PlaneGeometry& sg, MaxScratch<V, I>& s, V* out, I* spatial) {
+        max_pool_plane_indexed<Traits, V, I>(in, sg, s, out, spatial);
+    };
+    run_indexed_slabs<Traits, MaxScratch<V, I>, I>(g, input, m, outputs, threads, plane);
 }
 
 template <class Traits>

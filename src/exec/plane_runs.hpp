@@ -133,4 +133,23 @@ void run_value_slabs(const PlaneGeometry& g, const Tensor& input, Tensor& output
     });
 }
 
+// The same for ops with values and indices: plane(input, slab geometry, scratch, values, spatial indices),
+// whose indices `m` makes tensor positions.
+template <class Traits, class Scratch, class I, class PlaneFn>
+void run_indexed_slabs(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
+                       int threads, PlaneFn&& plane) {
+    using V = typename Traits::Value;
+    using W = Worker<Traits, Scratch, I>;
+    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+        const PlaneGeometry& sg = slab.geometry;
+        OutputValues<Traits> values(outputs[0]);
+        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
+        w.spatial.resize(static_cast<size_t>(sg.out_size()));
+        plane(in, sg, w.scratch, values.target(out_at, sg.out_size()), w.spatial.data());
+        values.commit(out_at, sg.out_size());
+        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, p, slab.in_offset, m);
+    });
+}
+
 }  // namespace irlint::kernels
