@@ -27,7 +27,7 @@ void run_adaptive_avg(const PlaneGeometry& g, const Tensor& input, Tensor& outpu
 template <class Traits>
 void run_adaptive_max(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads) {
     using V = typename Traits::Value;
-    const IndexMapping within_plane{g.in_size(), g.in_size(), g.out_size()};
+    const IndexMapping within_plane{g.in_size(), g.in_size()};
     auto plane = [](const V* in, const PlaneGeometry& sg, NoScratch&, V* out, int64_t* spatial) {
         adaptive_max_plane<V>(in, sg, out, spatial);
     };

@@ -22,7 +22,8 @@ void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& in
 
 void run_avg_planes(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output,
                     int threads) {
-    visit_element_type(input.type(), [&](auto traits) { run_avg<decltype(traits)>(g, divisor, input, output, threads); });
+    visit_element_type(input.type(),
+                       [&](auto traits) { run_avg<decltype(traits)>(g, divisor, input, output, threads); });
 }
 
 }  // namespace irlint::kernels

@@ -18,8 +18,7 @@ struct AvgDivisor;
 // `axis` on when axis is not 0.
 struct IndexMapping {
     int64_t plane_size = 1;
-    int64_t modulus = 0;        // 0: none
-    int64_t plane_outputs = 1;  // outputs of one plane: which plane of a stack an output belongs to
+    int64_t modulus = 0;  // 0: none
     int64_t map(int64_t plane, int64_t spatial) const {
         const int64_t flat = plane * plane_size + spatial;
         return modulus ? flat % modulus : flat;
@@ -34,24 +33,29 @@ void run_avg_planes(const PlaneGeometry& g, const AvgDivisor& divisor, const Ten
 void run_adaptive_avg_planes(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads);
 void run_adaptive_max_planes(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads);
 
+// Where a slab's spatial indices go in the tensor: `plane` is the slab's first plane, `base` its first
+// input element there, `plane_outputs` the outputs of one plane (a stack's outputs run on across planes).
+struct SlabIndices {
+    int64_t plane = 0, base = 0, plane_outputs = 1;
+};
+
 template <class I, class Out>
-void store_indices(const I* spatial, size_t n, int64_t plane, int64_t base, const IndexMapping& m, Out* out) {
+void store_indices(const I* spatial, size_t n, const SlabIndices& at_slab, const IndexMapping& m, Out* out) {
     for (size_t i = 0; i < n; ++i) {
         const auto at = static_cast<int64_t>(spatial[i]);
         // No winner: the first element of the output's own plane.
-        const auto own_plane = plane + static_cast<int64_t>(i) / m.plane_outputs;
-        out[i] = static_cast<Out>(at < 0 ? m.map(own_plane, 0) : m.map(plane, base + at));
+        const int64_t own_plane = at_slab.plane + static_cast<int64_t>(i) / at_slab.plane_outputs;
+        out[i] = static_cast<Out>(at < 0 ? m.map(own_plane, 0) : m.map(at_slab.plane, at_slab.base + at));
     }
 }
 
-// Indices of a slab: positions relative to the slab's first input element, made plane positions by `base`.
 template <class I>
-void write_indices(Tensor& indices, size_t offset, const std::vector<I>& spatial, int64_t plane, int64_t base,
+void write_indices(Tensor& indices, size_t offset, const std::vector<I>& spatial, const SlabIndices& at_slab,
                    const IndexMapping& m) {
     if (indices.type() == ElementType::i32)
-        store_indices(spatial.data(), spatial.size(), plane, base, m, indices.mutable_data<int32_t>() + offset);
+        store_indices(spatial.data(), spatial.size(), at_slab, m, indices.mutable_data<int32_t>() + offset);
     else
-        store_indices(spatial.data(), spatial.size(), plane, base, m, indices.mutable_data<int64_t>() + offset);
+        store_indices(spatial.data(), spatial.size(), at_slab, m, indices.mutable_data<int64_t>() + offset);
 }
 
 // A slab's input as the kernels compute with it: the tensor's own memory, or a float copy for halves.
@@ -148,7 +152,8 @@ void run_indexed_slabs(const PlaneGeometry& g, const Tensor& input, const IndexM
         w.spatial.resize(static_cast<size_t>(sg.out_size()));
         plane(in, sg, w.scratch, values.target(out_at, sg.out_size()), w.spatial.data());
         values.commit(out_at, sg.out_size());
-        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, p, slab.in_offset, m);
+        const SlabIndices at_slab{p, slab.in_offset, g.out_size()};
+        write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, at_slab, m);
     });
 }
 

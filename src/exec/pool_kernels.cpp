@@ -49,9 +49,8 @@ PlaneGeometry plane_geometry(const PoolOp& op, const PoolingDesc& desc, const Po
     return g;
 }
 
-IndexMapping index_mapping(const PoolingDesc& desc, const std::vector<int64_t>& in, const PlaneGeometry& g) {
+IndexMapping index_mapping(const PoolingDesc& desc, const std::vector<int64_t>& in) {
     IndexMapping m;
-    m.plane_outputs = g.out_size();
     for (size_t i = 2; i < in.size(); ++i) m.plane_size *= in[i];
     const int64_t rank = static_cast<int64_t>(in.size());
     const int64_t axis = desc.axis < 0 ? desc.axis + rank : desc.axis;
@@ -117,7 +116,7 @@ PoolRunResult run_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& 
     const PlaneGeometry g = plane_geometry(op, desc, ps, input.shape(), out_dims);
     const int threads = resolve_threads(options.threads);
     if (op.kind == PoolKind::max_pool)
-        run_max_planes(g, input, index_mapping(desc, input.shape(), g), result.outputs, threads);
+        run_max_planes(g, input, index_mapping(desc, input.shape()), result.outputs, threads);
     else
         run_avg_planes(g, avg_divisor(desc, ps), input, result.outputs[0], threads);
     return result;
