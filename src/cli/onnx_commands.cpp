@@ -55,7 +55,8 @@ std::optional<std::string> existing(const fs::path& base, const std::string& suf
     return std::nullopt;
 }
 
-// DIR/<node-index>.in0.npy (or .pb) for every pooling node, compared with .out0 / .out1 where present.
+// DIR/<node-index>.in0.npy (or .pb) for every pooling node, compared with .out<k> for each output k the node
+// has, where present; a missing file leaves that output uncompared.
 int run_data_dir(const OnnxCheck& c, const RunOptions& o, const RunLimits& limits) {
     std::vector<LayerRun> runs;
     for (const auto& pool : c.pools) {
@@ -64,7 +65,7 @@ int run_data_dir(const OnnxCheck& c, const RunOptions& o, const RunLimits& limit
         if (!input) continue;
         RunRequest request = request_for(o, limits);
         request.input_path = *input;
-        for (size_t i = 0; i < pool.op.max_outputs(); ++i)
+        for (size_t i = 0; i < onnx_output_count(pool.op, c.onnx.nodes[pool.node]); ++i)
             request.expect_paths.push_back(existing(base, fmt::format(".out{}", i)).value_or(""));
         runs.push_back(run_onnx_node(c, pool.node, request));
     }

@@ -145,6 +145,8 @@ std::optional<std::string> existing(const fs::path& p) {
     return fs::is_regular_file(p, ec) ? std::optional<std::string>(p.string()) : std::nullopt;
 }
 
+// DIR/<layer-id>.in0.npy for every pooling layer, compared with .out<k> for each output k the layer has,
+// where present; a missing file leaves that output uncompared.
 int run_data_dir(const ModelReport& report, const RunOptions& o, const RunLimits& setup) {
     std::vector<LayerRun> runs;
     for (const auto& l : report.layers) {
@@ -155,7 +157,7 @@ int run_data_dir(const ModelReport& report, const RunOptions& o, const RunLimits
         RunRequest request = request_for(o, setup);
         request.input_path = *input;
         if (l.pool_op->is_adaptive()) request.output_size_path = existing(base.string() + ".in1.npy");
-        for (size_t i = 0; i < l.pool_op->output_count(); ++i)
+        for (size_t i = 0; i < layer_output_count(l); ++i)
             request.expect_paths.push_back(existing(fmt::format("{}.out{}.npy", base.string(), i)).value_or(""));
         runs.push_back(run_layer(l, request));
     }

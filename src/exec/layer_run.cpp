@@ -1,5 +1,6 @@
 #include "exec/layer_run.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -24,6 +25,27 @@ std::string_view run_status_name(RunStatus s) {
 }
 
 bool is_runnable(const LayerShapes& layer) { return layer.pool_op.has_value() && layer.layer != nullptr; }
+
+size_t layer_output_count(const LayerShapes& layer) {
+    return std::clamp<size_t>(layer.layer->outputs.size(), 1, layer.pool_op->output_count());
+}
+
+namespace {
+
+// How many outputs the paths reach: up to the last one that names a file.
+size_t named_outputs(const std::vector<std::string>& paths) {
+    const auto last = std::find_if(paths.rbegin(), paths.rend(), [](const std::string& p) { return !p.empty(); });
+    return static_cast<size_t>(paths.rend() - last);
+}
+
+}  // namespace
+
+std::optional<std::string> excess_files(const RunRequest& request, size_t outputs, std::string_view op_name) {
+    if (named_outputs(request.expect_paths) <= outputs && named_outputs(request.save_paths) <= outputs)
+        return std::nullopt;
+    return fmt::format("{} has {} output{}; more --expect or --save files were given", op_name, outputs,
+                       outputs == 1 ? "" : "s");
+}
 
 namespace {
 
@@ -96,9 +118,8 @@ private:
     bool execute(const PoolOp& op) {
         const ParsedAttrs attrs = parse_pool_attrs(op, ls_.layer->attrs);
         if (!attrs.usable()) return fail(fmt::format("the layer's attributes are invalid: {}", first_error(attrs)));
-        if (req_.expect_paths.size() > op.output_count() || req_.save_paths.size() > op.output_count())
-            return fail(fmt::format("{} has {} output{}; more --expect or --save files were given", r_.op_name,
-                                    op.output_count(), op.output_count() == 1 ? "" : "s"));
+        const size_t outputs = layer_output_count(ls_);
+        if (auto excess = excess_files(req_, outputs, r_.op_name)) return fail(*excess);
         std::optional<Tensor> x = load_input();
         if (!x) return false;
         std::optional<std::vector<int64_t>> output_size;
@@ -110,6 +131,7 @@ private:
                                                 : run_pool(op, attrs.desc, *x, options);
         r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!result.ok()) return fail(result.error);
+        result.outputs.resize(std::min(result.outputs.size(), outputs));
         std::vector<std::optional<Tensor>> expected(result.outputs.size());
         for (size_t i = 0; i < result.outputs.size(); ++i)
             if (!finish_output(i, result.outputs[i], expected[i])) return false;

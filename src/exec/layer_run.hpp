@@ -60,6 +60,14 @@ struct LayerRun {
 // The layers `run` can execute: pooling layers the rule engine recognised.
 bool is_runnable(const LayerShapes& layer);
 
+// The outputs a runnable layer has, in port order: the values, then the indices where the op computes them
+// (MaxPool-8/14, AdaptiveMaxPool) and the layer declares their port. `run` reports and compares these only.
+size_t layer_output_count(const LayerShapes& layer);
+
+// Why the request names more --expect or --save files than the `outputs` of `op_name`, or nullopt. An empty
+// path names no file (the output is not compared or not saved), so it is never one too many.
+std::optional<std::string> excess_files(const RunRequest& request, size_t outputs, std::string_view op_name);
+
 // Steps shared by the IR and ONNX runners: an output's description with the request's tolerance, and
 // recording it (a mismatch turns an ok run into a mismatch).
 OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request);

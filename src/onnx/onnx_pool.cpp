@@ -178,6 +178,11 @@ std::optional<OnnxPoolOp> onnx_pool_op_for(const std::string& op_type, int64_t o
     return std::nullopt;
 }
 
+size_t onnx_output_count(const OnnxPoolOp& op, const OnnxNode& node) {
+    const auto last = std::find_if(node.outputs.rbegin(), node.outputs.rend(), [](const auto& o) { return !o.empty(); });
+    return std::min(static_cast<size_t>(node.outputs.rend() - last), op.max_outputs());
+}
+
 OnnxPoolSetup map_onnx_pool(const OnnxPoolOp& op, const OnnxNode& node, const Shape& input) {
     OnnxPoolSetup s;
     s.kernel_op = op.is_max() ? PoolOp{PoolKind::max_pool, 14} : PoolOp{PoolKind::avg_pool, 16};

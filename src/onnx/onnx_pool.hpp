@@ -36,6 +36,10 @@ struct OnnxPoolOp {
 // the type is not one of the four pools or the opset predates it.
 std::optional<OnnxPoolOp> onnx_pool_op_for(const std::string& op_type, int64_t opset);
 
+// The outputs a node of `op` has, in order: up to its last named output (an empty name omits an optional one),
+// as far as the op defines them.
+size_t onnx_output_count(const OnnxPoolOp& op, const OnnxNode& node);
+
 // A node's attributes under its version, as OpenVINO's pooling description plus what only ONNX has.
 struct OnnxPoolSetup {
     std::vector<std::string> errors;  // attributes the version does not allow, or bad values

@@ -146,10 +146,8 @@ private:
         const OnnxPoolNode* pool = c_.pool_for(node_.index);
         if (!pool) return fail(why_not_runnable());
         r_.op_name = pool->op.name();
-        const size_t outputs = std::min(node_.outputs.size(), pool->op.max_outputs());
-        if (req_.expect_paths.size() > outputs || req_.save_paths.size() > outputs)
-            return fail(fmt::format("the node has {} output{}; more --expect or --save files were given", outputs,
-                                    outputs == 1 ? "" : "s"));
+        const size_t outputs = onnx_output_count(pool->op, node_);
+        if (auto excess = excess_files(req_, outputs, "the node")) return fail(*excess);
         auto x = load(req_.input_path, true);
         if (!x) return false;
         r_.input_shape = x->shape();

@@ -2,11 +2,15 @@
 // shapes, the cross-check with ONNX's own shape inference, .pb tensors and the ONNX-only kernel steps.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include <onnx/onnx_pb.h>
 
+#include "exec/npy.hpp"
 #include "exec/pool_kernels.hpp"
 #include "onnx/onnx_check.hpp"
 #include "onnx/onnx_pool.hpp"
@@ -260,4 +264,39 @@ TEST_CASE("onnx: TensorProto data, raw or typed") {
     r = tensor_from_proto(u8);
     REQUIRE(r.tensor);
     CHECK(r.tensor->data<uint8_t>()[2] == 255);
+}
+
+TEST_CASE("onnx: a node has the outputs it names, as far as its op defines them") {
+    const auto c = check({"MaxPool", {{"kernel_shape", {2}}, {"strides", {2}}}, {}, {}}, 12, {1, 1, 4});
+    REQUIRE(c->pools.size() == 1);
+    const OnnxPoolOp op = c->pools[0].op;
+    OnnxNode node = c->onnx.nodes[0];
+    CHECK(onnx_output_count(op, node) == 1);
+    node.outputs = {"y", ""};  // the optional Indices omitted by an empty name
+    CHECK(onnx_output_count(op, node) == 1);
+    node.outputs = {"y", "i"};
+    CHECK(onnx_output_count(op, node) == 2);
+    CHECK(onnx_output_count(OnnxPoolOp{OnnxPoolKind::average, 11}, node) == 1);
+}
+
+TEST_CASE("onnx: run compares the outputs the node has; a missing expected file is no extra argument") {
+    const auto c = check({"MaxPool", {{"kernel_shape", {2}}, {"strides", {2}}}, {}, {}}, 12, {1, 1, 4});
+    const auto dir = std::filesystem::temp_directory_path() / ("irlint-onnx-run-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string x_path = (dir / "x.npy").string(), y_path = (dir / "y.npy").string();
+    REQUIRE_FALSE(write_npy(x_path, f32_tensor({1, 1, 4}, {1, 4, 2, 3})));
+    REQUIRE_FALSE(write_npy(y_path, f32_tensor({1, 1, 2}, {4, 3})));
+    RunRequest request;
+    request.input_path = x_path;
+    request.expect_paths = {y_path, ""};  // what run --data asks for when no .out1 file is there
+    const LayerRun run = run_onnx_node(*c, 0, request);
+    CHECK(run.error.empty());
+    CHECK(run.status == RunStatus::ok);
+    REQUIRE(run.outputs.size() == 1);
+    CHECK(run.outputs[0].compared());
+    request.expect_paths = {y_path, y_path};
+    const LayerRun excess = run_onnx_node(*c, 0, request);
+    CHECK(excess.status == RunStatus::error);
+    CHECK(excess.error == "the node has 1 output; more --expect or --save files were given");
+    std::filesystem::remove_all(dir);
 }
