@@ -3,7 +3,8 @@
 set -euo pipefail
 
 packages=(g++ cmake make libpugixml-dev libcli11-dev libfmt-dev libpng-dev doctest-dev python3 python3-numpy
-          python3-onnx libonnx-testdata libonnx-dev libprotobuf-dev protobuf-compiler python3-jsonschema)
+          python3-onnx libonnx-testdata libonnx-dev libprotobuf-dev protobuf-compiler python3-jsonschema
+          python3-torch)
 
 missing=()
 for p in "${packages[@]}"; do
