@@ -219,13 +219,48 @@ def test_data_dir(t):
     check("data dir missing", code == 2, err)
 
 
+def test_data_dir_outputs(t):
+    """--data looks up an expected file for each output the layer has; a missing one is not compared."""
+    # MaxPool-8 whose indices feed a Result: values and indices are the layer's outputs.
+    model = "valid/maxpool8_default_attrs.xml"
+    d = os.path.join(t.tmp, "dumps8")
+    os.makedirs(d)
+    x = np.random.default_rng(8).standard_normal((1, 3, 8, 8)).astype(np.float32)
+    values, indices = max_pool_2d(x, 3, 1, 0)
+    np.save(os.path.join(d, "1.in0.npy"), x)
+    np.save(os.path.join(d, "1.out0.npy"), values)
+    code, out, err = run(t.irlint, ["run", os.path.join(t.testdata, model), "--data", d, "--format", "json"], 60)
+    data = json.loads(out) if code in (0, 1) and out.strip() else {}
+    runs = data.get("runs", [{}])
+    check("data dir: indices file missing", code == 0 and runs[0].get("status") == "ok", f"exit {code} {err} {runs}")
+    check("data dir: indices not compared", [o["compared"] for o in runs[0].get("outputs", [])] == [True, False], runs)
+    np.save(os.path.join(d, "1.out1.npy"), indices)
+    code, out, err = run(t.irlint, ["run", os.path.join(t.testdata, model), "--data", d, "--format", "json"], 60)
+    runs = json.loads(out)["runs"] if code in (0, 1) and out.strip() else [{}]
+    check("data dir: indices compared", code == 0 and [o["compared"] for o in runs[0]["outputs"]] == [True, True],
+          f"exit {code} {err} {runs}")
+    # MaxPool-1 has values only: a stray .out1.npy is no output of the layer and is not looked up.
+    model = "valid/maxpool1_v10.xml"
+    d = os.path.join(t.tmp, "dumps1")
+    os.makedirs(d)
+    x = np.random.default_rng(1).standard_normal((1, 96, 55, 55)).astype(np.float32)
+    windows = np.lib.stride_tricks.sliding_window_view(x, (3, 3), axis=(2, 3))[:, :, ::2, ::2]
+    np.save(os.path.join(d, "1.in0.npy"), x)
+    np.save(os.path.join(d, "1.out0.npy"), windows.max(axis=(4, 5)))
+    np.save(os.path.join(d, "1.out1.npy"), np.zeros((1, 96, 27, 27), np.int64))
+    code, out, err = run(t.irlint, ["run", os.path.join(t.testdata, model), "--data", d, "--format", "json"], 60)
+    runs = json.loads(out)["runs"] if code in (0, 1) and out.strip() else [{}]
+    check("data dir: one output", code == 0 and runs[0]["status"] == "ok" and len(runs[0]["outputs"]) == 1,
+          f"exit {code} {err} {runs}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--irlint", required=True)
     parser.add_argument("--testdata", required=True)
     args = parser.parse_args()
     tests = [test_maxpool_values_and_indices, test_save_and_layouts, test_input_checks, test_adaptive, test_bf16_and_f16,
-             test_data_dir]
+             test_data_dir, test_data_dir_outputs]
     with tempfile.TemporaryDirectory() as tmp:
         t = Case(args.irlint, tmp, args.testdata)
         for test in tests:
