@@ -27,7 +27,9 @@ void setup_run(CLI::App& app, RunOptions& o) {
                    "Input .npy; an adaptive pool may take its output_size as a second --input (1D i32/i64)");
     app.add_option("--expect", o.expects, "Expected output .npy, once per output in port order (values, indices)");
     app.add_option("--save", o.saves, "Write the computed outputs to .npy files, once per output in port order");
-    app.add_option("--data", o.data_dir, "Run every pooling layer that has DIR/<layer-id>.in0.npy");
+    app.add_option("--data", o.data_dir,
+                   "Run every pooling layer that has DIR/<layer-id>.in0.npy; compare each output k the layer has "
+                   "with DIR/<layer-id>.out<k>.npy where present (missing: not compared)");
     app.add_option("--atol", o.atol, "Absolute tolerance (default by element type: f32 1e-6, f16 1e-3, bf16 1e-2)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--rtol", o.rtol, "Relative tolerance (default by element type: f32 1e-5, f16 1e-3, bf16 1e-2)")
