@@ -375,7 +375,7 @@ def module_of(node, captured):
 
 def dump_pools(onnx_model, captured, data_dir):
     """Writes DIR/<node-index>.in0.npy / .out0.npy (/.out1.npy) for every pooling node.
-    Returns {node index: number of outputs dumped}."""
+    Returns {node index: (the node, how many of its outputs have an expected file)}."""
     graph = onnx_model.graph
     os.makedirs(data_dir, exist_ok=True)
     dumped = {}
