@@ -39,10 +39,15 @@ public:
     Reader(const std::string& text, ReadResult& result) : text_(text), lines_(text), result_(result) {}
 
     void run(const std::string& xml_path) {
-        const auto parsed = doc_.load_buffer(text_.data(), text_.size(), pugi::parse_default);
+        // As a fragment, pugixml keeps what lies beside the root element, so that it can be judged below.
+        const auto parsed = doc_.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_fragment);
         if (!parsed) {
             error(rule::xml_malformed, lines_.line_of(parsed.offset),
                   fmt::format("malformed XML: {} (at byte offset {})", parsed.description(), parsed.offset));
+            result_.status = ReadStatus::failed;
+            return;
+        }
+        if (!has_one_root()) {
             result_.status = ReadStatus::failed;
             return;
         }
@@ -66,6 +71,33 @@ public:
 
 private:
     int line(const pugi::xml_node& node) const { return node ? lines_.line_of(node.offset_debug()) : 0; }
+
+    // A well-formed document has exactly one root element and no text beside it (XML 1.0, production 1).
+    // OpenVINO would read the first <net> and ignore the rest.
+    bool has_one_root() {
+        pugi::xml_node root;
+        for (const pugi::xml_node n : doc_.children()) {
+            if (n.type() == pugi::node_pcdata || n.type() == pugi::node_cdata) {
+                const std::string_view text = n.value();
+                const size_t blank = std::min(text.find_first_not_of(" \t\r\n"), text.size());
+                error(rule::xml_malformed, lines_.line_of(n.offset_debug() + static_cast<ptrdiff_t>(blank)),
+                      fmt::format("malformed XML: text {} the root element: '{}'", root ? "after" : "before",
+                                  excerpt(trim(text))));
+                return false;
+            }
+            if (n.type() != pugi::node_element) continue;
+            if (root) {
+                error(rule::xml_malformed, line(n),
+                      fmt::format("malformed XML: a second root element <{}> after <{}> of line {}; a document has "
+                                  "exactly one root element (OpenVINO would read only the first)",
+                                  excerpt(n.name()), excerpt(root.name()), line(root)));
+                return false;
+            }
+            root = n;
+        }
+        if (!root) error(rule::xml_malformed, 1, "malformed XML: the document has no root element");
+        return static_cast<bool>(root);
+    }
 
     void add(Severity severity, std::string_view rule_id, int at, std::string message, const Layer* layer = nullptr) {
         Diagnostic d;

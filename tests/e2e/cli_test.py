@@ -317,6 +317,74 @@ def infer_missing_file_exits_2():
     expect_exit(run("infer", td("valid", "no_such_model.xml")), 2, "infer of a file that does not exist")
 
 
+def manifest_rows(top):
+    """(path, check exit code) of testdata/expectations.tsv rows under testdata/<top>/."""
+    rows = []
+    with open(td("expectations.tsv"), encoding="utf-8") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) == 4 and fields[0].startswith(top + "/"):
+                rows.append((fields[0], int(fields[1])))
+    return rows
+
+
+@check
+def infer_fails_where_check_fails():
+    # infer reports what check finds: every broken file check fails on makes infer exit 1 too, with the
+    # findings on stderr (text) or in "diagnostics" (JSON); the others exit 0.
+    rows = manifest_rows("broken")
+    expect(len(rows) > 40, f"only {len(rows)} broken rows in expectations.tsv")
+    for path, code in rows:
+        proc = run("infer", td(path))
+        expect_exit(proc, code, f"infer {path}")
+        if code:
+            expect(re.search(r": error: .*\[[a-z-]+\]", proc.stderr), f"infer {path}: no finding on stderr: {proc.stderr!r}")
+        proc = run("infer", td(path), "--format", "json")
+        expect_exit(proc, code, f"infer {path} --format json")
+        if code and proc.stdout:
+            out = load_json(proc, f"infer {path} --format json")
+            errors = [d for d in out["diagnostics"] if d["severity"] == "error"]
+            expect(errors, f"infer {path} --format json: no error in diagnostics")
+
+
+@check
+def infer_structural_findings_mark_layers_invalid():
+    # every layer on the cycle is invalid; the finding names the first
+    proc = run("infer", td("broken", "cycle.xml"), "--format", "json")
+    expect_exit(proc, 1, "infer cycle.xml")
+    out = load_json(proc, "infer cycle.xml")
+    expect([(l["name"], l["status"]) for l in out["layers"]] == [("pool_a", "invalid"), ("pool_b", "invalid")],
+           f"cycle.xml rows {out['layers']}")
+    expect([d["rule"] for d in out["diagnostics"]] == ["ir-structure"] and "cycle" in out["diagnostics"][0]["message"],
+           f"cycle.xml diagnostics {out['diagnostics']}")
+    for name, rule in (("input_fed_twice.xml", "fed twice"), ("unconnected_input.xml", "no incoming edge"),
+                       ("unknown_precision.xml", "unknown precision 'FP33'")):
+        proc = run("infer", td("broken", name))
+        expect_exit(proc, 1, f"infer {name}")
+        expect(rule in proc.stderr, f"infer {name}: stderr lacks {rule!r}: {proc.stderr!r}")
+        expect(re.search(r"^\d+\s+pool\s+MaxPool\s.*\binvalid$", proc.stdout, re.M), f"infer {name}: {proc.stdout!r}")
+    proc = run("infer", td("broken", "no_layers.xml"))
+    expect_exit(proc, 1, "infer no_layers.xml")
+    expect("no_layers.xml:3: error: <net> has no <layers> element [ir-structure]" in proc.stderr, proc.stderr)
+
+
+@check
+def infer_lists_pooling_layers_unless_all():
+    layers = infer_json(td("valid", "pool_chain.xml"))
+    expect({l["type"] for l in layers} <= {"MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveMaxPool"} and layers,
+           f"default rows {[l['type'] for l in layers]}")
+    every = infer_json(td("valid", "pool_chain.xml"), "--all")
+    types = [l["type"] for l in every]
+    expect("Parameter" in types and "Result" in types and len(every) > len(layers), f"--all rows {types}")
+    proc = run("infer", td("valid", "pool_chain.xml"))
+    hidden = len(every) - len(layers)
+    expect(f"({hidden} other layers not shown: --all lists every layer)" in proc.stdout, proc.stdout)
+    proc = run("infer", td("valid", "pool_chain.xml"), "--all")
+    expect("not shown" not in proc.stdout and "Parameter" in proc.stdout, proc.stdout)
+    out = load_json(run("infer", td("valid", "pool_chain.xml"), "--format", "json"), "infer json")
+    expect(out["diagnostics"] == [], f"a valid model has diagnostics {out['diagnostics']}")
+
+
 # ---------------------------------------------------------------- shape
 
 def shape_json(*args, code=0):

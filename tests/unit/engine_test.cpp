@@ -214,3 +214,24 @@ TEST_CASE("a Const whose data runs past the .bin is const-data-invalid") {
     CHECK(d->message == "Const data at offset 4 with size 16 ends past the end of the .bin (8 bytes)");
     fs::remove_all(dir);
 }
+
+TEST_CASE("an error finding on a layer makes it invalid; a cycle makes every layer on it invalid") {
+    std::string fed_twice = pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 15, 15}});
+    fed_twice.insert(fed_twice.find("</edges>"), "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/>\n");
+    const ModelReport r = check(fed_twice);
+    REQUIRE(find(r, "ir-structure"));
+    CHECK(find(r, "ir-structure")->message.find("fed twice") != std::string::npos);
+    CHECK(r.layers[0].status == LayerStatus::ok);
+    CHECK(r.layers[1].status == LayerStatus::invalid);
+    CHECK(r.layers[1].pooling);
+    CHECK_FALSE(r.layers[0].pooling);
+
+    const char* identity = R"(kernel="1,1" strides="1,1" pads_begin="0,0" pads_end="0,0" exclude-pad="true")";
+    std::string cycle = pool_model("AvgPool", "opset1", identity, {1, 3, 32, 32}, {{1, 3, 32, 32}});
+    // the pool feeds itself instead of being fed by the Parameter
+    cycle.replace(cycle.find("<edge from-layer=\"0\""), 61, "<edge from-layer=\"1\" from-port=\"1\" to-layer=\"1\" to-port=\"0\"/>");
+    const ModelReport c = check(cycle);
+    REQUIRE(find(c, "ir-structure"));
+    CHECK(c.layers[1].status == LayerStatus::invalid);
+    CHECK(c.layers[2].status == LayerStatus::invalid);  // the Result behind the cycle
+}
