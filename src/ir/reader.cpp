@@ -4,6 +4,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -41,6 +42,8 @@ public:
     void run(const std::string& xml_path) {
         // As a fragment, pugixml keeps what lies beside the root element, so that it can be judged below.
         const auto parsed = doc_.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_fragment);
+        // Running out of memory says nothing about the file.
+        if (parsed.status == pugi::status_out_of_memory) throw std::bad_alloc();
         if (!parsed) {
             error(rule::xml_malformed, lines_.line_of(parsed.offset),
                   fmt::format("malformed XML: {} (at byte offset {})", parsed.description(), parsed.offset));

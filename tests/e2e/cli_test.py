@@ -238,6 +238,31 @@ def check_fail_on_error_is_default():
     expect_exit(run("check", path, "--fail-on", "error"), 1, "check --fail-on error on a file with an error")
 
 
+@check
+def internal_error_exits_2():
+    # Out of memory under a 48 MiB address-space limit is not a finding: exit 2 and a request for a bug report.
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (48 << 20, 48 << 20))
+
+    layer = ('<layer id="{i}" name="r{i}" type="Relu" version="opset1"><input><port id="0" precision="FP32">'
+             '<dim>1</dim><dim>64</dim></port></input><output><port id="1" precision="FP32"><dim>1</dim><dim>64</dim>'
+             '</port></output></layer>\n')
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "big.xml")
+        with open(path, "w") as f:
+            f.write('<net name="big" version="11"><layers>\n')
+            f.writelines(layer.format(i=i) for i in range(100000))
+            f.write("</layers><edges/></net>\n")
+        proc = subprocess.run([IRLINT, "infer", path], capture_output=True, text=True, errors="replace",
+                              timeout=TIMEOUT_SECONDS, preexec_fn=limit)
+    if "Sanitizer" in proc.stderr:
+        return  # a sanitizer build cannot start under an address-space limit
+    expect_exit(proc, 2, "infer under a 48 MiB address-space limit")
+    expect("internal error: out of memory" in proc.stderr and "please report it" in proc.stderr, proc.stderr)
+
+
 # ---------------------------------------------------------------- infer
 
 def infer_json(*args, code=0):
