@@ -52,14 +52,14 @@ std::string output_text(const OutputRun& o, const Palette& p) {
     const Comparison& c = o.comparison;
     if (!c.compared())
         return out + fmt::format(": {} — {}\n{}", fmt::styled("MISMATCH", p.error), c.problem, why_text(o, p));
-    const std::string rule = is_integer_type(o.type) && o.tolerance.atol == 0 && o.tolerance.rtol == 0
-                                 ? std::string("exact")
-                                 : fmt::format("atol {:g} + rtol {:g}·|expected|", o.tolerance.atol, o.tolerance.rtol);
+    const bool exact = is_integer_type(o.type) && o.tolerance.atol == 0 && o.tolerance.rtol == 0;
+    const std::string tolerance = fmt::format("atol {:g} + rtol {:g}·|expected|", o.tolerance.atol, o.tolerance.rtol);
     if (c.matches())
-        out += fmt::format(": {} — {} elements within {}\n", fmt::styled("ok", p.ok), c.total, rule);
+        out += fmt::format(": {} — {} {}\n", fmt::styled("ok", p.ok), counted(c.total, "element"),
+                           exact ? "equal (compared exactly)" : "within " + tolerance);
     else
-        out += fmt::format(": {} — {} of {} elements outside {}\n", fmt::styled("MISMATCH", p.error), c.mismatches,
-                           c.total, rule);
+        out += fmt::format(": {} — {} of {} {}\n", fmt::styled("MISMATCH", p.error), c.mismatches,
+                           counted(c.total, "element"), exact ? "differ (compared exactly)" : "outside " + tolerance);
     out += fmt::format("    max abs err {:.3g}, max rel err {:.3g}, mean abs err {:.3g}\n", c.max_abs_err,
                        c.max_rel_err, c.mean_abs_err);
     if (c.first_mismatch)
@@ -106,8 +106,14 @@ std::string output_json(const OutputRun& o) {
     return out + "}";
 }
 
+// "MaxPool-8"; a layer that failed before its op was known shows its type.
+std::string op_label(const LayerRun& r) {
+    if (!r.op_name.empty()) return r.op_name;
+    return r.layer.type.empty() ? std::string("no type") : r.layer.type;
+}
+
 std::string layer_heading(const LayerRun& r) {
-    return fmt::format("layer {} '{}' ({}) on {} {} {}", r.layer.id, r.layer.name, r.op_name, r.input_path,
+    return fmt::format("layer {} '{}' ({}) on {} {} {}", r.layer.id, r.layer.name, op_label(r), r.input_path,
                        shape_text(r.input_shape), element_type_name(r.input_type));
 }
 
@@ -115,7 +121,7 @@ std::string layer_heading(const LayerRun& r) {
 
 std::string run_text(const LayerRun& r, const Palette& p) {
     if (r.status == RunStatus::error)
-        return fmt::format("layer {} '{}' ({}): {} {}\n", r.layer.id, r.layer.name, r.op_name,
+        return fmt::format("layer {} '{}' ({}): {} {}\n", r.layer.id, r.layer.name, op_label(r),
                            fmt::styled("error:", p.error), r.error);
     std::string out = layer_heading(r) + fmt::format(" ({:.1f} ms)\n", r.milliseconds);
     for (const auto& o : r.outputs) out += output_text(o, p);

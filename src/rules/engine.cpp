@@ -241,8 +241,8 @@ private:
             total += n;
         }
         emit(Severity::note, rule::unsupported_op, 0,
-             fmt::format("{} layer{} of {} type{} without rules were not checked: {}", total, total == 1 ? "" : "s",
-                         counts.size(), counts.size() == 1 ? "" : "s", fmt::join(parts, ", ")));
+             fmt::format("{} of {} without rules {} not checked: {}", counted(total, "layer"),
+                         counted(counts.size(), "type"), total == 1 ? "was" : "were", fmt::join(parts, ", ")));
     }
 
     void report_missing_bin() {

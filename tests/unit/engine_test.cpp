@@ -151,7 +151,7 @@ TEST_CASE("layer types without rules are summarized in one note") {
     const Diagnostic* d = find(ext, "unsupported-op");
     REQUIRE(d);
     CHECK(d->severity == Severity::note);
-    CHECK(d->message == "1 layer of 1 type without rules were not checked: MaxPool x1");
+    CHECK(d->message == "1 layer of 1 type without rules was not checked: MaxPool x1");
 }
 
 TEST_CASE("AdaptiveAvgPool reads output_size from the Const in the .bin") {
