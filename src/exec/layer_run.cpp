@@ -1,5 +1,6 @@
 #include "exec/layer_run.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -19,6 +20,8 @@ std::string_view run_status_name(RunStatus s) {
             return "mismatch";
         case RunStatus::error:
             return "error";
+        case RunStatus::not_compared:
+            return "not-compared";
     }
     return "error";
 }
@@ -146,11 +149,10 @@ private:
             fail(fmt::format("{}: {}", req_.input_path, in.error));
             return std::nullopt;
         }
-        const Layer& l = *ls_.layer;
-        const bool typed = !l.inputs.empty() && l.inputs[0].precision.has_value();
+        const std::optional<ElementType> declared = declared_input_type();
         std::string error;
-        auto x = typed ? as_element_type(std::move(*in.tensor), *l.inputs[0].precision, req_.input_path, &error)
-                       : std::move(in.tensor);
+        auto x = declared ? as_element_type(std::move(*in.tensor), *declared, req_.input_path, &error)
+                          : std::move(in.tensor);
         if (!x) {
             fail(error);
             return std::nullopt;
@@ -162,6 +164,15 @@ private:
         r_.input_shape = x->shape();
         r_.input_type = x->type();
         return x;
+    }
+
+    // The input port's precision; an IR v10 port has none, and then its producer's type holds.
+    std::optional<ElementType> declared_input_type() const {
+        const Layer& l = *ls_.layer;
+        std::optional<ElementType> type = l.inputs.empty() ? std::nullopt : l.inputs[0].precision;
+        if (!type && !ls_.input_types.empty()) type = ls_.input_types[0];
+        if (type == ElementType::dynamic) return std::nullopt;
+        return type;
     }
 
     std::optional<std::vector<int64_t>> adaptive_output_size() {
@@ -233,6 +244,33 @@ void add_output(LayerRun& run, OutputRun output) {
     run.outputs.push_back(std::move(output));
 }
 
-LayerRun run_layer(const LayerShapes& layer, const RunRequest& request) { return Runner(layer, request).run(); }
+void finish_run(const LayerShapes& layer, LayerRun& run) {
+    if (run.status == RunStatus::error) return;
+    for (const OutputRun& o : run.outputs) {
+        const std::vector<Port>& ports = layer.layer->outputs;
+        if (o.index < layer.declared.size() && !layer.declared[o.index].rank_dynamic) {
+            const Shape& declared = layer.declared[o.index];
+            Shape computed;
+            for (int64_t d : o.shape) computed.dims.emplace_back(d);
+            if (!computed.compatible(declared))
+                run.warnings.push_back(fmt::format("output {} is declared {}, but the layer computes {} from this input",
+                                                   o.index, declared.str(), computed.str()));
+        }
+        if (o.index < ports.size() && ports[o.index].precision && *ports[o.index].precision != o.type &&
+            *ports[o.index].precision != ElementType::dynamic)
+            run.warnings.push_back(fmt::format("output {} is declared {}, but the layer computes {}", o.index,
+                                               element_type_name(*ports[o.index].precision),
+                                               element_type_name(o.type)));
+    }
+    const bool compared = std::any_of(run.outputs.begin(), run.outputs.end(),
+                                      [](const OutputRun& o) { return !o.expect_path.empty(); });
+    if (run.status == RunStatus::ok && !compared) run.status = RunStatus::not_compared;
+}
+
+LayerRun run_layer(const LayerShapes& layer, const RunRequest& request) {
+    LayerRun run = Runner(layer, request).run();
+    finish_run(layer, run);
+    return run;
+}
 
 }  // namespace irlint

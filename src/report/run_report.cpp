@@ -23,7 +23,15 @@ std::string json_number(double v) {
 
 std::string value_text(double v) { return fmt::format("{:.9g}", v); }
 
-const fmt::text_style& status_style(const Palette& p, RunStatus s) { return s == RunStatus::ok ? p.ok : p.error; }
+const fmt::text_style& status_style(const Palette& p, RunStatus s) {
+    switch (s) {
+        case RunStatus::ok: return p.ok;
+        case RunStatus::not_compared: return p.warning;
+        default: return p.error;
+    }
+}
+
+constexpr size_t kStatuses = 4;  // RunStatus values, for the counts of a --data run
 
 std::string histogram_text(const Comparison& c) {
     const auto& labels = error_bucket_labels();
@@ -125,6 +133,7 @@ std::string run_text(const LayerRun& r, const Palette& p) {
                            fmt::styled("error:", p.error), r.error);
     std::string out = layer_heading(r) + fmt::format(" ({:.1f} ms)\n", r.milliseconds);
     for (const auto& o : r.outputs) out += output_text(o, p);
+    for (const auto& w : r.warnings) out += fmt::format("  {} {}\n", fmt::styled("warning:", p.warning), w);
     return out +
            fmt::format("result: {}\n", fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)));
 }
@@ -141,7 +150,9 @@ std::string run_json(const LayerRun& r) {
                     json_string(r.version), json_string(run_status_name(r.status)), outputs);
     if (!r.error.empty()) out += fmt::format(",\"error\":{}", json_string(r.error));
     if (!r.input_path.empty()) out += fmt::format(",\"input\":{}", json_string(r.input_path));
-    return out + "}";
+    std::vector<std::string> warnings;
+    for (const auto& w : r.warnings) warnings.push_back(json_string(w));
+    return out + fmt::format(",\"warnings\":[{}]}}", fmt::join(warnings, ","));
 }
 
 std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
@@ -152,9 +163,9 @@ std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
         id_width = std::max(id_width, r.layer.id.size());
         name_width = std::max(name_width, r.layer.name.size());
     }
-    out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<8}  {}\n", "layer", id_width, "name", name_width, "op", "status",
+    out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<12}  {}\n", "layer", id_width, "name", name_width, "op", "status",
                        "mismatches");
-    size_t counts[3] = {0, 0, 0};
+    size_t counts[kStatuses] = {};
     for (const auto& r : runs) {
         ++counts[static_cast<int>(r.status)];
         std::vector<std::string> cells;
@@ -163,16 +174,16 @@ std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
                 cells.push_back(o.comparison.compared()
                                     ? fmt::format("{}/{}", o.comparison.mismatches, o.comparison.total)
                                     : std::string("shape/type"));
-        out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<8}  {}\n", r.layer.id, id_width, r.layer.name, name_width,
-                           r.op_name, fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)),
+        out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<12}  {}\n", r.layer.id, id_width, r.layer.name, name_width,
+                           op_label(r), fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)),
                            cells.empty() ? std::string("-") : fmt::format("{}", fmt::join(cells, " ")));
     }
-    return out + fmt::format("{} layer{} run: {} ok, {} mismatch, {} error\n", runs.size(), runs.size() == 1 ? "" : "s",
-                             counts[0], counts[1], counts[2]);
+    return out + fmt::format("{} run: {} ok, {} mismatch, {} error, {} not compared\n", counted(runs.size(), "layer"),
+                             counts[0], counts[1], counts[2], counts[3]);
 }
 
 std::string runs_json(const std::vector<LayerRun>& runs) {
-    size_t counts[3] = {0, 0, 0};
+    size_t counts[kStatuses] = {};
     std::string items;
     for (size_t i = 0; i < runs.size(); ++i) {
         ++counts[static_cast<int>(runs[i].status)];
@@ -181,8 +192,8 @@ std::string runs_json(const std::vector<LayerRun>& runs) {
     }
     return fmt::format(
         "{{\"tool\":\"irlint\",\"version\":{},\"runs\":[{}],\"summary\":{{\"layers\":{},\"ok\":{},"
-        "\"mismatch\":{},\"error\":{}}}}}\n",
-        json_string(IRLINT_VERSION), items, runs.size(), counts[0], counts[1], counts[2]);
+        "\"mismatch\":{},\"error\":{},\"not_compared\":{}}}}}\n",
+        json_string(IRLINT_VERSION), items, runs.size(), counts[0], counts[1], counts[2], counts[3]);
 }
 
 }  // namespace irlint

@@ -94,6 +94,7 @@ private:
                 input_types.push_back(l.inputs[p].precision);
             }
         }
+        shapes.input_types = input_types;
         if (iequals(l.type, "Parameter")) return check_parameter(l, i, shapes);
         if (iequals(l.type, "Const")) return check_const(l, shapes);
         if (iequals(l.type, "Result")) {

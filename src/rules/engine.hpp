@@ -19,6 +19,9 @@ struct LayerShapes {
     const Layer* layer = nullptr;
     size_t graph = 0;
     std::vector<Shape> inputs;
+    // Each input's element type as its producer gives it (a Parameter's element_type, the producer's output
+    // port), else as the input port declares it: an IR v10 input port often declares none.
+    std::vector<std::optional<ElementType>> input_types;
     std::vector<Shape> declared;
     std::vector<Shape> inferred;
     LayerStatus status = LayerStatus::unsupported;

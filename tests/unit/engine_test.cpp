@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "ir/reader.hpp"
+#include "exec/layer_run.hpp"
 #include "rules/engine.hpp"
 
 using namespace irlint;
@@ -234,4 +235,29 @@ TEST_CASE("an error finding on a layer makes it invalid; a cycle makes every lay
     REQUIRE(find(c, "ir-structure"));
     CHECK(c.layers[1].status == LayerStatus::invalid);
     CHECK(c.layers[2].status == LayerStatus::invalid);  // the Result behind the cycle
+}
+
+TEST_CASE("a run that compared nothing is not-compared; an output declared otherwise is a warning") {
+    const ModelReport r = check(pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 16, 16}}));
+    const LayerShapes& pool = r.layers[1];
+    LayerRun run;
+    OutputRun out;
+    out.shape = {1, 3, 15, 15};
+    out.type = ElementType::f16;
+    run.outputs.push_back(out);
+    finish_run(pool, run);
+    CHECK(run.status == RunStatus::not_compared);
+    CHECK(run_status_name(run.status) == "not-compared");
+    REQUIRE(run.warnings.size() == 2);
+    CHECK(run.warnings[0] == "output 0 is declared [1,3,16,16], but the layer computes [1,3,15,15] from this input");
+    CHECK(run.warnings[1] == "output 0 is declared f32, but the layer computes f16");
+
+    LayerRun compared;
+    out.expect_path = "y.npy";
+    out.type = ElementType::f32;
+    out.shape = {1, 3, 16, 16};
+    compared.outputs.push_back(out);
+    finish_run(pool, compared);
+    CHECK(compared.status == RunStatus::ok);
+    CHECK(compared.warnings.empty());
 }
