@@ -298,8 +298,33 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& 
     return result;
 }
 
+namespace {
+
+std::string dims_list(const std::vector<Dim>& dims) {
+    std::vector<std::string> parts;
+    for (const Dim& d : dims) parts.push_back(d.str());
+    return fmt::format("{}", fmt::join(parts, ","));
+}
+
+}  // namespace
+
 PoolShape infer_adaptive_shape(const Shape& input, const Shape& output_size_shape,
                                const std::optional<std::vector<int64_t>>& output_size) {
+    if (!output_size) return infer_adaptive_shape_from_dims(input, output_size_shape, std::nullopt);
+    std::vector<Dim> dims;
+    for (int64_t v : *output_size) {
+        if (v < 0) {
+            PoolShape result;
+            result.error = fmt::format("output_size {} has a negative value", list_str(*output_size));
+            return result;
+        }
+        dims.emplace_back(v);
+    }
+    return infer_adaptive_shape_from_dims(input, output_size_shape, std::move(dims));
+}
+
+PoolShape infer_adaptive_shape_from_dims(const Shape& input, const Shape& output_size_shape,
+                                         const std::optional<std::vector<Dim>>& output_size) {
     PoolShape result;
     if (!input.rank_dynamic && (input.rank() < 3 || input.rank() > 5)) {
         result.error = fmt::format("the input must be 3D, 4D or 5D; it is {} (rank {})", input.str(), input.rank());
@@ -328,17 +353,13 @@ PoolShape infer_adaptive_shape(const Shape& input, const Shape& output_size_shap
     }
     if (output_size->size() != spatial) {
         result.error = fmt::format("output_size holds {} ({}), but the {}D input has {}",
-                                   counted(output_size->size(), "value"), list_str(*output_size), input.rank(),
-                                   counted(spatial, "spatial axis", "spatial axes"));
+                                   counted(output_size->size(), "value"), dims_list(*output_size),
+                                   input.rank(), counted(spatial, "spatial axis", "spatial axes"));
         return result;
     }
-    for (int64_t v : *output_size) {
-        if (v < 0) {
-            result.error = fmt::format("output_size {} has a negative value", list_str(*output_size));
-            return result;
-        }
-        result.output.dims.push_back(Dim(v));
-        result.axis_formulas.push_back(fmt::format("output_size = {}", v));
+    for (const Dim& v : *output_size) {
+        result.output.dims.push_back(v);
+        result.axis_formulas.push_back(fmt::format("output_size = {}", v.str()));
     }
     return result;
 }

@@ -500,6 +500,18 @@ def shape_adaptive_output_size():
     expect(out["outputs"] == [[1, 3, 7, 7]], f"outputs {out['outputs']}")
     out = shape_json("--op", "AdaptiveMaxPool", "--input", "2,8,40", "--output-size", "5")
     expect(out["outputs"] == [[2, 8, 5], [2, 8, 5]], f"AdaptiveMaxPool outputs {out['outputs']}")
+    # the same DIMS syntax as --input: intervals and dynamic dims pass through, as OpenVINO propagates them
+    out = shape_json("--op", "AdaptiveAvgPool", "--input", "1,3,32,32,32", "--output-size", "2..6,3,12..13")
+    expect(out["outputs"] == [[1, 3, "2..6", 3, "12..13"]], f"interval output_size: {out['outputs']}")
+    out = shape_json("--op", "AdaptiveMaxPool", "--input", "1,3,32,32", "--output-size", "-1,4..")
+    expect(out["outputs"] == [[1, 3, -1, "4.."], [1, 3, -1, "4.."]], f"dynamic output_size: {out['outputs']}")
+    proc = run("shape", "--op", "AdaptiveAvgPool", "--input", "1,3,32,32,32", "--output-size", "2..6,3,12..13")
+    expect("dim 2: output_size = 2..6\n" in proc.stdout and "output 0: [1,3,2..6,3,12..13]" in proc.stdout,
+           proc.stdout)
+    expect_exit(run("shape", "--op", "AdaptiveAvgPool", "--input", "1,3,8,8", "--output-size", "x,2"), 2,
+                "shape --output-size x,2")
+    expect_exit(run("shape", "--op", "AdaptiveAvgPool", "--input", "1,3,8,8", "--output-size", "2,2,2"), 1,
+                "shape --output-size with one value too many")
 
 
 @check

@@ -163,7 +163,20 @@ TEST_CASE("intervals and dynamic dims propagate per bound") {
 TEST_CASE("adaptive pools take the spatial dims from output_size") {
     CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("2"), std::vector<int64_t>{5, 7}).output.str() == "[1,6,5,7]");
     CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("2"), std::nullopt).output.str() == "[1,6,?,?]");
-    CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("3"), std::vector<int64_t>{5, 7, 8}).error);
+    CHECK(*infer_adaptive_shape(shape("1,6,8,9"), shape("3"), std::vector<int64_t>{5, 7, 8}).error ==
+          "output_size has shape [3], but the 4D input has 2 spatial axes");
+    CHECK(*infer_adaptive_shape(shape("1,6,8,9"), Shape::dynamic_rank(), std::vector<int64_t>{5, 7, 8}).error ==
+          "output_size holds 3 values (5,7,8), but the 4D input has 2 spatial axes");
+    // OpenVINO propagates intervals of output_size's values to the output
+    // (type_prop adaptive_avg_pool / adaptive_max_pool: preserve_partial_values_and_symbols_on_output_shape_input)
+    const PoolShape partial = infer_adaptive_shape_from_dims(shape("1,6,8,9,10"), shape("3"),
+                                                             shape("2..6,3,12..13").dims);
+    REQUIRE_FALSE(partial.error);
+    CHECK(partial.output.str() == "[1,6,2..6,3,12..13]");
+    CHECK(partial.axis_formulas == std::vector<std::string>{"output_size = 2..6", "output_size = 3",
+                                                            "output_size = 12..13"});
+    CHECK(infer_adaptive_shape_from_dims(shape("1,6,8,9"), shape("2"), shape("?,5..").dims).output.str() ==
+          "[1,6,?,5..]");
     CHECK(infer_adaptive_shape(shape("1,6"), shape("1"), std::vector<int64_t>{1}).error);
     CHECK(infer_adaptive_shape(Shape::dynamic_rank(), shape("3"), std::nullopt).output.rank_dynamic);
 }
