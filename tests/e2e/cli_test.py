@@ -521,6 +521,21 @@ def shape_usage_errors_exit_2():
     expect_exit(run("shape", "--input", "1,3,8,8"), 2, "shape without --op")
 
 
+@check
+def messages_name_one_thing_one_way():
+    # a tensor's "dim N" in errors as in the arithmetic; counted nouns
+    proc = run("shape", "--op", "MaxPool", "--input", "1,3,8,8", "--attr", "kernel=3,9", "--attr", "strides=1,1")
+    expect_exit(proc, 1, "shape with a kernel wider than the input")
+    expect("MaxPool-14: dim 3: the kernel after dilation (9) is larger than the padded input 8+0+0 = 8" in proc.stderr,
+           proc.stderr)
+    proc = run("shape", "--op", "MaxPool", "--input", "1,3,8,8", "--attr", "kernel=2", "--attr", "strides=1")
+    expect("kernel has 1 value (2), but the 4D input [1,3,8,8] has 2 spatial axes" in proc.stderr, proc.stderr)
+    proc = run("check", td("broken", "cycle.xml"), "--format", "json")
+    notes = [d["message"] for f in load_json(proc, "check cycle.xml")["files"] for d in f["diagnostics"]
+             if d["rule"] == "unsupported-op"]
+    expect(notes == ["1 layer of 1 type without rules was not checked: Add x1"], notes)
+
+
 def main():
     global IRLINT, TESTDATA
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
