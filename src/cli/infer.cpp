@@ -8,6 +8,7 @@
 #include "cli/common.hpp"
 #include "cli/load.hpp"
 #include "cli/onnx_commands.hpp"
+#include "core/text.hpp"
 #include "rules/engine.hpp"
 #include "rules/structure.hpp"
 
@@ -99,6 +100,17 @@ Diagnostics findings_for(const ModelReport& report, const InferOptions& o) {
     return out;
 }
 
+// The findings on stderr, as `check` prints them; the table on stdout.
+void print_text(const InferOptions& o, const Diagnostics& findings, const std::vector<const LayerShapes*>& rows,
+                size_t hidden) {
+    const Palette errors = palette_for(STDERR_FILENO);
+    for (const Diagnostic& d : findings) fmt::print(stderr, "{}\n", finding_line(o.model, d, errors));
+    std::string table = render_text(rows, palette_for(STDOUT_FILENO));
+    if (hidden && o.layers.empty())
+        table += fmt::format("({} not shown: --all lists every layer)\n", counted(hidden, "other layer"));
+    emit_output("", table);
+}
+
 }  // namespace
 
 int run_infer(const InferOptions& o) {
@@ -118,17 +130,8 @@ int run_infer(const InferOptions& o) {
     for (const LayerShapes& r : report.layers)
         if (shown(r, o)) rows.push_back(&r);
     const Diagnostics findings = findings_for(report, o);
-    if (o.format == "json") {
-        emit_output("", render_json(rows, findings));
-    } else {
-        const Palette errors = palette_for(STDERR_FILENO);
-        for (const Diagnostic& d : findings) fmt::print(stderr, "{}\n", finding_line(o.model, d, errors));
-        std::string table = render_text(rows, palette_for(STDOUT_FILENO));
-        if (const size_t hidden = report.layers.size() - rows.size(); hidden && o.layers.empty())
-            table += fmt::format("({} other layer{} not shown: --all lists every layer)\n", hidden,
-                                 hidden == 1 ? "" : "s");
-        emit_output("", table);
-    }
+    if (o.format == "json") emit_output("", render_json(rows, findings));
+    else print_text(o, findings, rows, report.layers.size() - rows.size());
     const bool bad = std::any_of(rows.begin(), rows.end(), [](const LayerShapes* r) {
         return r->status == LayerStatus::mismatch || r->status == LayerStatus::invalid;
     });
