@@ -49,11 +49,12 @@ std::optional<std::string> input_mismatch(const Tensor& x, const Shape& declared
 }
 
 // The tensor as the layer takes it: bf16 data comes as f32 (NumPy has no bf16) and is rounded here.
-std::optional<Tensor> as_element_type(Tensor t, ElementType want, const std::string& what, std::string* error) {
+// `origin` completes "the layer ...": "declares f32", or where the type comes from.
+std::optional<Tensor> as_element_type(Tensor t, ElementType want, const std::string& what, const std::string& origin,
+                                      std::string* error) {
     if (want == t.type()) return t;
     if (want == ElementType::bf16 && t.type() == ElementType::f32) return convert_f32_to_bf16(t);
-    *error = fmt::format("{} holds {} data, the layer declares {}{}", what, element_type_name(t.type()),
-                         element_type_name(want),
+    *error = fmt::format("{} holds {} data, the layer {}{}", what, element_type_name(t.type()), origin,
                          want == ElementType::bf16 ? " (give bf16 data as f32: it is rounded to nearest even)" : "");
     return std::nullopt;
 }
@@ -149,9 +150,10 @@ private:
             fail(fmt::format("{}: {}", req_.input_path, in.error));
             return std::nullopt;
         }
-        const std::optional<ElementType> declared = declared_input_type();
+        std::string origin;
+        const std::optional<ElementType> declared = declared_input_type(&origin);
         std::string error;
-        auto x = declared ? as_element_type(std::move(*in.tensor), *declared, req_.input_path, &error)
+        auto x = declared ? as_element_type(std::move(*in.tensor), *declared, req_.input_path, origin, &error)
                           : std::move(in.tensor);
         if (!x) {
             fail(error);
@@ -167,10 +169,13 @@ private:
     }
 
     // The input port's precision; an IR v10 port has none, and then its producer's type holds.
-    std::optional<ElementType> declared_input_type() const {
+    std::optional<ElementType> declared_input_type(std::string* origin) const {
         const Layer& l = *ls_.layer;
         std::optional<ElementType> type = l.inputs.empty() ? std::nullopt : l.inputs[0].precision;
-        if (!type && !ls_.input_types.empty()) type = ls_.input_types[0];
+        if (type) *origin = fmt::format("declares {}", element_type_name(*type));
+        if (!type && !ls_.input_types.empty() && (type = ls_.input_types[0]))
+            *origin = fmt::format("takes {}: its input port declares no precision, its producer gives {}",
+                                  element_type_name(*type), element_type_name(*type));
         if (type == ElementType::dynamic) return std::nullopt;
         return type;
     }

@@ -254,7 +254,8 @@ def test_truthful_status(t):
                                     "--save", saved)
     check("v10 f64 input: exit", code == 1, f"exit {code}")
     check("v10 f64 input: refused", data and data["status"] == "error"
-          and "holds f64 data, the layer declares f32" in data.get("error", ""), data)
+          and "holds f64 data, the layer takes f32: its input port declares no precision, its producer gives f32"
+          in data.get("error", ""), data)
     check("v10 f64 input: nothing saved", not os.path.exists(saved), saved)
     code, data, _, _ = t.irlint_run("valid/maxpool1_v10.xml", "--layer", "pool", "--input",
                                     t.save("v10f.npy", v10.astype(np.float32)), "--save", saved)
