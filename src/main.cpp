@@ -46,7 +46,9 @@ int main(int argc, char** argv) {
     RunOptions run;
     MergeOptions merge;
     setup_check(*app.add_subcommand("check", "Check IR files or directories and report findings"), check);
-    setup_infer(*app.add_subcommand("infer", "Print the declared and inferred shapes of a model's layers"), infer);
+    setup_infer(*app.add_subcommand(
+                    "infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings"),
+                infer);
     setup_shape(*app.add_subcommand("shape", "Compute the output of one pooling layer from its attributes"), shape);
     setup_run(*app.add_subcommand("run", "Run a pooling layer on .npy inputs and compare with expected outputs"), run);
     setup_merge(*app.add_subcommand("merge", "Combine JSON check reports (e.g. of shards) into one report"), merge);
