@@ -75,12 +75,11 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
     return out;
 }
 
-bool names(const LayerShapes& r, const std::string& wanted) {
-    return r.layer->id == wanted || r.layer->name == wanted;
-}
+bool names(const LayerShapes& r, const std::string& wanted) { return r.layer->id == wanted || r.layer->name == wanted; }
 
 bool shown(const LayerShapes& r, const InferOptions& o) {
-    if (!o.layers.empty()) return std::any_of(o.layers.begin(), o.layers.end(), [&](const auto& w) { return names(r, w); });
+    if (!o.layers.empty())
+        return std::any_of(o.layers.begin(), o.layers.end(), [&](const auto& w) { return names(r, w); });
     return o.all || r.pooling;
 }
 
@@ -130,8 +129,10 @@ int run_infer(const InferOptions& o) {
     for (const LayerShapes& r : report.layers)
         if (shown(r, o)) rows.push_back(&r);
     const Diagnostics findings = findings_for(report, o);
-    if (o.format == "json") emit_output("", render_json(rows, findings));
-    else print_text(o, findings, rows, report.layers.size() - rows.size());
+    if (o.format == "json")
+        emit_output("", render_json(rows, findings));
+    else
+        print_text(o, findings, rows, report.layers.size() - rows.size());
     const bool bad = std::any_of(rows.begin(), rows.end(), [](const LayerShapes* r) {
         return r->status == LayerStatus::mismatch || r->status == LayerStatus::invalid;
     });

@@ -16,8 +16,9 @@ void setup_shape(CLI::App& app, ShapeOptions& o) {
         ->check(CLI::Range(1, kNewestOpset));
     app.add_option("--input", o.input, "Input dims, e.g. 1,3,32,32 (-1 or ? dynamic, 2..10 interval)")->required();
     app.add_option("--attr", o.attrs, "Attribute as in the IR, KEY=VALUE (repeatable)");
-    app.add_option("--output-size", o.output_size,
-                   "Adaptive pools: the output_size values as DIMS, e.g. 7,7 or 2..6,? (-1 or ? unknown, 2..6 interval)");
+    app.add_option(
+        "--output-size", o.output_size,
+        "Adaptive pools: the output_size values as DIMS, e.g. 7,7 or 2..6,? (-1 or ? unknown, 2..6 interval)");
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
 }
 

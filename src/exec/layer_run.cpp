@@ -258,8 +258,9 @@ void finish_run(const LayerShapes& layer, LayerRun& run) {
             Shape computed;
             for (int64_t d : o.shape) computed.dims.emplace_back(d);
             if (!computed.compatible(declared))
-                run.warnings.push_back(fmt::format("output {} is declared {}, but the layer computes {} from this input",
-                                                   o.index, declared.str(), computed.str()));
+                run.warnings.push_back(
+                    fmt::format("output {} is declared {}, but the layer computes {} from this input", o.index,
+                                declared.str(), computed.str()));
         }
         if (o.index < ports.size() && ports[o.index].precision && *ports[o.index].precision != o.type &&
             *ports[o.index].precision != ElementType::dynamic)
@@ -267,8 +268,8 @@ void finish_run(const LayerShapes& layer, LayerRun& run) {
                                                element_type_name(*ports[o.index].precision),
                                                element_type_name(o.type)));
     }
-    const bool compared = std::any_of(run.outputs.begin(), run.outputs.end(),
-                                      [](const OutputRun& o) { return !o.expect_path.empty(); });
+    const bool compared =
+        std::any_of(run.outputs.begin(), run.outputs.end(), [](const OutputRun& o) { return !o.expect_path.empty(); });
     if (run.status == RunStatus::ok && !compared) run.status = RunStatus::not_compared;
 }
 

@@ -44,8 +44,9 @@ bool element_after(pugi::xml_node node) {
 // ": 'text'" for a short line of readable text; "" for binary garbage, which a message cannot show.
 std::string quoted_if_readable(std::string_view text) {
     const std::string_view line = text.substr(0, text.find('\n'));
-    const bool readable = first_invalid_utf8(line) == std::string_view::npos &&
-                          std::none_of(line.begin(), line.end(), [](char c) { return c >= 0 && c < 0x20 && c != '\t'; });
+    const bool readable =
+        first_invalid_utf8(line) == std::string_view::npos &&
+        std::none_of(line.begin(), line.end(), [](char c) { return c >= 0 && c < 0x20 && c != '\t'; });
     return readable ? fmt::format(": '{}'", excerpt(trim(line))) : "";
 }
 
@@ -99,9 +100,9 @@ private:
                 const size_t blank = std::min(text.find_first_not_of(" \t\r\n"), text.size());
                 error(rule::xml_malformed, lines_.line_of(n.offset_debug() + static_cast<ptrdiff_t>(blank)),
                       fmt::format("malformed XML: {}{}",
-                                  root                     ? "text after the root element"
-                                  : element_after(n)       ? "text before the root element"
-                                                           : "text where the root element should be",
+                                  root               ? "text after the root element"
+                                  : element_after(n) ? "text before the root element"
+                                                     : "text where the root element should be",
                                   quoted_if_readable(trim(text))));
                 return false;
             }

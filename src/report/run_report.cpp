@@ -25,9 +25,12 @@ std::string value_text(double v) { return fmt::format("{:.9g}", v); }
 
 const fmt::text_style& status_style(const Palette& p, RunStatus s) {
     switch (s) {
-        case RunStatus::ok: return p.ok;
-        case RunStatus::not_compared: return p.warning;
-        default: return p.error;
+        case RunStatus::ok:
+            return p.ok;
+        case RunStatus::not_compared:
+            return p.warning;
+        default:
+            return p.error;
     }
 }
 

@@ -281,8 +281,7 @@ void mark_layers_with_errors(ModelReport& report) {
         if (d.severity == Severity::error && !(d.layer == LayerRef{})) named.insert(key(d.layer));
     if (named.empty()) return;
     for (LayerShapes& s : report.layers)
-        if (s.status != LayerStatus::mismatch && named.count(key(layer_ref(*s.layer))))
-            s.status = LayerStatus::invalid;
+        if (s.status != LayerStatus::mismatch && named.count(key(layer_ref(*s.layer)))) s.status = LayerStatus::invalid;
 }
 
 }  // namespace irlint

@@ -150,8 +150,8 @@ std::optional<std::string> validate_attributes(const PoolOp& op, const PoolingDe
                                std::max<int64_t>(rank - 1, 0), rank);
     }
     if (pads_begin.size() != n)
-        return fmt::format("pads_begin has {}{}, expected one per kernel axis ({})", counted(pads_begin.size(), "value"),
-                           values_of(pads_begin), n);
+        return fmt::format("pads_begin has {}{}, expected one per kernel axis ({})",
+                           counted(pads_begin.size(), "value"), values_of(pads_begin), n);
     if (pads_end.size() != n)
         return fmt::format("pads_end has {}{}, expected one per kernel axis ({})", counted(pads_end.size(), "value"),
                            values_of(pads_end), n);
@@ -269,9 +269,9 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& 
                 return result;
             }
             if (*kd > padded) {
-                result.error = fmt::format(
-                    "dim {}: the kernel after dilation ({}) is larger than the padded input {}+{}+{} = {}", i + 2, *kd,
-                    in.length(), w.pad_begin, w.pad_end, padded);
+                result.error =
+                    fmt::format("dim {}: the kernel after dilation ({}) is larger than the padded input {}+{}+{} = {}",
+                                i + 2, *kd, in.length(), w.pad_begin, w.pad_end, padded);
                 return result;
             }
             if (op.kind == PoolKind::avg_pool && d.exclude_pad && !(*kd > w.pad_begin && *kd > w.pad_end)) {
@@ -352,9 +352,9 @@ PoolShape infer_adaptive_shape_from_dims(const Shape& input, const Shape& output
         return result;
     }
     if (output_size->size() != spatial) {
-        result.error = fmt::format("output_size holds {} ({}), but the {}D input has {}",
-                                   counted(output_size->size(), "value"), dims_list(*output_size),
-                                   input.rank(), counted(spatial, "spatial axis", "spatial axes"));
+        result.error =
+            fmt::format("output_size holds {} ({}), but the {}D input has {}", counted(output_size->size(), "value"),
+                        dims_list(*output_size), input.rank(), counted(spatial, "spatial axis", "spatial axes"));
         return result;
     }
     for (const Dim& v : *output_size) {

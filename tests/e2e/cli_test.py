@@ -363,7 +363,8 @@ def infer_fails_where_check_fails():
         proc = run("infer", td(path))
         expect_exit(proc, code, f"infer {path}")
         if code:
-            expect(re.search(r": error: .*\[[a-z-]+\]", proc.stderr), f"infer {path}: no finding on stderr: {proc.stderr!r}")
+            expect(re.search(r": error: .*\[[a-z-]+\]", proc.stderr),
+                   f"infer {path}: no finding on stderr: {proc.stderr!r}")
         proc = run("infer", td(path), "--format", "json")
         expect_exit(proc, code, f"infer {path} --format json")
         if code and proc.stdout:

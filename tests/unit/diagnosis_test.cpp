@@ -429,8 +429,7 @@ TEST_CASE("map: text shades the positions and names the bands") {
 TEST_CASE("map: text of mismatches inside and on the border, and of large planes") {
     const std::string mixed = map_text(map_of({1, 3, 5, 5}, {{0, 1, 2, 2}, {0, 1, 1, 1}, {0, 2, 0, 4}}),
                                        Palette::plain(), "");
-    CHECK(mixed.find("where: 3 mismatches: 2 in the interior, 1 on the border: first row 1\n") !=
-          std::string::npos);
+    CHECK(mixed.find("where: 3 mismatches: 2 in the interior, 1 on the border: first row 1\n") != std::string::npos);
     CHECK(mixed.find("channels: 2 of 3 with mismatches, most in channel 1 (2)\n") != std::string::npos);
     const std::string inside = map_text(map_of({1, 1, 5, 5}, {{0, 0, 2, 2}}), Palette::plain(), "");
     CHECK(inside.find("where: 1 mismatch, in the interior\n") != std::string::npos);

@@ -218,7 +218,8 @@ TEST_CASE("a Const whose data runs past the .bin is const-data-invalid") {
 
 TEST_CASE("an error finding on a layer makes it invalid; a cycle makes every layer on it invalid") {
     std::string fed_twice = pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 15, 15}});
-    fed_twice.insert(fed_twice.find("</edges>"), "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/>\n");
+    fed_twice.insert(fed_twice.find("</edges>"),
+                     "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/>\n");
     const ModelReport r = check(fed_twice);
     REQUIRE(find(r, "ir-structure"));
     CHECK(find(r, "ir-structure")->message.find("fed twice") != std::string::npos);
@@ -230,7 +231,8 @@ TEST_CASE("an error finding on a layer makes it invalid; a cycle makes every lay
     const char* identity = R"(kernel="1,1" strides="1,1" pads_begin="0,0" pads_end="0,0" exclude-pad="true")";
     std::string cycle = pool_model("AvgPool", "opset1", identity, {1, 3, 32, 32}, {{1, 3, 32, 32}});
     // the pool feeds itself instead of being fed by the Parameter
-    cycle.replace(cycle.find("<edge from-layer=\"0\""), 61, "<edge from-layer=\"1\" from-port=\"1\" to-layer=\"1\" to-port=\"0\"/>");
+    cycle.replace(cycle.find("<edge from-layer=\"0\""), 61,
+                  "<edge from-layer=\"1\" from-port=\"1\" to-layer=\"1\" to-port=\"0\"/>");
     const ModelReport c = check(cycle);
     REQUIRE(find(c, "ir-structure"));
     CHECK(c.layers[1].status == LayerStatus::invalid);

@@ -169,12 +169,12 @@ TEST_CASE("adaptive pools take the spatial dims from output_size") {
           "output_size holds 3 values (5,7,8), but the 4D input has 2 spatial axes");
     // OpenVINO propagates intervals of output_size's values to the output
     // (type_prop adaptive_avg_pool / adaptive_max_pool: preserve_partial_values_and_symbols_on_output_shape_input)
-    const PoolShape partial = infer_adaptive_shape_from_dims(shape("1,6,8,9,10"), shape("3"),
-                                                             shape("2..6,3,12..13").dims);
+    const PoolShape partial =
+        infer_adaptive_shape_from_dims(shape("1,6,8,9,10"), shape("3"), shape("2..6,3,12..13").dims);
     REQUIRE_FALSE(partial.error);
     CHECK(partial.output.str() == "[1,6,2..6,3,12..13]");
-    CHECK(partial.axis_formulas == std::vector<std::string>{"output_size = 2..6", "output_size = 3",
-                                                            "output_size = 12..13"});
+    CHECK(partial.axis_formulas ==
+          std::vector<std::string>{"output_size = 2..6", "output_size = 3", "output_size = 12..13"});
     CHECK(infer_adaptive_shape_from_dims(shape("1,6,8,9"), shape("2"), shape("?,5..").dims).output.str() ==
           "[1,6,?,5..]");
     CHECK(infer_adaptive_shape(shape("1,6"), shape("1"), std::vector<int64_t>{1}).error);

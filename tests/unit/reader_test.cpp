@@ -110,7 +110,8 @@ TEST_CASE("nested bodies become graphs of their own") {
 }
 
 TEST_CASE("a document has one root element and no text beside it") {
-    const ReadResult two = read("<?xml version=\"1.0\"?>\n<net version=\"11\"><layers/></net>\n<net version=\"11\"/>\n");
+    const ReadResult two =
+        read("<?xml version=\"1.0\"?>\n<net version=\"11\"><layers/></net>\n<net version=\"11\"/>\n");
     CHECK(two.status == ReadStatus::failed);
     REQUIRE(two.diagnostics.size() == 1);
     CHECK(two.diagnostics[0].rule == "xml-malformed");
