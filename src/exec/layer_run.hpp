@@ -41,7 +41,8 @@ struct OutputRun {
     bool compared() const { return !expect_path.empty() && comparison.compared(); }
 };
 
-enum class RunStatus { ok, mismatch, error };
+// not_compared: the layer ran, but no output had an expected tensor to be compared with.
+enum class RunStatus { ok, mismatch, error, not_compared };
 std::string_view run_status_name(RunStatus s);
 
 struct LayerRun {
@@ -54,7 +55,8 @@ struct LayerRun {
     ElementType input_type = ElementType::f32;
     std::string input_path;
     std::vector<OutputRun> outputs;
-    double milliseconds = 0;  // kernel time
+    std::vector<std::string> warnings;  // the run is right, the file is not: an output declared otherwise
+    double milliseconds = 0;            // kernel time
 };
 
 // The layers `run` can execute: pooling layers the rule engine recognised.
@@ -72,6 +74,10 @@ std::optional<std::string> excess_files(const RunRequest& request, size_t output
 // recording it (a mismatch turns an ok run into a mismatch).
 OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request);
 void add_output(LayerRun& run, OutputRun output);
+
+// The last step of both runners: a warning for each output the layer declares otherwise than it computed,
+// and not_compared for a run that compared nothing.
+void finish_run(const LayerShapes& layer, LayerRun& run);
 
 LayerRun run_layer(const LayerShapes& layer, const RunRequest& request);
 

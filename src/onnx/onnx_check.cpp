@@ -102,6 +102,7 @@ private:
                      fmt::format("{} does not exist in opset {}: not checked", n.op_type, c_.onnx.default_opset()));
             return ls;
         }
+        ls.pooling = true;
         const Shape input = input_shape(n);
         ls.inputs.push_back(input);
         OnnxPoolNode pool{i, *op, map_onnx_pool(*op, n, input)};

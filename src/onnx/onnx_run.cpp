@@ -227,7 +227,9 @@ private:
 }  // namespace
 
 LayerRun run_onnx_node(const OnnxCheck& check, size_t node, const RunRequest& request) {
-    return OnnxRunner(check, node, request).run();
+    LayerRun run = OnnxRunner(check, node, request).run();
+    finish_run(check.report.layers[node], run);
+    return run;
 }
 
 }  // namespace irlint
