@@ -7,17 +7,18 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 
 namespace {
 
-constexpr const char* kExamples = R"(Examples:
-  irlint check model.xml                      findings, GCC style, exit 1 on errors
-  irlint check models/ --format json -o r.json
+constexpr const char* kExamples = R"(Examples (`irlint SUBCOMMAND --help` shows each subcommand's options and more):
+  irlint check models/                        findings, GCC style, exit 1 on errors
+  irlint merge shard-*.json --format sarif -o irlint.sarif
   irlint infer model.xml --layer pool1        the inferred shapes of one layer
-  irlint shape --op MaxPool --opset 14 --input 1,64,112,112 \
-               --attr kernel=3,3 --attr strides=2,2 --attr rounding_type=ceil_torch
+  irlint shape --op MaxPool --opset 14 --input 1,64,112,112 --attr kernel=3,3 --attr strides=2,2
+  irlint run model.xml --layer pool1 --input x.npy --expect y.npy
 
 Exit codes: 0 clean, 1 findings or mismatches, 2 usage errors, missing paths or an internal error.)";
 
@@ -31,13 +32,25 @@ int internal_error(std::string_view what) {
     return irlint::cli::exit_code::internal;
 }
 
+// First line "irlint X.Y.Z" (scripts read it), then where the binary comes from and what it can read.
+std::string version_text() {
+    std::string text = std::string("irlint ") + IRLINT_VERSION;
+    if (*IRLINT_COMMIT) text += std::string("\ncommit ") + IRLINT_COMMIT;
+#ifdef IRLINT_HAVE_ONNX
+    text += "\nONNX support: yes (.onnx models, TensorProto .pb tensors)";
+#else
+    text += "\nONNX support: no (built without libonnx-dev; IR .xml only)";
+#endif
+    return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace irlint::cli;
     CLI::App app{"irlint: checks the pooling layers of OpenVINO IR models against OpenVINO's own shape rules"};
     app.footer(kExamples);
-    app.set_version_flag("-V,--version", std::string("irlint ") + IRLINT_VERSION);
+    app.set_version_flag("-V,--version", version_text());
     app.require_subcommand(1);
 
     CheckOptions check;

@@ -15,7 +15,13 @@
 namespace irlint::cli {
 
 void setup_infer(CLI::App& app, InferOptions& o) {
-    app.add_option("model", o.model, "IR .xml file")->required();
+    app.footer(R"(Examples:
+  irlint infer model.xml                       every layer: inputs, declared and inferred shapes, status
+  irlint infer model.xml --layer pool1 --format json
+  irlint infer model.onnx --layer 3            an ONNX node by name, index or first output
+
+Exit codes: 0 every selected layer ok, 1 a mismatch or an invalid layer, 2 usage errors or no such layer.)");
+    app.add_option("model", o.model, "IR .xml or ONNX .onnx file")->required();
     app.add_option("--layer", o.layers, "Only this layer, by id or name (repeatable)");
     app.add_flag("--all", o.all, "List every layer, not only the pooling layers");
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));

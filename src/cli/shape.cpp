@@ -11,6 +11,13 @@
 namespace irlint::cli {
 
 void setup_shape(CLI::App& app, ShapeOptions& o) {
+    app.footer(R"(Examples:
+  irlint shape --op MaxPool --opset 14 --input 1,64,112,112 \
+               --attr kernel=3,3 --attr strides=2,2 --attr rounding_type=ceil_torch
+  irlint shape --op AvgPool --input 1,3,10..20,224 --attr kernel=3,3 --attr strides=2,2 --format json
+  irlint shape --op AdaptiveMaxPool --input 1,3,32,32 --output-size 7,7
+
+Exit codes: 0 the layer is valid, 1 OpenVINO would reject it, 2 usage errors.)");
     app.add_option("--op", o.op, "AvgPool, MaxPool, AdaptiveAvgPool or AdaptiveMaxPool")->required();
     app.add_option("--opset", o.opset, "The opset the layer's version names (default: the newest)")
         ->check(CLI::Range(1, kNewestOpset));
