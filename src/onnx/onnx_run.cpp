@@ -8,21 +8,13 @@
 #include "exec/half.hpp"
 #include "exec/npy.hpp"
 #include "exec/pool_kernels.hpp"
+#include "onnx/onnx_divergence.hpp"
+#include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_tensor.hpp"
 
 namespace irlint {
 
 namespace {
-
-void store(Tensor& t, size_t i, double v) {
-    switch (t.type()) {
-        case ElementType::f32: t.mutable_data<float>()[i] = static_cast<float>(v); break;
-        case ElementType::f64: t.mutable_data<double>()[i] = v; break;
-        case ElementType::f16: t.mutable_data<uint16_t>()[i] = float_to_f16(static_cast<float>(v)); break;
-        case ElementType::bf16: t.mutable_data<uint16_t>()[i] = float_to_bf16(static_cast<float>(v)); break;
-        default: break;
-    }
-}
 
 // One spatial axis of the windows: where each output's window starts and whether it reaches past the
 // padded border.
@@ -95,7 +87,7 @@ void apply_count_include_pad(const PoolingDesc& desc, const std::vector<int64_t>
         double divisor = 1;
         for (size_t a = 0; a < axes.size(); ++a) divisor *= static_cast<double>(axes[a].taps_in_padded(pos[a]));
         for (size_t p = 0; p < planes; ++p)
-            store(output, p * out_plane + i, divisor > 0 ? window_sum(input, p * in_plane, axes, pos) / divisor : 0.0);
+            store_value(output, p * out_plane + i, divisor > 0 ? window_sum(input, p * in_plane, axes, pos) / divisor : 0.0);
     }
 }
 
@@ -161,16 +153,36 @@ private:
         const PoolShape shape = infer_onnx_pool_shape(pool->op, setup, actual);
         if (shape.error) return fail(fmt::format("{} on {}: {}", pool->op.name(), actual.str(), *shape.error));
         const auto start = std::chrono::steady_clock::now();
-        PoolRunResult result = run_pool(setup.kernel_op, setup.desc, *x, KernelOptions{req_.threads, req_.max_bytes});
+        PoolRunResult result = compute(pool->op, setup, shape, *x);
         if (!result.ok()) return fail(result.error);
-        if (setup.count_include_pad && setup.desc.rounding != RoundingType::floor)
-            apply_count_include_pad(setup.desc, shape.pads_begin, shape.pads_end, *x, result.outputs[0]);
-        if (result.outputs.size() > 1 && setup.column_major_indices) to_column_major_indices(x->shape(), result.outputs[1]);
         r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         result.outputs.resize(std::min(result.outputs.size(), outputs));
         for (size_t i = 0; i < result.outputs.size(); ++i)
             if (!finish_output(i, result.outputs[i])) return false;
         return true;
+    }
+
+    // OpenVINO's kernels where they give ONNX's windows, with ONNX's divisor and index order applied after;
+    // the window-by-window kernel where they do not.
+    PoolRunResult compute(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const PoolShape& shape, const Tensor& x) {
+        const Shape& input = shape_of(x);
+        if (!op.is_global()) {
+            const PoolShape openvino = infer_pool_shape(setup.kernel_op, setup.desc, input);
+            if (openvino.error || openvino.output != shape.output || has_empty_window(setup, input, shape))
+                return run_onnx_windows(op, setup, shape, x, req_.max_bytes);
+        }
+        PoolRunResult result = run_pool(setup.kernel_op, setup.desc, x, KernelOptions{req_.threads, req_.max_bytes});
+        if (!result.ok()) return result;
+        if (setup.count_include_pad && setup.desc.rounding != RoundingType::floor)
+            apply_count_include_pad(setup.desc, shape.pads_begin, shape.pads_end, x, result.outputs[0]);
+        if (result.outputs.size() > 1 && setup.column_major_indices) to_column_major_indices(x.shape(), result.outputs[1]);
+        return result;
+    }
+
+    const Shape& shape_of(const Tensor& x) {
+        input_shape_ = Shape{};
+        for (int64_t d : x.shape()) input_shape_.dims.emplace_back(d);
+        return input_shape_;
     }
 
     std::string why_not_runnable() const {
@@ -224,6 +236,7 @@ private:
     const OnnxNode& node_;
     const RunRequest& req_;
     LayerRun r_;
+    Shape input_shape_;
 };
 
 }  // namespace
