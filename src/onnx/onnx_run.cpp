@@ -211,7 +211,30 @@ private:
                              element_type_name(*declared)));
             return std::nullopt;
         }
+        if (auto error = against_graph_input(path, t.tensor->shape())) {
+            fail(std::move(*error));
+            return std::nullopt;
+        }
         return std::move(t.tensor);
+    }
+
+    // An array fed to a graph input must have the shape the graph declares (dynamic dims take any length).
+    std::optional<std::string> against_graph_input(const std::string& path, const std::vector<int64_t>& dims) const {
+        const std::string& name = node_.inputs[0];
+        const auto it = c_.onnx.values.find(name);
+        if (!c_.onnx.graph_inputs.contains(name) || it == c_.onnx.values.end() || !it->second.shape ||
+            it->second.shape->rank_dynamic)
+            return std::nullopt;
+        const Shape& declared = *it->second.shape;
+        const std::string given = fmt::format("[{}]", fmt::join(dims, ","));
+        if (declared.rank() != dims.size())
+            return fmt::format("{} holds a {} array of rank {}; the graph input '{}' is declared {} (rank {})", path,
+                               given, dims.size(), name, declared.str(), declared.rank());
+        for (size_t d = 0; d < dims.size(); ++d)
+            if (declared.dims[d].is_static() && declared.dims[d].length() != dims[d])
+                return fmt::format("{} holds a {} array; the graph input '{}' is declared {}: dim {} is {}, not {}",
+                                   path, given, name, declared.str(), d, dims[d], declared.dims[d].length());
+        return std::nullopt;
     }
 
     bool finish_output(size_t i, const Tensor& computed) {

@@ -91,7 +91,9 @@ def windowed_cases(op, version, rng):
                 attrs["auto_pad"] = auto_pad
             elif rng.random() < 0.7:
                 kernel = attrs["kernel_shape"]
-                attrs["pads"] = [rng.randint(0, kernel[i % len(kernel)]) for i in range(2 * len(spatial))]
+                # Mostly pads below the kernel: ONNX Runtime refuses the others (a documented divergence).
+                top = [k if rng.random() < 0.1 else k - 1 for k in kernel]
+                attrs["pads"] = [rng.randint(0, top[i % len(top)]) for i in range(2 * len(spatial))]
             if has_attr(op, version, "dilations") and rng.random() < 0.5:
                 attrs["dilations"] = [rng.choice([1, 2, 3]) for _ in spatial]
             if has_attr(op, version, "ceil_mode") and rng.random() < 0.5:
@@ -291,39 +293,40 @@ def main():
 
     failures = []
     no_kernel = set()
-    counts = {"models": len(cases), "accepted": 0, "rejected": 0, "no_kernel": 0, "outputs_compared": 0,
-              "documented_divergences": 0}
+    counts = {"models": len(cases), "both accept": 0, "both reject": 0, "acceptance differs, documented": 0,
+              "outputs compared": 0, "outputs equal": 0, "outputs differ, documented": 0, "no kernel": 0}
     for c in cases:
         result = ort["cases"][c.id]
         diags = checks.get(c.id, [])
         if not result["ran"] and any(m in result.get("error", "") for m in NO_KERNEL):
-            counts["no_kernel"] += 1  # ONNX Runtime has no kernel for this version and type: nothing to compare
+            counts["no kernel"] += 1  # ONNX Runtime has no kernel for this version and type: nothing to compare
             no_kernel.add(f"{c.op}-{c.version} {c.dtype}")
             continue
         errors = errors_of(diags)
         if bool(errors) == result["ran"]:
-            if result["ran"] and ort_divergences(diags):
-                counts["documented_divergences"] += 1
+            if ort_divergences(diags):
+                counts["acceptance differs, documented"] += 1
             elif result["ran"]:
                 failures.append(f"{c.id} {c.describe()}: irlint rejects, ONNX Runtime runs it: {errors[0]['message']}")
-            elif ort_divergences(diags):
-                counts["documented_divergences"] += 1
             else:
                 failures.append(f"{c.id} {c.describe()}: irlint accepts, ONNX Runtime fails: {result['error']}")
             continue
         if not result["ran"]:
-            counts["rejected"] += 1
+            counts["both reject"] += 1
             continue
-        counts["accepted"] += 1
+        counts["both accept"] += 1
         ours, error = irlint_run(args.irlint, work, c)
         if ours is None:
             failures.append(f"{c.id} {c.describe()}: {error}")
             continue
-        difference = compare(c, ours, ort_outputs(work, result))
-        counts["outputs_compared"] += len(ours)
-        if difference and ort_divergences(diags):
-            counts["documented_divergences"] += 1
-        elif difference:
+        theirs = ort_outputs(work, result)
+        counts["outputs compared"] += len(ours)
+        difference = compare(c, ours, theirs)
+        if not difference:
+            counts["outputs equal"] += len(ours)
+        elif ort_divergences(diags):
+            counts["outputs differ, documented"] += 1
+        else:
             failures.append(f"{c.id} {c.describe()}: {difference}")
 
     print(f"ONNX Runtime {ort['version']}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
@@ -331,7 +334,7 @@ def main():
         print("no ONNX Runtime kernel:", ", ".join(sorted(no_kernel)))
     for f in failures:
         print("FAIL:", f)
-    if counts["accepted"] < 200 or counts["outputs_compared"] < 250:
+    if counts["both accept"] < 200 or counts["outputs equal"] < 250:
         failures.append("too few models ran")
     return 1 if failures else 0
 
