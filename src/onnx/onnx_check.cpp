@@ -143,7 +143,8 @@ private:
 
     void warn_divergences(size_t i, const OnnxPoolOp& op, const OnnxPoolSetup& setup, const Shape& input,
                           const PoolShape& shape, bool indices_used) {
-        for (auto& message : runtime_divergences(op, setup, input, shape, indices_used))
+        const OnnxPoolUse use{op, setup, input, indices_used};
+        for (auto& message : runtime_divergences(use, shape))
             emit(Severity::warning, rule::runtime_divergence, i, fmt::format("{}: {}", op.name(), message));
     }
 

@@ -90,35 +90,39 @@ void openvino_divergences(const OnnxPoolOp& op, const OnnxPoolSetup& s, const Sh
     }
 }
 
-// ONNX Runtime's CPU pooling (PoolAttributes): SAME pads from the kernel without its dilation, refused when
-// negative; the window count in float arithmetic, truncated; the last ceil-mode window dropped when it would
-// start in the right padding, in every version.
+// ONNX Runtime's CPU pooling (PoolAttributes), as measured by tests/ort: SAME pads from the kernel without its
+// dilation, refused when negative; the ceil-mode window count in float arithmetic; the last ceil-mode window
+// dropped when it would start in the right padding, in every version.
 struct OrtAxis {
     std::optional<int64_t> length;  // nullopt: ONNX Runtime refuses the node
     std::string why;
     int64_t pad_begin = 0;
+    int64_t negative_pad = 0;  // a negative SAME pad ONNX Runtime computes (0: none)
 };
 
 OrtAxis ort_axis(int64_t in, AxisWindow w, PadType auto_pad, bool ceil) {
+    int64_t padded = in + w.pad_begin + w.pad_end;
+    int64_t negative = 0;
     if (auto_pad == PadType::same_upper || auto_pad == PadType::same_lower) {
         const int64_t windows = in / w.stride + (in % w.stride != 0);
         const int64_t needed = (windows - 1) * w.stride + w.kernel - in;
-        if (needed < 0)
-            return {std::nullopt, fmt::format("it fails at run time: {} needs a negative pad ({}) when the kernel "
-                                              "({}) is smaller than the stride ({})",
-                                              auto_pad == PadType::same_upper ? "SAME_UPPER" : "SAME_LOWER", needed, w.kernel, w.stride)};
-        w.pad_begin = auto_pad == PadType::same_lower ? needed - needed / 2 : needed / 2;
-        w.pad_end = needed - w.pad_begin;
+        w.pad_begin = auto_pad == PadType::same_lower ? (needed + 1) / 2 : needed / 2;
+        padded = in + needed;
+        if (needed < 0) negative = needed;
     }
-    const int64_t kd = (w.kernel - 1) * w.dilation + 1;
-    const double windows = static_cast<double>(in + w.pad_begin + w.pad_end - kd) / static_cast<double>(w.stride) + 1;
-    int64_t length = static_cast<int64_t>(ceil ? std::ceil(windows) : windows);
+    const int64_t gap = padded - (w.kernel - 1) * w.dilation - 1;
+    int64_t length = ceil ? static_cast<int64_t>(std::ceil(static_cast<double>(gap) / static_cast<double>(w.stride) + 1))
+                          : gap / w.stride + 1;
     if (ceil && (length - 1) * w.stride >= in + w.pad_begin) --length;
-    return {length, "", w.pad_begin};
+    if (length < 0)
+        return {std::nullopt, fmt::format("it computes a negative output length ({})", length), 0, negative};
+    return {length, "", w.pad_begin, negative};
 }
 
-void ort_divergences(const OnnxPoolOp& op, const OnnxPoolSetup& s, const Shape& input, const PoolShape& onnx,
-                     std::vector<std::string>& out) {
+void ort_divergences(const OnnxPoolUse& use, const PoolShape& onnx, std::vector<std::string>& out) {
+    const OnnxPoolOp& op = use.op;
+    const OnnxPoolSetup& s = use.setup;
+    const Shape& input = use.input;
     const PoolingDesc& d = s.desc;
     const bool same = d.auto_pad == PadType::same_upper || d.auto_pad == PadType::same_lower;
     for (size_t i = 0; i < d.kernel.size(); ++i) {
@@ -130,20 +134,40 @@ void ort_divergences(const OnnxPoolOp& op, const OnnxPoolSetup& s, const Shape& 
         return;
     }
     if (!spatially_static(input)) return;
+    const bool ceil = d.rounding != RoundingType::floor;
     std::vector<std::string> dims;
     bool differs = false;
     for (size_t i = 0; i < d.kernel.size(); ++i) {
         AxisWindow w{d.pads_begin[i], d.pads_end[i], d.kernel[i], d.strides[i], d.dilations[i]};
         if (d.auto_pad == PadType::valid) w.pad_begin = w.pad_end = 0;
         const int64_t in = input.dims[i + 2].length();
-        const OrtAxis ort = ort_axis(in, w, d.auto_pad, d.rounding != RoundingType::floor);
+        const OrtAxis ort = ort_axis(in, w, d.auto_pad, ceil);
         if (!ort.length) {
             out.push_back(fmt::format("ONNX Runtime rejects the node on dim {}: {}", i + 2, ort.why));
+            return;
+        }
+        if (ort.negative_pad < 0) {
+            // Whether ONNX Runtime then refuses the node depends on which of its kernels runs it.
+            out.push_back(fmt::format("ONNX Runtime computes a negative SAME pad ({}) on dim {}, where the kernel "
+                                      "({}) is smaller than the stride ({}): some of its kernels fail at run time "
+                                      "(\"padding values must be non-negative\"), the others shift the windows",
+                                      ort.negative_pad, i + 2, w.kernel, w.stride));
             return;
         }
         const int64_t standard = onnx.output.dims[i + 2].length();
         dims.push_back(std::to_string(*ort.length));
         differs = differs || *ort.length != standard || (same && ort.pad_begin != onnx.pads_begin[i]);
+    }
+    if (s.count_include_pad && !ceil) {
+        const auto axes = effective_axes(s, onnx);
+        for (size_t i = 0; i < axes.size(); ++i) {
+            if (!overhangs_padded_border(axes[i], input.dims[i + 2].length(), onnx.output.dims[i + 2].length()))
+                continue;
+            out.push_back(fmt::format("ONNX Runtime divides a window that reaches past the padded input (dim {}) by "
+                                      "the whole kernel, ONNX by its taps inside the padded input",
+                                      i + 2));
+            break;
+        }
     }
     if (!differs) return;
     std::string why = same && std::any_of(d.dilations.begin(), d.dilations.end(), [](int64_t x) { return x != 1; })
@@ -151,7 +175,7 @@ void ort_divergences(const OnnxPoolOp& op, const OnnxPoolSetup& s, const Shape& 
                       : d.rounding != RoundingType::floor && !op.drops_window_in_right_padding()
                           ? "it drops a last ceil-mode window that would start in the right padding in every version, "
                             "as version 22 does"
-                          : "it truncates the window count of a kernel longer than the padded input in float arithmetic";
+                          : "it counts the ceil-mode windows of a kernel longer than the padded input in float arithmetic";
     std::vector<std::string> standard;
     for (size_t i = 2; i < onnx.output.rank(); ++i) standard.push_back(onnx.output.dims[i].str());
     out.push_back(fmt::format("ONNX Runtime gives the spatial dims [{}] (ONNX's {}: [{}]) from other windows: {}",
@@ -171,16 +195,18 @@ bool has_empty_window(const OnnxPoolSetup& setup, const Shape& input, const Pool
     return false;
 }
 
-std::vector<std::string> runtime_divergences(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const Shape& input,
-                                             const PoolShape& onnx_shape, bool indices_used) {
+std::vector<std::string> runtime_divergences(const OnnxPoolUse& use, const PoolShape& onnx_shape) {
+    const OnnxPoolOp& op = use.op;
+    const OnnxPoolSetup& setup = use.setup;
+    const Shape& input = use.input;
     std::vector<std::string> out;
     if (setup.pads_with_auto_pad) {
         out.push_back("ONNX Runtime accepts pads together with auto_pad and pads by auto_pad, ignoring pads");
         return out;
     }
     if (op.is_global() || !setup.usable() || onnx_shape.error) return out;
-    openvino_divergences(op, setup, input, onnx_shape, indices_used, out);
-    ort_divergences(op, setup, input, onnx_shape, out);
+    openvino_divergences(op, setup, input, onnx_shape, use.indices_used, out);
+    ort_divergences(use, onnx_shape, out);
     if (op.is_max() && has_empty_window(setup, input, onnx_shape))
         out.push_back("some windows hold no input element: ONNX Runtime gives the type's lowest finite value (index "
                       "-1 on every spatial dim), PyTorch -inf");

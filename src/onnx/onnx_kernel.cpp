@@ -115,7 +115,7 @@ void max_windows(const Windows& w, const Tensor& x, PoolRunResult& r) {
             int64_t best_at = -1;
             w.for_each_tap(o, [&](int64_t flat) {
                 const double v = x.value_as_double(static_cast<size_t>(p * in_plane + flat));
-                if (v > best) {  // ONNX Runtime's comparison: a window of lowest values keeps no index
+                if (best_at < 0 ? v >= best : v > best) {  // the first maximum, even when it is the lowest value
                     best = v;
                     best_at = flat;
                 }

@@ -168,7 +168,12 @@ private:
         const Shape& input = shape_of(x);
         if (!op.is_global()) {
             const PoolShape openvino = infer_pool_shape(setup.kernel_op, setup.desc, input);
-            if (openvino.error || openvino.output != shape.output || has_empty_window(setup, input, shape))
+            // OpenVINO's MaxPool gives index 0 to a window whose maximum is the type's lowest value (0 in u8).
+            const bool integer_indices = op.has_indices_output() && x.type() != ElementType::f16 &&
+                                         x.type() != ElementType::bf16 && x.type() != ElementType::f32 &&
+                                         x.type() != ElementType::f64;
+            if (openvino.error || openvino.output != shape.output || has_empty_window(setup, input, shape) ||
+                integer_indices)
                 return run_onnx_windows(op, setup, shape, x, req_.max_bytes);
         }
         PoolRunResult result = run_pool(setup.kernel_op, setup.desc, x, KernelOptions{req_.threads, req_.max_bytes});

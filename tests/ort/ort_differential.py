@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -110,6 +111,12 @@ def windowed_cases(op, version, rng):
     if has_attr(op, version, "dilations") and has_attr(op, version, "ceil_mode"):
         cases.append(Case(op, version, [1, 2, 2, 7], "f32", {"kernel_shape": [2, 2], "strides": [2, 1],
                      "pads": [1, 0, 1, 0], "dilations": [4, 2], "ceil_mode": 1}, op == "MaxPool", "dilated-past"))
+    if has_attr(op, version, "dilations"):
+        cases.append(Case(op, version, [1, 1, 5], "f32", {"kernel_shape": [2], "strides": [2], "dilations": [5]},
+                          False, "kernel-one-past-input"))
+        if has_attr(op, version, "ceil_mode"):
+            cases.append(Case(op, version, [1, 1, 1], "f32", {"kernel_shape": [2], "strides": [3], "dilations": [4],
+                              "ceil_mode": 1}, False, "ceil-kernel-past-input"))
     cases.append(Case(op, version, [1, 1, 3, 3], "f32", {"kernel_shape": [2, 2], "strides": [3, 3],
                  "pads": [2, 2, 2, 2]}, op == "MaxPool" and version >= 8, "window-in-padding"))
     cases.append(Case(op, version, [1, 1, 3], "f32", {"kernel_shape": [5]}, False, "kernel-past-input"))
@@ -266,6 +273,22 @@ def ort_divergences(diags):
     return [d for d in diags if d["rule"] == "runtime-divergence" and "ONNX Runtime" in d["message"]]
 
 
+def claimed_dims(diags):
+    """The spatial dims a runtime-divergence says ONNX Runtime gives, or None."""
+    for d in ort_divergences(diags):
+        m = re.search(r"ONNX Runtime gives the spatial dims \[([0-9,]*)\]", d["message"])
+        if m:
+            return [int(v) for v in m.group(1).split(",")]
+    return None
+
+
+def claims_rejection(diags):
+    """True or False where irlint says whether ONNX Runtime refuses the node; None where it says it may."""
+    if any("some of its kernels fail" in d["message"] for d in ort_divergences(diags)):
+        return None
+    return any("ONNX Runtime rejects" in d["message"] for d in ort_divergences(diags))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--irlint", required=True)
@@ -303,6 +326,16 @@ def main():
             no_kernel.add(f"{c.op}-{c.version} {c.dtype}")
             continue
         errors = errors_of(diags)
+        claim = claims_rejection(diags)
+        if claim is not None and claim == result["ran"] and not (errors and not result["ran"]):
+            failures.append(f"{c.id} {c.describe()}: irlint says ONNX Runtime "
+                            f"{'rejects' if result['ran'] else 'runs'} it, it does not")
+            continue
+        dims = claimed_dims(diags)
+        if result["ran"] and dims is not None and dims != result["outputs"][0]["dims"][2:]:
+            failures.append(f"{c.id} {c.describe()}: irlint says ONNX Runtime gives the spatial dims {dims}, "
+                            f"it gives {result['outputs'][0]['dims'][2:]}")
+            continue
         if bool(errors) == result["ran"]:
             if ort_divergences(diags):
                 counts["acceptance differs, documented"] += 1

@@ -333,7 +333,7 @@ TEST_CASE("onnx: runtime-divergence names ONNX Runtime's differences") {
     CHECK(any_contains(divergences(*check(big_pads, 12, {1, 1, 5})), "pads must be smaller than the kernel"));
     // SAME with a kernel smaller than the stride needs a negative pad in ONNX Runtime.
     const NodeSpec negative{"MaxPool", {{"kernel_shape", {1}}, {"strides", {2}}}, {}, {{"auto_pad", "SAME_LOWER"}}};
-    CHECK(any_contains(divergences(*check(negative, 12, {1, 1, 6})), "needs a negative pad (-1)"));
+    CHECK(any_contains(divergences(*check(negative, 12, {1, 1, 6})), "computes a negative SAME pad (-1)"));
     // SAME pads from the kernel without its dilation: 7 + 1 - 4 + 1 = 5 windows, ONNX ceil(7/1) = 7.
     const NodeSpec dilated_same{"AveragePool", {{"kernel_shape", {2}}, {"dilations", {3}}}, {}, {{"auto_pad", "SAME_LOWER"}}};
     CHECK(any_contains(divergences(*check(dilated_same, 19, {1, 2, 7})), "[5] (ONNX's AveragePool-19: [7])"));
