@@ -1,5 +1,6 @@
 #include "onnx/onnx_kernel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -23,6 +24,9 @@ void store_value(Tensor& t, size_t i, double v) {
 
 namespace {
 
+// Past this many tap visits the node is refused rather than stalling the run.
+constexpr double kMaxTapVisits = 4e9;
+
 double lowest_value(ElementType t) {
     switch (t) {
         case ElementType::f16: return -65504.0;
@@ -33,6 +37,15 @@ double lowest_value(ElementType t) {
         default: return std::numeric_limits<double>::lowest();
     }
 }
+
+// The kernel taps j (0 <= j < kernel) of a window starting at `start` whose positions start + j * dilation
+// lie in [lo, hi).
+struct TapRange {
+    int64_t start = 0, first = 0, last = -1;
+    int64_t count() const { return last < first ? 0 : last - first + 1; }
+};
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 // The windows of one node on one input, with the strides of the input's spatial layout.
 class Windows {
@@ -51,31 +64,41 @@ public:
     size_t axes() const { return in_.size(); }
 
     // Calls visit(flat offset within the plane) for each tap of output `o` (a flat index in the output
-    // plane) that lies inside the input; returns the count of taps inside the padded input.
+    // plane) that lies inside the input, in row-major order; returns the count of taps inside the padded input.
     template <class Visit>
-    int64_t for_each_tap(int64_t o, Visit&& visit) const {
-        std::vector<int64_t> start(axes()), j(axes(), 0);
+    double for_each_tap(int64_t o, Visit&& visit) const {
+        std::vector<TapRange> inside(axes());
+        double padded_taps = 1;
         for (size_t a = axes(); a-- > 0;) {
-            start[a] = (o % out_[a]) * s_.desc.strides[a] - shape_.pads_begin[a];
+            const int64_t start = (o % out_[a]) * s_.desc.strides[a] - shape_.pads_begin[a];
             o /= out_[a];
+            inside[a] = taps_between(start, a, 0, in_[a]);
+            padded_taps *= static_cast<double>(
+                taps_between(start, a, -shape_.pads_begin[a], in_[a] + shape_.pads_end[a]).count());
         }
-        int64_t padded_taps = 0;
-        if (axes() == 0) return 0;
+        for (const TapRange& r : inside)
+            if (r.count() == 0) return padded_taps;
+        std::vector<int64_t> j(axes());
+        for (size_t a = 0; a < axes(); ++a) j[a] = inside[a].first;
         while (true) {
-            bool inside = true, in_padded = true;
             int64_t flat = 0;
-            for (size_t a = 0; a < axes(); ++a) {
-                const int64_t p = start[a] + j[a] * s_.desc.dilations[a];
-                inside = inside && p >= 0 && p < in_[a];
-                in_padded = in_padded && p >= -shape_.pads_begin[a] && p < in_[a] + shape_.pads_end[a];
-                flat += p * row_major_[a];
-            }
-            padded_taps += in_padded;
-            if (inside) visit(flat);
+            for (size_t a = 0; a < axes(); ++a) flat += (inside[a].start + j[a] * s_.desc.dilations[a]) * row_major_[a];
+            visit(flat);
             size_t a = axes();
-            while (a > 0 && ++j[a - 1] == s_.desc.kernel[a - 1]) j[--a] = 0;
+            while (a > 0 && ++j[a - 1] > inside[a - 1].last) {
+                --a;
+                j[a] = inside[a].first;
+            }
             if (a == 0) return padded_taps;
         }
+    }
+
+    // An upper bound on the taps inside the input that one window visits.
+    double taps_per_window() const {
+        double taps = 1;
+        for (size_t a = 0; a < axes(); ++a)
+            taps *= static_cast<double>(std::min(s_.desc.kernel[a], in_[a] / s_.desc.dilations[a] + 1));
+        return taps;
     }
 
     // A row-major offset within the plane as the index ONNX stores (column-major with storage_order=1).
@@ -94,6 +117,15 @@ public:
     }
 
 private:
+    TapRange taps_between(int64_t start, size_t a, int64_t lo, int64_t hi) const {
+        const int64_t d = s_.desc.dilations[a];
+        TapRange r;
+        r.start = start;
+        r.first = std::max<int64_t>(0, -floor_div(start - lo, d));
+        r.last = std::min<int64_t>(s_.desc.kernel[a] - 1, floor_div(hi - 1 - start, d));
+        return r;
+    }
+
     static int64_t product(const std::vector<int64_t>& v) {
         int64_t p = 1;
         for (int64_t x : v) p *= x;
@@ -136,12 +168,12 @@ void average_windows(const Windows& w, bool count_include_pad, const Tensor& x, 
         for (int64_t o = 0; o < out_plane; ++o) {
             double sum = 0;
             int64_t inside = 0;
-            const int64_t padded = w.for_each_tap(o, [&](int64_t flat) {
+            const double padded = w.for_each_tap(o, [&](int64_t flat) {
                 sum += x.value_as_double(static_cast<size_t>(p * in_plane + flat));
                 ++inside;
             });
-            const int64_t divisor = count_include_pad ? padded : inside;
-            store_value(y, static_cast<size_t>(p * out_plane + o), divisor > 0 ? sum / static_cast<double>(divisor) : 0.0);
+            const double divisor = count_include_pad ? padded : static_cast<double>(inside);
+            store_value(y, static_cast<size_t>(p * out_plane + o), divisor > 0 ? sum / divisor : 0.0);
         }
     }
 }
@@ -154,12 +186,14 @@ PoolRunResult run_onnx_windows(const OnnxPoolOp& op, const OnnxPoolSetup& setup,
     for (const Dim& d : shape.output.dims) out_dims.push_back(d.length());
     const size_t outputs = op.has_indices_output() ? 2 : 1;
     const auto count = checked_element_count(out_dims, 64);
-    if (!count || *count * 8 * outputs > max_bytes)
+    if (!count || *count > max_bytes / (8 * outputs))
         return {fmt::format("the output {} is larger than the memory limit", shape.output.str()), {}};
     PoolRunResult r;
     r.outputs.emplace_back(input.type(), out_dims);
     if (outputs > 1) r.outputs.emplace_back(ElementType::i64, out_dims);
     const Windows w(setup, shape, input.shape());
+    if (static_cast<double>(r.outputs[0].size()) * w.taps_per_window() > kMaxTapVisits)
+        return {"the windows are too large to compute this way", {}};
     if (op.is_max()) max_windows(w, input, r);
     else average_windows(w, setup.count_include_pad, input, r.outputs[0]);
     return r;
