@@ -45,11 +45,18 @@ bool spatially_static(const Shape& input) {
            std::all_of(input.dims.begin() + 2, input.dims.end(), [](const Dim& d) { return d.is_static(); });
 }
 
-// The op OpenVINO's ONNX frontend builds for the node.
-PoolOp openvino_import_op(const OnnxPoolOp& op, const PoolingDesc& d) {
-    if (op.is_max()) return PoolOp{PoolKind::max_pool, op.version >= 8 ? 8 : 1};
+// The op OpenVINO's ONNX frontend (2026) builds for the node, with its rounding: MaxPool-1 (opset 1 to 7) or
+// MaxPool-8 with ceil_mode as "ceil"; AvgPool-1 without dilations and ceil_mode, else AvgPool-16 with
+// ceil_mode as "ceil_torch".
+PoolOp openvino_import_op(const OnnxPoolOp& op, PoolingDesc& d) {
+    const bool ceil = d.rounding != RoundingType::floor;
+    if (op.is_max()) {
+        if (ceil) d.rounding = RoundingType::ceil;
+        return PoolOp{PoolKind::max_pool, op.version >= 8 ? 8 : 1};
+    }
     const bool dilated = std::any_of(d.dilations.begin(), d.dilations.end(), [](int64_t x) { return x != 1; });
-    return PoolOp{PoolKind::avg_pool, dilated ? 16 : 1};
+    if (ceil) d.rounding = RoundingType::ceil_torch;
+    return PoolOp{PoolKind::avg_pool, dilated || ceil ? 16 : 1};
 }
 
 std::string op_label(const PoolOp& op) { return fmt::format("{}-{}", op.type_name(), op.version); }
@@ -64,7 +71,6 @@ bool overhangs_padded_border(const AxisWindow& w, int64_t in, int64_t out) {
 void openvino_divergences(const OnnxPoolOp& op, const OnnxPoolSetup& s, const Shape& input, const PoolShape& onnx,
                           bool indices_used, std::vector<std::string>& out) {
     PoolingDesc d = s.desc;
-    if (d.rounding == RoundingType::ceil_torch) d.rounding = RoundingType::ceil;
     const PoolOp ov = openvino_import_op(op, d);
     const PoolShape ovs = infer_pool_shape(ov, d, input);
     if (ovs.error) {

@@ -1,7 +1,7 @@
 #pragma once
 // What other runtimes do with an ONNX pooling node: OpenVINO's ONNX import (which maps MaxPool onto
-// MaxPool-1/8 and AveragePool onto AvgPool-1/16 with ceil_mode as rounding "ceil"), ONNX Runtime's CPU
-// kernels and PyTorch, where they reject the node or compute something other than the ONNX standard.
+// MaxPool-1/8 and AveragePool onto AvgPool-1/16), ONNX Runtime's CPU kernels and PyTorch, where they reject
+// the node or compute something other than the ONNX standard.
 // Each is a `runtime-divergence` warning; docs/onnx.md lists them with the measurements behind them.
 
 #include <optional>

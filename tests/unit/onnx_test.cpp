@@ -351,6 +351,19 @@ TEST_CASE("onnx: runtime-divergence names ONNX Runtime's differences") {
     CHECK(divergences(*check(plain, 12, {1, 1, 4, 4})).empty());
 }
 
+TEST_CASE("onnx: OpenVINO's import rounds ceil_mode its own way") {
+    // in 5, pads 1/1, kernel 2, stride 2, ceil: ONNX's AveragePool-11 keeps the window that starts in the right
+    // padding (4 windows); OpenVINO builds AvgPool-16 with ceil_torch and drops it.
+    const NodeSpec avg{"AveragePool", {{"kernel_shape", {2}}, {"strides", {2}}, {"pads", {1, 1}}}, {{"ceil_mode", 1}}, {}};
+    CHECK(any_contains(divergences(*check(avg, 11, {1, 1, 5})),
+                       "OpenVINO's ONNX import (AvgPool-16) gives the output [1,1,3], ONNX [1,1,4]"));
+    // MaxPool-22 drops it; OpenVINO's MaxPool-8 with rounding ceil keeps it.
+    const NodeSpec max{"MaxPool", avg.ints, avg.scalars, {}};
+    CHECK(any_contains(divergences(*check(max, 22, {1, 1, 5})),
+                       "OpenVINO's ONNX import (MaxPool-8) gives the output [1,1,4], ONNX [1,1,3]"));
+    CHECK(!any_contains(divergences(*check(max, 12, {1, 1, 5})), "OpenVINO"));
+}
+
 TEST_CASE("onnx: storage_order=1 is dropped by OpenVINO's import") {
     auto m = one_node({"MaxPool", {{"kernel_shape", {2}}}, {{"storage_order", 1}}, {}}, 12, {1, 1, 4}, {});
     m->mutable_graph()->mutable_node(0)->mutable_output()->Add(std::string("i"));
