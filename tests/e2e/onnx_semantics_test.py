@@ -45,7 +45,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--irlint", required=True)
     irlint = ap.parse_args().irlint
-    work = tempfile.mkdtemp(prefix="irlint-onnxsem-")
+    with tempfile.TemporaryDirectory(prefix="irlint-onnxsem-") as work:
+        semantics(irlint, work)
+    for f in failures:
+        print("FAIL:", f)
+    print(f"onnx semantics: {len(failures)} failures")
+    return 1 if failures else 0
+
+
+def semantics(irlint, work):
 
     # torch.onnx.export of MaxPool2d((2,2), stride=(2,1), padding=(1,0), dilation=(4,2), ceil_mode=True).
     torch_like = model(os.path.join(work, "dilated.onnx"), "MaxPool",
@@ -104,11 +112,6 @@ def main():
     np.save(os.path.join(work, "a.npy"), np.zeros([1, 1, 4, 4], np.float32))
     code, out, err = run_irlint(irlint, ["run", small, "--layer", "0", "--input", os.path.join(work, "a.npy")], 30)
     expect(code == 0, f"run on the declared shape exits {code}: {out}{err}")
-
-    for f in failures:
-        print("FAIL:", f)
-    print(f"onnx semantics: {len(failures)} failures")
-    return 1 if failures else 0
 
 
 if __name__ == "__main__":
