@@ -117,8 +117,10 @@ OrtAxis ort_axis(int64_t in, AxisWindow w, PadType auto_pad, bool ceil) {
         if (needed < 0) negative = needed;
     }
     const int64_t gap = padded - (w.kernel - 1) * w.dilation - 1;
-    int64_t length = ceil ? static_cast<int64_t>(std::ceil(static_cast<double>(gap) / static_cast<double>(w.stride) + 1))
-                          : gap / w.stride + 1;
+    int64_t length = gap / w.stride + 1;
+    // ONNX Runtime divides in float: a negative gap rounds up toward 0 windows, not toward ONNX's 1.
+    if (ceil && gap < 0) length = static_cast<int64_t>(std::ceil(static_cast<double>(gap) / static_cast<double>(w.stride) + 1));
+    else if (ceil) length += gap % w.stride != 0;
     if (ceil && (length - 1) * w.stride >= in + w.pad_begin) --length;
     if (length < 0)
         return {std::nullopt, fmt::format("it computes a negative output length ({})", length), 0, negative};

@@ -153,7 +153,7 @@ private:
         const PoolShape shape = infer_onnx_pool_shape(pool->op, setup, actual);
         if (shape.error) return fail(fmt::format("{} on {}: {}", pool->op.name(), actual.str(), *shape.error));
         const auto start = std::chrono::steady_clock::now();
-        PoolRunResult result = compute(pool->op, setup, shape, *x);
+        PoolRunResult result = compute(pool->op, setup, shape, *x, actual);
         if (!result.ok()) return fail(result.error);
         r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         result.outputs.resize(std::min(result.outputs.size(), outputs));
@@ -164,14 +164,12 @@ private:
 
     // OpenVINO's kernels where they give ONNX's windows, with ONNX's divisor and index order applied after;
     // the window-by-window kernel where they do not.
-    PoolRunResult compute(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const PoolShape& shape, const Tensor& x) {
-        const Shape& input = shape_of(x);
+    PoolRunResult compute(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const PoolShape& shape, const Tensor& x,
+                          const Shape& input) {
         if (!op.is_global()) {
             const PoolShape openvino = infer_pool_shape(setup.kernel_op, setup.desc, input);
             // OpenVINO's MaxPool gives index 0 to a window whose maximum is the type's lowest value (0 in u8).
-            const bool integer_indices = op.has_indices_output() && x.type() != ElementType::f16 &&
-                                         x.type() != ElementType::bf16 && x.type() != ElementType::f32 &&
-                                         x.type() != ElementType::f64;
+            const bool integer_indices = op.has_indices_output() && is_integer_type(x.type());
             if (openvino.error || openvino.output != shape.output || has_empty_window(setup, input, shape) ||
                 integer_indices)
                 return run_onnx_windows(op, setup, shape, x, req_.max_bytes);
@@ -182,12 +180,6 @@ private:
             apply_count_include_pad(setup.desc, shape.pads_begin, shape.pads_end, x, result.outputs[0]);
         if (result.outputs.size() > 1 && setup.column_major_indices) to_column_major_indices(x.shape(), result.outputs[1]);
         return result;
-    }
-
-    const Shape& shape_of(const Tensor& x) {
-        input_shape_ = Shape{};
-        for (int64_t d : x.shape()) input_shape_.dims.emplace_back(d);
-        return input_shape_;
     }
 
     std::string why_not_runnable() const {
@@ -264,7 +256,6 @@ private:
     const OnnxNode& node_;
     const RunRequest& req_;
     LayerRun r_;
-    Shape input_shape_;
 };
 
 }  // namespace
