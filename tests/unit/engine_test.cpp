@@ -240,7 +240,11 @@ TEST_CASE("an error finding on a layer makes it invalid; a cycle makes every lay
 }
 
 TEST_CASE("a run that compared nothing is not-compared; an output declared otherwise is a warning") {
-    const ModelReport r = check(pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 16, 16}}));
+    // The report points into the model: both stay alive while the run is finished.
+    ReadResult read = read_model_from_memory(pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 16, 16}}),
+                                             "mem.xml");
+    REQUIRE(read.model);
+    const ModelReport r = check_model(*read.model);
     const LayerShapes& pool = r.layers[1];
     LayerRun run;
     OutputRun out;
