@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
+
 namespace irlint::cli {
 
 bool use_color(int fd) {
@@ -20,12 +22,13 @@ Palette palette_for(int fd) { return use_color(fd) ? Palette::colored() : Palett
 
 void print_error(const std::string& message) {
     const Palette p = palette_for(STDERR_FILENO);
-    fmt::print(stderr, "{} {}\n", fmt::styled("irlint: error:", p.error), message);
+    fmt::print(stderr, "{} {}\n", fmt::styled("irlint: error:", p.error), printable(message, kPrintedMessageChars));
 }
 
 void print_warning(const std::string& message) {
     const Palette p = palette_for(STDERR_FILENO);
-    fmt::print(stderr, "{} {}\n", fmt::styled("irlint: warning:", p.warning), message);
+    fmt::print(stderr, "{} {}\n", fmt::styled("irlint: warning:", p.warning),
+               printable(message, kPrintedMessageChars));
 }
 
 int emit_output(const std::string& path, const std::string& content) {

@@ -61,7 +61,8 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
     std::vector<std::array<std::string, 8>> cells;
     cells.push_back({"id", "name", "type", "version", "inputs", "declared", "inferred", "status"});
     for (const LayerShapes* r : rows)
-        cells.push_back({r->layer->id, r->layer->name, r->layer->type, r->layer->version, shapes_text(r->inputs),
+        cells.push_back({printable(r->layer->id), printable(r->layer->name), printable(r->layer->type),
+                         printable(r->layer->version), shapes_text(r->inputs),
                          shapes_text(r->declared), r->inferred.empty() ? "-" : shapes_text(r->inferred),
                          std::string(layer_status_name(r->status))});
     std::array<size_t, 8> width{};
@@ -69,7 +70,7 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
         for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
     std::string out;
     for (size_t i = 0; i < cells.size(); ++i) {
-        std::string line;
+        std::string line = "  ";  // indented: no line starts with text from the model
         for (size_t c = 0; c < 8; ++c) {
             const std::string cell = fmt::format("{:<{}}", cells[i][c], c == 7 ? 0 : width[c]);
             const bool bad = c == 7 && (cells[i][c] == "mismatch" || cells[i][c] == "invalid");

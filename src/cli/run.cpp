@@ -160,6 +160,12 @@ int run_data_dir(const ModelReport& report, const RunOptions& o, const RunLimits
     std::vector<LayerRun> runs;
     for (const auto& l : report.layers) {
         if (!is_runnable(l)) continue;
+        if (!is_decimal_id(l.layer->id)) {  // text from the model never picks a path
+            print_warning(fmt::format("layer '{}': its id '{}' is not a non-negative integer, so {} is not searched "
+                                      "for its data",
+                                      l.layer->name, l.layer->id, o.data_dir));
+            continue;
+        }
         const fs::path base = fs::path(o.data_dir) / l.layer->id;
         const auto input = existing(base.string() + ".in0.npy");
         if (!input) continue;

@@ -62,7 +62,8 @@ int run_shape(const ShapeOptions& o) {
     const ParsedAttrs parsed = parse_pool_attrs(*op, attrs);
     const std::string label = fmt::format("{}-{}", op->type_name(), op->version);
     for (const AttrIssue& issue : parsed.issues)
-        fmt::print(stderr, "irlint: {}: {}: {}\n", severity_name(issue.severity), label, issue.message);
+        fmt::print(stderr, "irlint: {}: {}: {}\n", severity_name(issue.severity), printable(label),
+                   printable(issue.message, kPrintedMessageChars));
     if (!parsed.usable()) return exit_code::findings;
 
     PoolShape result;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 
 namespace irlint {
 
@@ -105,6 +106,70 @@ size_t first_invalid_utf8(std::string_view s) {
         i += n;
     }
     return std::string_view::npos;
+}
+
+namespace {
+
+uint32_t code_point(std::string_view s, size_t i, size_t length) {
+    const auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[i + k])); };
+    if (length == 1) return byte(0);
+    uint32_t cp = byte(0) & (0xFFu >> (length + 1));
+    for (size_t k = 1; k < length; ++k) cp = (cp << 6) | (byte(k) & 0x3Fu);
+    return cp;
+}
+
+// Code points a terminal or a reader's eye does not take as the characters they are.
+bool needs_escape(uint32_t cp) {
+    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F)) return true;        // C0, DEL, C1
+    if (cp == 0x061C || cp == 0x200E || cp == 0x200F) return true;                // bidi marks
+    if (cp >= 0x202A && cp <= 0x202E) return true;                                // bidi embeddings, overrides
+    if (cp >= 0x2066 && cp <= 0x2069) return true;                                // bidi isolates
+    return cp == 0x2028 || cp == 0x2029;                                          // line, paragraph separator
+}
+
+std::string escape_of(uint32_t cp) {
+    switch (cp) {
+        case '\n': return "\\n";
+        case '\t': return "\\t";
+        case '\r': return "\\r";
+        default: break;
+    }
+    char buffer[12];
+    std::snprintf(buffer, sizeof buffer, cp < 0x80 ? "\\x%02x" : "\\u%04x", static_cast<unsigned>(cp));
+    return buffer;
+}
+
+}  // namespace
+
+bool is_decimal_id(std::string_view s) {
+    if (s.empty() || s.size() > 18 || (s.size() > 1 && s[0] == '0')) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string printable(std::string_view s, size_t max_chars) {
+    std::string out;
+    out.reserve(std::min(s.size(), max_chars * 4) + 16);
+    size_t chars = 0, i = 0;
+    for (; i < s.size() && chars < max_chars; ++chars) {
+        const size_t n = utf8_sequence_length(s, i);
+        if (n == 0) {
+            char buffer[8];
+            std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(s[i])));
+            out += buffer;
+            ++i;
+            continue;
+        }
+        const uint32_t cp = code_point(s, i, n);
+        if (cp == '\\')
+            out += "\\\\";
+        else if (needs_escape(cp))
+            out += escape_of(cp);
+        else
+            out.append(s.substr(i, n));
+        i += n;
+    }
+    if (i < s.size()) out += "\u2026 (" + std::to_string(s.size()) + " bytes)";
+    return out;
 }
 
 std::string to_valid_utf8(std::string_view s) {

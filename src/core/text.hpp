@@ -31,4 +31,18 @@ size_t first_invalid_utf8(std::string_view s);
 // Shortens user-controlled text for messages ("abc…" with the full length).
 std::string excerpt(std::string_view s, size_t max_len = 40);
 
+// Text from an untrusted file (a model, a .npy, a shard report), made safe for a terminal or a CI log:
+// control characters (C0, DEL, C1), line and paragraph separators and the Unicode bidirectional controls
+// are written as escapes (\n, \t, \x1b, \u202e), a byte that is not UTF-8 as \xNN, a backslash as \\;
+// past `max_chars` characters the text is cut with an ellipsis and its length in bytes. The human-readable
+// outputs pass every such string through this; machine formats (JSON, SARIF, JUnit) escape by their own
+// rules and keep the text whole.
+// A non-negative decimal integer without sign or leading zero ("0", "17"): the only text from a model that
+// may become part of a file name (run --data looks up DIR/<layer-id>.in0.npy).
+bool is_decimal_id(std::string_view s);
+
+inline constexpr size_t kPrintedNameChars = 200;
+inline constexpr size_t kPrintedMessageChars = 4000;
+std::string printable(std::string_view s, size_t max_chars = kPrintedNameChars);
+
 }  // namespace irlint

@@ -79,7 +79,8 @@ std::unique_ptr<Reporter> make_junit_reporter();
 std::string render_report(std::string_view format, const ReportOptions& options, const std::vector<FileResult>& files,
                           std::optional<double> wall_seconds = std::nullopt);
 
-// The text reporter's finding line, also used on its own: `path:line: severity: layer ...: message [rule]`.
+// The text reporter's finding line, also used on its own: `path:line: severity: layer ...: message [rule]`,
+// with every string from the file made printable (core/text.hpp).
 std::string finding_line(const std::string& path, const Diagnostic& d, const Palette& palette);
 // "layer 1 'pool1' (MaxPool): ", or "" for a finding about no layer.
 std::string layer_prefix(const LayerRef& layer);

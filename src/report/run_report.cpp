@@ -1,5 +1,6 @@
 #include "report/run_report.hpp"
 
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -58,11 +59,12 @@ std::string why_text(const OutputRun& o, const Palette& p) {
 std::string output_text(const OutputRun& o, const Palette& p) {
     std::string out =
         fmt::format("  output {} ({}) {} {}", o.index, o.role, shape_text(o.shape), element_type_name(o.type));
-    if (!o.saved_path.empty()) out += fmt::format(", saved to {}", o.saved_path);
+    if (!o.saved_path.empty()) out += fmt::format(", saved to {}", printable(o.saved_path, kPrintedMessageChars));
     if (o.expect_path.empty()) return out + ": not compared\n";
     const Comparison& c = o.comparison;
     if (!c.compared())
-        return out + fmt::format(": {} — {}\n{}", fmt::styled("MISMATCH", p.error), c.problem, why_text(o, p));
+        return out + fmt::format(": {} — {}\n{}", fmt::styled("MISMATCH", p.error),
+                                 printable(c.problem, kPrintedMessageChars), why_text(o, p));
     const bool exact = is_integer_type(o.type) && o.tolerance.atol == 0 && o.tolerance.rtol == 0;
     const std::string tolerance = fmt::format("atol {:g} + rtol {:g}·|expected|", o.tolerance.atol, o.tolerance.rtol);
     if (c.matches())
@@ -123,8 +125,13 @@ std::string op_label(const LayerRun& r) {
     return r.layer.type.empty() ? std::string("no type") : r.layer.type;
 }
 
+// "layer ID 'NAME' (OP)", with the model's text made printable.
+std::string layer_label(const LayerRun& r) {
+    return fmt::format("layer {} '{}' ({})", printable(r.layer.id), printable(r.layer.name), printable(op_label(r)));
+}
+
 std::string layer_heading(const LayerRun& r) {
-    return fmt::format("layer {} '{}' ({}) on {} {} {}", r.layer.id, r.layer.name, op_label(r), r.input_path,
+    return fmt::format("{} on {} {} {}", layer_label(r), printable(r.input_path, kPrintedMessageChars),
                        shape_text(r.input_shape), element_type_name(r.input_type));
 }
 
@@ -132,11 +139,12 @@ std::string layer_heading(const LayerRun& r) {
 
 std::string run_text(const LayerRun& r, const Palette& p) {
     if (r.status == RunStatus::error)
-        return fmt::format("layer {} '{}' ({}): {} {}\n", r.layer.id, r.layer.name, op_label(r),
-                           fmt::styled("error:", p.error), r.error);
+        return fmt::format("{}: {} {}\n", layer_label(r), fmt::styled("error:", p.error),
+                           printable(r.error, kPrintedMessageChars));
     std::string out = layer_heading(r) + fmt::format(" ({:.1f} ms)\n", r.milliseconds);
     for (const auto& o : r.outputs) out += output_text(o, p);
-    for (const auto& w : r.warnings) out += fmt::format("  {} {}\n", fmt::styled("warning:", p.warning), w);
+    for (const auto& w : r.warnings)
+        out += fmt::format("  {} {}\n", fmt::styled("warning:", p.warning), printable(w, kPrintedMessageChars));
     return out +
            fmt::format("result: {}\n", fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)));
 }
@@ -161,15 +169,19 @@ std::string run_json(const LayerRun& r) {
 std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
     std::string out;
     for (const auto& r : runs) out += run_text(r, p) + "\n";
+    // The table is indented, so that no line starts with text from the model.
+    std::vector<std::array<std::string, 3>> labels;  // id, name, op: printable
     size_t id_width = 5, name_width = 4;
     for (const auto& r : runs) {
-        id_width = std::max(id_width, r.layer.id.size());
-        name_width = std::max(name_width, r.layer.name.size());
+        labels.push_back({printable(r.layer.id), printable(r.layer.name), printable(op_label(r))});
+        id_width = std::max(id_width, labels.back()[0].size());
+        name_width = std::max(name_width, labels.back()[1].size());
     }
-    out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<12}  {}\n", "layer", id_width, "name", name_width, "op", "status",
+    out += fmt::format("  {:<{}}  {:<{}}  {:<18}  {:<12}  {}\n", "layer", id_width, "name", name_width, "op", "status",
                        "mismatches");
     size_t counts[kStatuses] = {};
-    for (const auto& r : runs) {
+    for (size_t k = 0; k < runs.size(); ++k) {
+        const LayerRun& r = runs[k];
         ++counts[static_cast<int>(r.status)];
         std::vector<std::string> cells;
         for (const auto& o : r.outputs)
@@ -177,8 +189,8 @@ std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
                 cells.push_back(o.comparison.compared()
                                     ? fmt::format("{}/{}", o.comparison.mismatches, o.comparison.total)
                                     : std::string("shape/type"));
-        out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<12}  {}\n", r.layer.id, id_width, r.layer.name, name_width,
-                           op_label(r), fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)),
+        out += fmt::format("  {:<{}}  {:<{}}  {:<18}  {:<12}  {}\n", labels[k][0], id_width, labels[k][1], name_width,
+                           labels[k][2], fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)),
                            cells.empty() ? std::string("-") : fmt::format("{}", fmt::join(cells, " ")));
     }
     return out + fmt::format("{} run: {} ok, {} mismatch, {} error, {} not compared\n", counted(runs.size(), "layer"),

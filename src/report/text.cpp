@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "report/report.hpp"
 
 namespace irlint {
@@ -28,11 +29,17 @@ std::string layer_prefix(const LayerRef& l) {
     return fmt::format("layer {} '{}' ({}): ", l.id, l.name, l.type);
 }
 
+namespace {
+LayerRef printable_ref(const LayerRef& l) { return {printable(l.id), printable(l.name), printable(l.type)}; }
+}  // namespace
+
 std::string finding_line(const std::string& path, const Diagnostic& d, const Palette& p) {
-    const std::string where = d.line > 0 ? fmt::format("{}:{}:", path, d.line) : fmt::format("{}:", path);
+    const std::string file = printable(path, kPrintedMessageChars);
+    const std::string where = d.line > 0 ? fmt::format("{}:{}:", file, d.line) : fmt::format("{}:", file);
     return fmt::format("{} {} {}{} {}", fmt::styled(where, p.location),
                        fmt::styled(fmt::format("{}:", severity_name(d.severity)), severity_style(p, d.severity)),
-                       layer_prefix(d.layer), d.message, fmt::styled(fmt::format("[{}]", d.rule), p.rule));
+                       layer_prefix(printable_ref(d.layer)), printable(d.message, kPrintedMessageChars),
+                       fmt::styled(fmt::format("[{}]", printable(d.rule)), p.rule));
 }
 
 namespace {

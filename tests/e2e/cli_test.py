@@ -392,7 +392,7 @@ def infer_structural_findings_mark_layers_invalid():
         proc = run("infer", td("broken", name))
         expect_exit(proc, 1, f"infer {name}")
         expect(rule in proc.stderr, f"infer {name}: stderr lacks {rule!r}: {proc.stderr!r}")
-        expect(re.search(r"^\d+\s+pool\s+MaxPool\s.*\binvalid$", proc.stdout, re.M), f"infer {name}: {proc.stdout!r}")
+        expect(re.search(r"^  \d+\s+pool\s+MaxPool\s.*\binvalid$", proc.stdout, re.M), f"infer {name}: {proc.stdout!r}")
     proc = run("infer", td("broken", "no_layers.xml"))
     expect_exit(proc, 1, "infer no_layers.xml")
     expect("no_layers.xml:3: error: <net> has no <layers> element [ir-structure]" in proc.stderr, proc.stderr)

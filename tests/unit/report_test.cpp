@@ -238,3 +238,42 @@ TEST_CASE("run report: integers compared exactly are 'equal' or 'differ', never 
     CHECK(text.find("MISMATCH — 2 of 4 elements differ (compared exactly)\n") != std::string::npos);
     CHECK(text.find("outside exact") == std::string::npos);
 }
+
+TEST_CASE("printable: control characters, bidi controls and bad UTF-8 are escaped, long text is cut") {
+    CHECK(printable("pool1") == "pool1");
+    CHECK(printable("a\nb\tc\rd") == "a\\nb\\tc\\rd");
+    CHECK(printable("\x1b[31mred\a") == "\\x1b[31mred\\x07");
+    CHECK(printable(std::string("nul\0x", 5)) == "nul\\x00x");
+    CHECK(printable("del\x7f") == "del\\x7f");
+    CHECK(printable("c1\xc2\x9b") == "c1\\u009b");                           // CSI as a C1 control
+    CHECK(printable("rtl\xe2\x80\xaeoverride") == "rtl\\u202eoverride");     // U+202E
+    CHECK(printable("iso\xe2\x81\xa6x\xe2\x81\xa9") == "iso\\u2066x\\u2069");  // U+2066, U+2069
+    CHECK(printable("mark\xe2\x80\x8f\xd8\x9c") == "mark\\u200f\\u061c");     // U+200F, U+061C
+    CHECK(printable("line\xe2\x80\xa8sep") == "line\\u2028sep");
+    CHECK(printable("bad\xff\xfe utf8") == "bad\\xff\\xfe utf8");
+    CHECK(printable("back\\slash") == "back\\\\slash");
+    CHECK(printable("caf\xc3\xa9 \xe6\xb1\xa0") == "caf\xc3\xa9 \xe6\xb1\xa0");  // ordinary Unicode stays
+    const std::string long_name(20000, 'n');
+    const std::string cut = printable(long_name);
+    CHECK(cut == std::string(kPrintedNameChars, 'n') + "\xe2\x80\xa6 (20000 bytes)");
+    CHECK(printable("pool\n::error file=README.md::x").find('\n') == std::string::npos);
+}
+
+TEST_CASE("printable: a finding line has no raw control character whatever the model's names") {
+    Diagnostic d{Severity::error, "attr-invalid", "kernel of 'a\nb' is bad", 3, {"1\r", "p\x1b[2J", "Max\xe2\x80\xaePool"}};
+    const std::string line = finding_line("m\n.xml", d, Palette::plain());
+    CHECK(line == "m\\n.xml:3: error: layer 1\\r 'p\\x1b[2J' (Max\\u202ePool): kernel of 'a\\nb' is bad [attr-invalid]");
+}
+
+TEST_CASE("is_decimal_id: only a non-negative integer without sign or leading zero") {
+    CHECK(is_decimal_id("0"));
+    CHECK(is_decimal_id("17"));
+    CHECK_FALSE(is_decimal_id(""));
+    CHECK_FALSE(is_decimal_id("-1"));
+    CHECK_FALSE(is_decimal_id("+1"));
+    CHECK_FALSE(is_decimal_id("01"));
+    CHECK_FALSE(is_decimal_id("../outside/p"));
+    CHECK_FALSE(is_decimal_id("1/2"));
+    CHECK_FALSE(is_decimal_id("1 "));
+    CHECK_FALSE(is_decimal_id("1234567890123456789"));
+}
