@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Writes the seed corpora of the fuzz targets from testdata/.
 
-    make_seeds.py --testdata testdata --out build-fuzz/seeds
+    make_seeds.py --testdata testdata --out build-fuzz/seeds [--irlint build-fuzz/irlint]
 
     OUT/fuzz_ir       every testdata .xml up to MAX_SEED bytes
     OUT/fuzz_npy      every testdata .npy up to MAX_SEED bytes, and small arrays written with NumPy when it
                       is installed (each dtype irlint reads, C and Fortran order, both byte orders)
     OUT/fuzz_parsers  one text case per pooling layer of the testdata IR files (the format is described in
                       fuzz/fuzz_parsers.cpp)
+    OUT/fuzz_report   JSON reports of `irlint check` over testdata's directories, whole and in shards, as
+                      `irlint merge` reads them (with --irlint)
 
 Seeds are named by the SHA-1 of their bytes, so rerunning adds nothing twice.
 """
@@ -15,6 +17,7 @@ import argparse
 import hashlib
 import io
 import os
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -96,10 +99,28 @@ def parser_cases(path):
     return cases
 
 
+def report_seeds(irlint, testdata):
+    """Real shard reports: `check --format json` over each directory of testdata, whole and in 3 shards."""
+    if not irlint:
+        return []
+    seeds = []
+    for name in sorted(os.listdir(testdata)):
+        directory = os.path.join(testdata, name)
+        if not os.path.isdir(directory):
+            continue
+        for shard in ([], ["--shard", "1/3"], ["--shard", "2/3"], ["--shard", "3/3"]):
+            proc = subprocess.run([irlint, "check", directory, "--format", "json", "--fail-on", "never", "-j", "2",
+                                   *shard], capture_output=True, timeout=300)
+            if proc.returncode == 0 and len(proc.stdout) <= MAX_SEED:
+                seeds.append(proc.stdout)
+    return seeds
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--testdata", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--irlint", help="the irlint binary that writes the report seeds")
     args = ap.parse_args()
 
     counts = {}
@@ -107,6 +128,7 @@ def main():
         ("fuzz_ir", [read(p) for p in files_below(args.testdata, ".xml")]),
         ("fuzz_npy", [read(p) for p in files_below(args.testdata, ".npy")] + numpy_seeds()),
         ("fuzz_parsers", [c for p in files_below(args.testdata, ".xml") for c in parser_cases(p)]),
+        ("fuzz_report", report_seeds(args.irlint, args.testdata)),
     ):
         for data in seeds:
             save(os.path.join(args.out, target), data)

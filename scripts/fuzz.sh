@@ -29,15 +29,16 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 build=build-fuzz
-targets=(fuzz_ir fuzz_npy fuzz_parsers)
+targets=(fuzz_ir fuzz_npy fuzz_parsers fuzz_report)
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIRLINT_FUZZ=ON \
   -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
-/usr/bin/python3 fuzz/make_seeds.py --testdata testdata --out "$build/seeds"
+# irlint itself writes the report seeds (real shard reports) of fuzz_report.
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" irlint
+/usr/bin/python3 fuzz/make_seeds.py --testdata testdata --out "$build/seeds" --irlint "$build/irlint"
 
-# The longest input each target is given: an IR of some layers, a .npy header with a little data, and a
-# case of a few lines.
-declare -A max_len=([fuzz_ir]=65536 [fuzz_npy]=4096 [fuzz_parsers]=1024)
+# The longest input each target is given: an IR of some layers, a .npy header with a little data, a
+# case of a few lines, and a report of some files.
+declare -A max_len=([fuzz_ir]=65536 [fuzz_npy]=4096 [fuzz_parsers]=1024 [fuzz_report]=65536)
 
 failed=0
 summary=()

@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
 build_dir="${IRLINT_BUILD_DIR:-build}"
+IRLINT_BUILD_DIR="$build_dir" bash scripts/setup.sh
 build_type="${IRLINT_BUILD_TYPE:-Release}"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DIRLINT_SANITIZE="${IRLINT_SANITIZE:-OFF}" >/dev/null
 cmake --build "$build_dir" -j "$(nproc)"

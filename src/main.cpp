@@ -1,23 +1,44 @@
 // irlint: validates the pooling layers of OpenVINO IR models. This file only wires the subcommands.
 
 #include <cstdio>
+#include <new>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/onnx_commands.hpp"
 
 namespace {
 
-constexpr const char* kExamples = R"(Examples:
-  irlint check model.xml                      findings, GCC style, exit 1 on errors
-  irlint check models/ --format json -o r.json
+constexpr const char* kExamples = R"(Examples (`irlint SUBCOMMAND --help` shows each subcommand's options and more):
+  irlint check models/                        findings, GCC style, exit 1 on errors
+  irlint merge shard-*.json --format sarif -o irlint.sarif
   irlint infer model.xml --layer pool1        the inferred shapes of one layer
-  irlint shape --op MaxPool --opset 14 --input 1,64,112,112 \
-               --attr kernel=3,3 --attr strides=2,2 --attr rounding_type=ceil_torch
+  irlint shape --op MaxPool --opset 14 --input 1,64,112,112 --attr kernel=3,3 --attr strides=2,2
+  irlint run model.xml --layer pool1 --input x.npy --expect y.npy
 
-Exit codes: 0 clean, 1 findings or mismatches, 2 usage errors or missing paths.)";
+Exit codes: 0 clean, 1 findings or mismatches, 2 usage errors, missing paths or an internal error.)";
+
+// Reaching main() with an exception means irlint itself failed, not the model: the input's problems are
+// findings, and the memory limits are checked before allocating.
+int internal_error(std::string_view what) {
+    irlint::cli::print_error(fmt::format(
+        "internal error: {}. This is a bug in irlint {}: please report it with the command line and the input "
+        "files",
+        what, IRLINT_VERSION));
+    return irlint::cli::exit_code::internal;
+}
+
+// First line "irlint X.Y.Z" (scripts read it), then where the binary comes from and what it can read.
+std::string version_text() {
+    std::string text = std::string("irlint ") + IRLINT_VERSION;
+    if (*IRLINT_COMMIT) text += std::string("\ncommit ") + IRLINT_COMMIT;
+    return text + "\nONNX support: " + irlint::cli::onnx_support_summary();
+}
 
 }  // namespace
 
@@ -25,7 +46,7 @@ int main(int argc, char** argv) {
     using namespace irlint::cli;
     CLI::App app{"irlint: checks the pooling layers of OpenVINO IR models against OpenVINO's own shape rules"};
     app.footer(kExamples);
-    app.set_version_flag("-V,--version", std::string("irlint ") + IRLINT_VERSION);
+    app.set_version_flag("-V,--version", version_text());
     app.require_subcommand(1);
 
     CheckOptions check;
@@ -34,7 +55,9 @@ int main(int argc, char** argv) {
     RunOptions run;
     MergeOptions merge;
     setup_check(*app.add_subcommand("check", "Check IR files or directories and report findings"), check);
-    setup_infer(*app.add_subcommand("infer", "Print the declared and inferred shapes of a model's layers"), infer);
+    setup_infer(*app.add_subcommand(
+                    "infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings"),
+                infer);
     setup_shape(*app.add_subcommand("shape", "Compute the output of one pooling layer from its attributes"), shape);
     setup_run(*app.add_subcommand("run", "Run a pooling layer on .npy inputs and compare with expected outputs"), run);
     setup_merge(*app.add_subcommand("merge", "Combine JSON check reports (e.g. of shards) into one report"), merge);
@@ -57,9 +80,12 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("shape")) return run_shape(shape);
         if (app.got_subcommand("run")) return run_run(run);
         if (app.got_subcommand("merge")) return run_merge(merge);
+    } catch (const std::bad_alloc&) {
+        return internal_error("out of memory (std::bad_alloc)");
     } catch (const std::exception& e) {
-        print_error(fmt::format("internal error: {}", e.what()));
-        return exit_code::findings;
+        return internal_error(e.what());
+    } catch (...) {
+        return internal_error("an exception of unknown type");
     }
     return exit_code::usage;
 }

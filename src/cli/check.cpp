@@ -24,7 +24,17 @@
 namespace irlint::cli {
 
 void setup_check(CLI::App& app, CheckOptions& o) {
-    app.add_option("paths", o.paths, "IR .xml files or directories (searched recursively for *.xml)")->required();
+    app.footer(R"(Examples:
+  irlint check model.xml                       findings, GCC style; exit 1 on errors
+  irlint check models/ --exclude "legacy/*" -j 4
+  irlint check models/ --format sarif -o irlint.sarif     for GitHub code scanning
+  irlint check models/ --format junit -o irlint.xml       for GitLab and Jenkins
+  irlint check models/ --shard 2/4 --format json -o shard-2.json
+
+Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage errors or missing paths.)");
+    app.add_option("paths", o.paths,
+                   "IR .xml or ONNX .onnx files, or directories (searched recursively for *.xml and *.onnx)")
+        ->required();
     app.add_option("--format", o.format, "Output format: text, json, sarif (2.1.0) or junit (XML)")
         ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormats), std::end(kReportFormats))));
     app.add_option("-o,--output", o.output, "Write the report to FILE (atomically) instead of stdout");

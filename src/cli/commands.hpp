@@ -26,6 +26,7 @@ int run_check(const CheckOptions& opts);
 struct InferOptions {
     std::string model;
     std::vector<std::string> layers;
+    bool all = false;  // every layer, not only the pooling layers
     std::string format = "text";
 };
 void setup_infer(CLI::App& app, InferOptions& opts);

@@ -14,6 +14,7 @@ namespace exit_code {
 inline constexpr int ok = 0;
 inline constexpr int findings = 1;
 inline constexpr int usage = 2;
+inline constexpr int internal = 2;  // a bug in irlint: the message asks for a report
 }  // namespace exit_code
 
 // Decided once: NO_COLOR, then CLICOLOR_FORCE, then a terminal whose TERM is not "dumb".

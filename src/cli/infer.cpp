@@ -8,13 +8,22 @@
 #include "cli/common.hpp"
 #include "cli/load.hpp"
 #include "cli/onnx_commands.hpp"
+#include "core/text.hpp"
 #include "rules/engine.hpp"
+#include "rules/structure.hpp"
 
 namespace irlint::cli {
 
 void setup_infer(CLI::App& app, InferOptions& o) {
-    app.add_option("model", o.model, "IR .xml file")->required();
+    app.footer(R"(Examples:
+  irlint infer model.xml                       every layer: inputs, declared and inferred shapes, status
+  irlint infer model.xml --layer pool1 --format json
+  irlint infer model.onnx --layer 3            an ONNX node by name, index or first output
+
+Exit codes: 0 every selected layer ok, 1 a mismatch or an invalid layer, 2 usage errors or no such layer.)");
+    app.add_option("model", o.model, "IR .xml or ONNX .onnx file")->required();
     app.add_option("--layer", o.layers, "Only this layer, by id or name (repeatable)");
+    app.add_flag("--all", o.all, "List every layer, not only the pooling layers");
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
 }
 
@@ -32,7 +41,7 @@ std::string shapes_json(const std::vector<Shape>& shapes) {
     return out + "]";
 }
 
-std::string render_json(const std::vector<const LayerShapes*>& rows) {
+std::string render_json(const std::vector<const LayerShapes*>& rows, const Diagnostics& findings) {
     std::string out = "{\"layers\":[";
     for (size_t i = 0; i < rows.size(); ++i) {
         const LayerShapes& r = *rows[i];
@@ -43,6 +52,8 @@ std::string render_json(const std::vector<const LayerShapes*>& rows) {
             json_string(r.layer->version), shapes_json(r.inputs), shapes_json(r.declared), shapes_json(r.inferred),
             layer_status_name(r.status));
     }
+    out += "],\"diagnostics\":[";
+    for (size_t i = 0; i < findings.size(); ++i) out += (i ? "," : "") + diagnostic_json(findings[i]);
     return out + "]}\n";
 }
 
@@ -70,6 +81,41 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
     return out;
 }
 
+bool names(const LayerShapes& r, const std::string& wanted) { return r.layer->id == wanted || r.layer->name == wanted; }
+
+bool shown(const LayerShapes& r, const InferOptions& o) {
+    if (!o.layers.empty())
+        return std::any_of(o.layers.begin(), o.layers.end(), [&](const auto& w) { return names(r, w); });
+    return o.all || r.pooling;
+}
+
+// The errors and warnings `check` would report, less those about pooling layers left out of the table: a
+// broken structure makes every row doubtful, another pooling layer's attributes do not.
+Diagnostics findings_for(const ModelReport& report, const InferOptions& o) {
+    std::vector<const LayerShapes*> hidden_pools;
+    for (const LayerShapes& r : report.layers)
+        if (r.pooling && !shown(r, o)) hidden_pools.push_back(&r);
+    Diagnostics out;
+    for (const Diagnostic& d : report.diagnostics) {
+        if (d.severity == Severity::note) continue;
+        const bool hidden = std::any_of(hidden_pools.begin(), hidden_pools.end(),
+                                        [&](const LayerShapes* r) { return layer_ref(*r->layer) == d.layer; });
+        if (!hidden) out.push_back(d);
+    }
+    return out;
+}
+
+// The findings on stderr, as `check` prints them; the table on stdout.
+void print_text(const InferOptions& o, const Diagnostics& findings, const std::vector<const LayerShapes*>& rows,
+                size_t hidden) {
+    const Palette errors = palette_for(STDERR_FILENO);
+    for (const Diagnostic& d : findings) fmt::print(stderr, "{}\n", finding_line(o.model, d, errors));
+    std::string table = render_text(rows, palette_for(STDOUT_FILENO));
+    if (hidden && o.layers.empty())
+        table += fmt::format("({} not shown: --all lists every layer)\n", counted(hidden, "other layer"));
+    emit_output("", table);
+}
+
 }  // namespace
 
 int run_infer(const InferOptions& o) {
@@ -77,26 +123,28 @@ int run_infer(const InferOptions& o) {
     const std::optional<CheckedModel> checked = load_checked_model(o.model, &failure);
     if (!checked) return failure;
     const ModelReport& report = *checked->report;
-    std::vector<const LayerShapes*> rows;
-    for (const LayerShapes& r : report.layers)
-        if (o.layers.empty() || std::find(o.layers.begin(), o.layers.end(), r.layer->id) != o.layers.end() ||
-            std::find(o.layers.begin(), o.layers.end(), r.layer->name) != o.layers.end())
-            rows.push_back(&r);
     for (const std::string& wanted : o.layers) {
-        const bool found = std::any_of(report.layers.begin(), report.layers.end(), [&](const LayerShapes& r) {
-            return r.layer->id == wanted || r.layer->name == wanted;
-        });
+        const bool found = std::any_of(report.layers.begin(), report.layers.end(),
+                                       [&](const LayerShapes& r) { return names(r, wanted); });
         if (!found) {
             print_error(fmt::format("{}: no layer with id or name '{}'", o.model, wanted));
             return exit_code::usage;
         }
     }
-    const std::string content = o.format == "json" ? render_json(rows) : render_text(rows, palette_for(STDOUT_FILENO));
-    emit_output("", content);
+    std::vector<const LayerShapes*> rows;
+    for (const LayerShapes& r : report.layers)
+        if (shown(r, o)) rows.push_back(&r);
+    const Diagnostics findings = findings_for(report, o);
+    if (o.format == "json")
+        emit_output("", render_json(rows, findings));
+    else
+        print_text(o, findings, rows, report.layers.size() - rows.size());
     const bool bad = std::any_of(rows.begin(), rows.end(), [](const LayerShapes* r) {
         return r->status == LayerStatus::mismatch || r->status == LayerStatus::invalid;
     });
-    return bad ? exit_code::findings : exit_code::ok;
+    const bool errors = std::any_of(findings.begin(), findings.end(),
+                                    [](const Diagnostic& d) { return d.severity == Severity::error; });
+    return bad || errors ? exit_code::findings : exit_code::ok;
 }
 
 }  // namespace irlint::cli

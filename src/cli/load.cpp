@@ -1,14 +1,18 @@
 #include "cli/load.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
 #include "cli/onnx_commands.hpp"
 #include "ir/reader.hpp"
+#include "rules/engine.hpp"
 
 namespace irlint::cli {
 
-std::optional<Model> load_model(const std::string& path, int* exit_code) {
+std::optional<Model> load_model(const std::string& path, int* exit_code, Diagnostics* read_findings) {
     ReadResult read = read_model(path);
     if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0) {
         print_error(fmt::format("{}: {}", path, read.diagnostics[0].message));
@@ -21,12 +25,14 @@ std::optional<Model> load_model(const std::string& path, int* exit_code) {
         *exit_code = exit_code::findings;
         return std::nullopt;
     }
+    if (read_findings) *read_findings = std::move(read.diagnostics);
     return std::move(read.model);
 }
 
 std::optional<CheckedModel> load_checked_model(const std::string& path, int* exit_code) {
     if (names_onnx_model(path)) return load_checked_onnx(path, exit_code);
-    auto model = load_model(path, exit_code);
+    Diagnostics read_findings;
+    auto model = load_model(path, exit_code, &read_findings);
     if (!model) return std::nullopt;
     struct Owner {
         Model model;
@@ -35,6 +41,10 @@ std::optional<CheckedModel> load_checked_model(const std::string& path, int* exi
     auto owner = std::make_shared<Owner>();
     owner->model = std::move(*model);
     owner->report = check_model(owner->model);
+    Diagnostics& all = owner->report.diagnostics;
+    all.insert(all.end(), std::make_move_iterator(read_findings.begin()), std::make_move_iterator(read_findings.end()));
+    std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+    mark_layers_with_errors(owner->report);
     const ModelReport* report = &owner->report;
     return CheckedModel{std::move(owner), report};
 }

@@ -15,6 +15,11 @@
 namespace irlint::cli {
 
 void setup_merge(CLI::App& app, MergeOptions& o) {
+    app.footer(R"(Examples:
+  irlint merge shard-*.json                    the text report one unsharded check would print
+  irlint merge shard-*.json --format sarif -o irlint.sarif
+
+Exit codes: as check for the merged files; 2 when a report is not an irlint JSON report.)");
     app.add_option("reports", o.reports, "JSON reports written by `irlint check --format json`")->required();
     app.add_option("--format", o.format, "Output format: text, json, sarif (2.1.0) or junit (XML)")
         ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormats), std::end(kReportFormats))));

@@ -33,30 +33,35 @@ std::vector<fs::path> module_candidates() {
     return {dir / kModuleFile, dir / IRLINT_ONNX_MODULE_RELDIR / kModuleFile};
 }
 
+std::optional<fs::path> installed_module() {
+    for (const fs::path& candidate : module_candidates()) {
+        std::error_code ec;
+        if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal();
+    }
+    return std::nullopt;
+}
+
 struct LoadedModule {
     const OnnxModuleTable* table = nullptr;
     std::string problem;  // why there is no table
 };
 
+std::string not_installed() {
+    return fmt::format("its module {} is not installed beside the binary or in {}", kModuleFile,
+                       IRLINT_ONNX_MODULE_RELDIR);
+}
+
 LoadedModule open_module() {
-    std::string tried;
-    for (const fs::path& candidate : module_candidates()) {
-        std::error_code ec;
-        if (!fs::is_regular_file(candidate, ec)) {
-            tried += fmt::format("{}{}", tried.empty() ? "" : ", ", candidate.lexically_normal().string());
-            continue;
-        }
-        void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!handle) return {nullptr, fmt::format("cannot load the ONNX module: {}", dlerror())};
-        using Entry = const OnnxModuleTable* (*)();
-        auto entry = reinterpret_cast<Entry>(dlsym(handle, "irlint_onnx_module_table"));
-        const OnnxModuleTable* table = entry ? entry() : nullptr;
-        if (!table || std::strcmp(table->build_id, kOnnxModuleBuildId) != 0)
-            return {nullptr, fmt::format("{} is not the ONNX module of this irlint ({})", candidate.string(),
-                                         kOnnxModuleBuildId)};
-        return {table, ""};  // never closed: what it returns is owned by code in it
-    }
-    return {nullptr, fmt::format("ONNX support is not installed: no {} in {}", kModuleFile, tried)};
+    const auto path = installed_module();
+    if (!path) return {nullptr, "ONNX support is not available: " + not_installed()};
+    void* handle = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) return {nullptr, fmt::format("cannot load the ONNX module: {}", dlerror())};
+    using Entry = const OnnxModuleTable* (*)();
+    auto entry = reinterpret_cast<Entry>(dlsym(handle, "irlint_onnx_module_table"));
+    const OnnxModuleTable* table = entry ? entry() : nullptr;
+    if (!table || std::strcmp(table->build_id, kOnnxModuleBuildId) != 0)
+        return {nullptr, fmt::format("{} is not the ONNX module of this irlint ({})", path->string(), kOnnxModuleBuildId)};
+    return {table, ""};  // never closed: what it returns is owned by code in it
 }
 
 const LoadedModule& module() {
@@ -67,6 +72,13 @@ const LoadedModule& module() {
 }
 
 }  // namespace
+
+std::string onnx_support_summary() {
+    if (const auto path = installed_module())
+        return fmt::format("yes (.onnx models, TensorProto .pb tensors; {}, loaded when an .onnx file is opened)",
+                           path->string());
+    return "built, but " + not_installed();
+}
 
 FileResult check_onnx_model_file(const std::string& path) {
     if (const auto* table = module().table) return table->check_file(path);

@@ -21,7 +21,14 @@ namespace irlint::cli {
 namespace fs = std::filesystem;
 
 void setup_run(CLI::App& app, RunOptions& o) {
-    app.add_option("model", o.model, "IR .xml file")->required();
+    app.footer(R"(Examples:
+  irlint run model.xml --layer pool1 --input x.npy --expect y.npy
+  irlint run model.xml --layer pool1 --input x.npy --save out.npy --save indices.npy
+  irlint run model.onnx --layer pool --input x.pb --expect y.pb --map-png where.png
+  irlint run model.xml --data dumps/           every layer with dumps/<layer-id>.in0.npy
+
+Exit codes: 0 all compared outputs match, 1 a mismatch or a layer that cannot run, 2 usage errors.)");
+    app.add_option("model", o.model, "IR .xml or ONNX .onnx file")->required();
     app.add_option("--layer", o.layer, "The pooling layer to run, by id or name");
     app.add_option("--input", o.inputs,
                    "Input .npy; an adaptive pool may take its output_size as a second --input (1D i32/i64)");

@@ -16,7 +16,10 @@ RunRequest request_for(const RunOptions& o, const RunLimits& limits) {
 }
 
 int status_exit(const std::vector<LayerRun>& runs) {
-    const bool bad = std::any_of(runs.begin(), runs.end(), [](const LayerRun& r) { return r.status != RunStatus::ok; });
+    // Nothing compared is nothing mismatched: not_compared exits 0, as ok does.
+    const bool bad = std::any_of(runs.begin(), runs.end(), [](const LayerRun& r) {
+        return r.status == RunStatus::mismatch || r.status == RunStatus::error;
+    });
     return bad ? exit_code::findings : exit_code::ok;
 }
 

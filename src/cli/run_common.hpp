@@ -18,7 +18,7 @@ struct RunLimits {
 
 RunRequest request_for(const RunOptions& o, const RunLimits& limits);
 
-// 0 when every run is ok, else 1.
+// 1 when a run mismatched or could not run, else 0 (ok and not-compared).
 int status_exit(const std::vector<LayerRun>& runs);
 
 }  // namespace irlint::cli

@@ -11,12 +11,21 @@
 namespace irlint::cli {
 
 void setup_shape(CLI::App& app, ShapeOptions& o) {
+    app.footer(R"(Examples:
+  irlint shape --op MaxPool --opset 14 --input 1,64,112,112 \
+               --attr kernel=3,3 --attr strides=2,2 --attr rounding_type=ceil_torch
+  irlint shape --op AvgPool --input 1,3,10..20,224 --attr kernel=3,3 --attr strides=2,2 --format json
+  irlint shape --op AdaptiveMaxPool --input 1,3,32,32 --output-size 7,7
+
+Exit codes: 0 the layer is valid, 1 OpenVINO would reject it, 2 usage errors.)");
     app.add_option("--op", o.op, "AvgPool, MaxPool, AdaptiveAvgPool or AdaptiveMaxPool")->required();
     app.add_option("--opset", o.opset, "The opset the layer's version names (default: the newest)")
         ->check(CLI::Range(1, kNewestOpset));
     app.add_option("--input", o.input, "Input dims, e.g. 1,3,32,32 (-1 or ? dynamic, 2..10 interval)")->required();
     app.add_option("--attr", o.attrs, "Attribute as in the IR, KEY=VALUE (repeatable)");
-    app.add_option("--output-size", o.output_size, "Adaptive pools: the output_size values, e.g. 7,7");
+    app.add_option(
+        "--output-size", o.output_size,
+        "Adaptive pools: the output_size values as DIMS, e.g. 7,7 or 2..6,? (-1 or ? unknown, 2..6 interval)");
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
 }
 
@@ -58,23 +67,19 @@ int run_shape(const ShapeOptions& o) {
 
     PoolShape result;
     if (op->is_adaptive()) {
-        std::optional<std::vector<int64_t>> sizes;
-        Shape size_shape;
+        std::optional<std::vector<Dim>> sizes;
+        Shape size_shape{false, {Dim::dynamic()}};
         if (!o.output_size.empty()) {
-            sizes.emplace();
-            for (std::string_view f : split(o.output_size, ',')) {
-                const auto v = parse_int(trim(f));
-                if (!v) {
-                    print_error(fmt::format("--output-size {}: '{}' is not an integer", o.output_size, f));
-                    return exit_code::usage;
-                }
-                sizes->push_back(*v);
+            const auto dims = parse_shape(o.output_size, &error);
+            if (!dims || dims->rank_dynamic) {
+                print_error(fmt::format("--output-size {}: {}", o.output_size,
+                                        dims ? "give one dim per spatial axis, not '...'" : error));
+                return exit_code::usage;
             }
+            sizes = dims->dims;
             size_shape.dims = {Dim(static_cast<int64_t>(sizes->size()))};
-        } else {
-            size_shape.dims = {Dim::dynamic()};
         }
-        result = infer_adaptive_shape(*input, size_shape, sizes);
+        result = infer_adaptive_shape_from_dims(*input, size_shape, sizes);
     } else {
         result = infer_pool_shape(*op, parsed.desc, *input);
     }

@@ -25,6 +25,23 @@ std::string temporary_name(const fs::path& target) {
 std::string write_error(const std::string& path, int error) {
     return fmt::format("cannot write {}: {}", path, std::strerror(error));
 }
+
+int fsync_retrying(int fd) {
+    int status;
+    do status = ::fsync(fd);
+    while (status != 0 && errno == EINTR);
+    return status;
+}
+
+// After the rename the new name is only durable once its directory is on disk. The file is already in
+// place then, so a directory that cannot be synced (some file systems refuse) is not an error.
+void sync_directory_of(const fs::path& target) {
+    const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    fsync_retrying(fd);
+    ::close(fd);
+}
 }  // namespace
 
 std::optional<AtomicFileWriter> AtomicFileWriter::open(const std::string& path, std::string& error) {
@@ -62,12 +79,16 @@ void AtomicFileWriter::write(std::string_view piece) {
 
 std::optional<std::string> AtomicFileWriter::commit() {
     if (fd_ < 0) return write_error(path_, EBADF);
+    // The data must be on disk before the rename makes it visible: after a crash the target is then the
+    // old file or the whole new one, never an empty or partial file under the new name.
+    if (errno_ == 0 && fsync_retrying(fd_) != 0) errno_ = errno;
     const bool closed = ::close(fd_) == 0;
     fd_ = -1;
     if (errno_ == 0 && !closed) errno_ = errno;
     if (errno_ != 0) return write_error(path_, errno_);
     if (::rename(temp_.c_str(), path_.c_str()) != 0) return write_error(path_, errno);
     temp_.clear();
+    sync_directory_of(fs::path(path_));
     return std::nullopt;
 }
 

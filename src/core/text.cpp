@@ -46,6 +46,12 @@ std::optional<int64_t> parse_int(std::string_view s) {
     return v;
 }
 
+std::string counted(size_t n, std::string_view singular, std::string_view plural) {
+    std::string out = std::to_string(n) + " ";
+    if (n == 1) return out.append(singular);
+    return plural.empty() ? out.append(singular).append("s") : out.append(plural);
+}
+
 std::string join_ints(const std::vector<int64_t>& v, std::string_view sep) {
     std::string out;
     for (size_t i = 0; i < v.size(); ++i) {

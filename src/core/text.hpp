@@ -17,6 +17,9 @@ bool iequals(std::string_view a, std::string_view b);
 // A whole decimal integer (optional sign), nothing else: "12", "-1".
 std::optional<int64_t> parse_int(std::string_view s);
 
+// "1 value", "3 values"; the plural is the singular with an "s" unless given.
+std::string counted(size_t n, std::string_view singular, std::string_view plural = {});
+
 std::string join_ints(const std::vector<int64_t>& v, std::string_view sep = ",");
 
 // The text with every byte sequence that is not UTF-8 replaced by U+FFFD, so reports stay valid JSON/XML

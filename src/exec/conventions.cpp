@@ -100,8 +100,8 @@ const std::array<Convention, 14> kCatalog{{
      [](const LayerSetup& l) { return with_exclude_pad(l, false); }},
     {"avg-divisor-clipped",
      "exclude-pad=false semantics with the divisor clipped at the padded border (PyTorch's convention, and ONNX "
-     "Runtime's from opset 19): the producer of this dump divides differently in the ceil-mode overhang, where "
-     "OpenVINO's reference counts every kernel tap",
+     "Runtime's from opset 19): the producer divides each window by its taps on the input and on the padding, "
+     "leaving out any taps beyond the end padding",
      [](const LayerSetup& l) { return with_arithmetic(l, Arithmetic::avg_divisor_clipped, is_avg(l)); }},
     {"auto-pad-same-upper",
      "auto_pad=same_upper: the producer puts the odd padding element at the end (TensorFlow SAME, ONNX "

@@ -20,6 +20,8 @@ std::string_view run_status_name(RunStatus s) {
             return "mismatch";
         case RunStatus::error:
             return "error";
+        case RunStatus::not_compared:
+            return "not-compared";
     }
     return "error";
 }
@@ -68,11 +70,12 @@ std::optional<std::string> input_mismatch(const Tensor& x, const Shape& declared
 }
 
 // The tensor as the layer takes it: bf16 data comes as f32 (NumPy has no bf16) and is rounded here.
-std::optional<Tensor> as_element_type(Tensor t, ElementType want, const std::string& what, std::string* error) {
+// `origin` completes "the layer ...": "declares f32", or where the type comes from.
+std::optional<Tensor> as_element_type(Tensor t, ElementType want, const std::string& what, const std::string& origin,
+                                      std::string* error) {
     if (want == t.type()) return t;
     if (want == ElementType::bf16 && t.type() == ElementType::f32) return convert_f32_to_bf16(t);
-    *error = fmt::format("{} holds {} data, the layer declares {}{}", what, element_type_name(t.type()),
-                         element_type_name(want),
+    *error = fmt::format("{} holds {} data, the layer {}{}", what, element_type_name(t.type()), origin,
                          want == ElementType::bf16 ? " (give bf16 data as f32: it is rounded to nearest even)" : "");
     return std::nullopt;
 }
@@ -168,11 +171,11 @@ private:
             fail(fmt::format("{}: {}", req_.input_path, in.error));
             return std::nullopt;
         }
-        const Layer& l = *ls_.layer;
-        const bool typed = !l.inputs.empty() && l.inputs[0].precision.has_value();
+        std::string origin;
+        const std::optional<ElementType> declared = declared_input_type(&origin);
         std::string error;
-        auto x = typed ? as_element_type(std::move(*in.tensor), *l.inputs[0].precision, req_.input_path, &error)
-                       : std::move(in.tensor);
+        auto x = declared ? as_element_type(std::move(*in.tensor), *declared, req_.input_path, origin, &error)
+                          : std::move(in.tensor);
         if (!x) {
             fail(error);
             return std::nullopt;
@@ -184,6 +187,18 @@ private:
         r_.input_shape = x->shape();
         r_.input_type = x->type();
         return x;
+    }
+
+    // The input port's precision; an IR v10 port has none, and then its producer's type holds.
+    std::optional<ElementType> declared_input_type(std::string* origin) const {
+        const Layer& l = *ls_.layer;
+        std::optional<ElementType> type = l.inputs.empty() ? std::nullopt : l.inputs[0].precision;
+        if (type) *origin = fmt::format("declares {}", element_type_name(*type));
+        if (!type && !ls_.input_types.empty() && (type = ls_.input_types[0]))
+            *origin = fmt::format("takes {}: its input port declares no precision, its producer gives {}",
+                                  element_type_name(*type), element_type_name(*type));
+        if (type == ElementType::dynamic) return std::nullopt;
+        return type;
     }
 
     std::optional<std::vector<int64_t>> adaptive_output_size() {
@@ -261,6 +276,34 @@ void add_output(LayerRun& run, OutputRun output) {
     run.outputs.push_back(std::move(output));
 }
 
-LayerRun run_layer(const LayerShapes& layer, const RunRequest& request) { return Runner(layer, request).run(); }
+void finish_run(const LayerShapes& layer, LayerRun& run) {
+    if (run.status == RunStatus::error) return;
+    const std::vector<Port>& ports = layer.layer->outputs;
+    for (const OutputRun& o : run.outputs) {
+        if (o.index < layer.declared.size() && !layer.declared[o.index].rank_dynamic) {
+            const Shape& declared = layer.declared[o.index];
+            Shape computed;
+            for (int64_t d : o.shape) computed.dims.emplace_back(d);
+            if (!computed.compatible(declared))
+                run.warnings.push_back(
+                    fmt::format("output {} is declared {}, but the layer computes {} from this input", o.index,
+                                declared.str(), computed.str()));
+        }
+        if (o.index < ports.size() && ports[o.index].precision && *ports[o.index].precision != o.type &&
+            *ports[o.index].precision != ElementType::dynamic)
+            run.warnings.push_back(fmt::format("output {} is declared {}, but the layer computes {}", o.index,
+                                               element_type_name(*ports[o.index].precision),
+                                               element_type_name(o.type)));
+    }
+    const bool compared =
+        std::any_of(run.outputs.begin(), run.outputs.end(), [](const OutputRun& o) { return !o.expect_path.empty(); });
+    if (run.status == RunStatus::ok && !compared) run.status = RunStatus::not_compared;
+}
+
+LayerRun run_layer(const LayerShapes& layer, const RunRequest& request) {
+    LayerRun run = Runner(layer, request).run();
+    finish_run(layer, run);
+    return run;
+}
 
 }  // namespace irlint

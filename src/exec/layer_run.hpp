@@ -41,7 +41,8 @@ struct OutputRun {
     bool compared() const { return !expect_path.empty() && comparison.compared(); }
 };
 
-enum class RunStatus { ok, mismatch, error };
+// not_compared: the layer ran, but no output had an expected tensor to be compared with.
+enum class RunStatus { ok, mismatch, error, not_compared };
 std::string_view run_status_name(RunStatus s);
 
 struct LayerRun {
@@ -54,7 +55,8 @@ struct LayerRun {
     ElementType input_type = ElementType::f32;
     std::string input_path;
     std::vector<OutputRun> outputs;
-    double milliseconds = 0;  // kernel time
+    std::vector<std::string> warnings;  // the run is right, the file is not: an output declared otherwise
+    double milliseconds = 0;            // kernel time
 };
 
 // The layers `run` can execute: pooling layers the rule engine recognised.
@@ -74,6 +76,10 @@ OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& req
 void add_output(LayerRun& run, OutputRun output);
 // Where the compared output's mismatches are (a second pass over the data only when there are any).
 MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const OutputRun& compared);
+
+// The last step of both runners: a warning for each output the layer declares otherwise than it computed,
+// and not_compared for a run that compared nothing.
+void finish_run(const LayerShapes& layer, LayerRun& run);
 
 LayerRun run_layer(const LayerShapes& layer, const RunRequest& request);
 

@@ -72,17 +72,18 @@ void MismatchMapBuilder::add(size_t flat_index) {
 
     BorderBands& b = map_.bands;
     bool border = false;
+    // The first band that holds the element counts it, so the bands add up to the border's mismatches.
     auto mark = [&border](bool on, size_t& band) {
-        if (!on) return;
+        if (!on || border) return;
         ++band;
         border = true;
     };
-    mark(spatial_axes_ >= 1 && w == 0, b.first_column);
-    mark(spatial_axes_ >= 1 && w == map_.cols - 1, b.last_column);
-    mark(spatial_axes_ >= 2 && h == 0, b.first_row);
-    mark(spatial_axes_ >= 2 && h == map_.rows - 1, b.last_row);
     mark(spatial_axes_ >= 3 && d == 0, b.first_plane);
     mark(spatial_axes_ >= 3 && d == depth_ - 1, b.last_plane);
+    mark(spatial_axes_ >= 2 && h == 0, b.first_row);
+    mark(spatial_axes_ >= 2 && h == map_.rows - 1, b.last_row);
+    mark(spatial_axes_ >= 1 && w == 0, b.first_column);
+    mark(spatial_axes_ >= 1 && w == map_.cols - 1, b.last_column);
     if (!border) ++b.interior;
 }
 

@@ -9,9 +9,10 @@
 
 namespace irlint {
 
-// Mismatches on each border of the output. An element can lie on several bands (a corner is on a row and
-// a column band); `interior` counts the elements on none. Row bands exist for 4D and 5D outputs, plane
-// bands for 5D outputs only; the others stay 0.
+// Mismatches on each border of the output. Each element counts once, in the first band it lies on, in the
+// order planes, rows, columns (a corner counts in its row); `interior` counts the elements on none. So the
+// bands and the interior add up to the mismatches. Row bands exist for 4D and 5D outputs, plane bands for 5D
+// outputs only; the others stay 0.
 struct BorderBands {
     size_t first_row = 0, last_row = 0;
     size_t first_column = 0, last_column = 0;

@@ -4,6 +4,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -34,15 +35,37 @@ private:
     std::vector<size_t> newlines_;
 };
 
+bool element_after(pugi::xml_node node) {
+    for (node = node.next_sibling(); node; node = node.next_sibling())
+        if (node.type() == pugi::node_element) return true;
+    return false;
+}
+
+// ": 'text'" for a short line of readable text; "" for binary garbage, which a message cannot show.
+std::string quoted_if_readable(std::string_view text) {
+    const std::string_view line = text.substr(0, text.find('\n'));
+    const bool readable =
+        first_invalid_utf8(line) == std::string_view::npos &&
+        std::none_of(line.begin(), line.end(), [](char c) { return c >= 0 && c < 0x20 && c != '\t'; });
+    return readable ? fmt::format(": '{}'", excerpt(trim(line))) : "";
+}
+
 class Reader {
 public:
     Reader(const std::string& text, ReadResult& result) : text_(text), lines_(text), result_(result) {}
 
     void run(const std::string& xml_path) {
-        const auto parsed = doc_.load_buffer(text_.data(), text_.size(), pugi::parse_default);
+        // As a fragment, pugixml keeps what lies beside the root element, so that it can be judged below.
+        const auto parsed = doc_.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_fragment);
+        // Running out of memory says nothing about the file.
+        if (parsed.status == pugi::status_out_of_memory) throw std::bad_alloc();
         if (!parsed) {
             error(rule::xml_malformed, lines_.line_of(parsed.offset),
                   fmt::format("malformed XML: {} (at byte offset {})", parsed.description(), parsed.offset));
+            result_.status = ReadStatus::failed;
+            return;
+        }
+        if (!has_one_root()) {
             result_.status = ReadStatus::failed;
             return;
         }
@@ -66,6 +89,36 @@ public:
 
 private:
     int line(const pugi::xml_node& node) const { return node ? lines_.line_of(node.offset_debug()) : 0; }
+
+    // A well-formed document has exactly one root element and no text beside it (XML 1.0, production 1).
+    // OpenVINO would read the first <net> and ignore the rest.
+    bool has_one_root() {
+        pugi::xml_node root;
+        for (const pugi::xml_node n : doc_.children()) {
+            if (n.type() == pugi::node_pcdata || n.type() == pugi::node_cdata) {
+                const std::string_view text = n.value();
+                const size_t blank = std::min(text.find_first_not_of(" \t\r\n"), text.size());
+                error(rule::xml_malformed, lines_.line_of(n.offset_debug() + static_cast<ptrdiff_t>(blank)),
+                      fmt::format("malformed XML: {}{}",
+                                  root               ? "text after the root element"
+                                  : element_after(n) ? "text before the root element"
+                                                     : "text where the root element should be",
+                                  quoted_if_readable(trim(text))));
+                return false;
+            }
+            if (n.type() != pugi::node_element) continue;
+            if (root) {
+                error(rule::xml_malformed, line(n),
+                      fmt::format("malformed XML: a second root element <{}> after <{}> of line {}; a document has "
+                                  "exactly one root element (OpenVINO would read only the first)",
+                                  excerpt(n.name()), excerpt(root.name()), line(root)));
+                return false;
+            }
+            root = n;
+        }
+        if (!root) error(rule::xml_malformed, 1, "malformed XML: the document has no root element");
+        return static_cast<bool>(root);
+    }
 
     void add(Severity severity, std::string_view rule_id, int at, std::string message, const Layer* layer = nullptr) {
         Diagnostic d;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_infer_cross.hpp"
 
 namespace irlint {
@@ -102,6 +103,7 @@ private:
                      fmt::format("{} does not exist in opset {}: not checked", n.op_type, c_.onnx.default_opset()));
             return ls;
         }
+        ls.pooling = true;
         const Shape input = input_shape(n);
         ls.inputs.push_back(input);
         OnnxPoolNode pool{i, *op, map_onnx_pool(*op, n, input)};
@@ -115,7 +117,9 @@ private:
             return ls;
         }
         for (const auto& e : pool.setup.errors) emit(Severity::error, rule::attr_invalid, i, fmt::format("{}: {}", op->name(), e));
+        const bool indices_used = n.outputs.size() > 1 && !n.outputs[1].empty();
         if (!pool.setup.usable()) {
+            warn_divergences(i, *op, pool.setup, input, PoolShape{}, indices_used);
             ls.status = LayerStatus::invalid;
             return ls;
         }
@@ -125,6 +129,7 @@ private:
             ls.status = LayerStatus::invalid;
             return ls;
         }
+        warn_divergences(i, *op, pool.setup, input, shape, indices_used);
         ls.pool_op = pool.setup.kernel_op;
         ls.pooling_checked = true;
         ++c_.report.pooling_checked;
@@ -135,6 +140,13 @@ private:
         check_types(n, i, *op, ls);
         c_.pools.push_back(std::move(pool));
         return ls;
+    }
+
+    void warn_divergences(size_t i, const OnnxPoolOp& op, const OnnxPoolSetup& setup, const Shape& input,
+                          const PoolShape& shape, bool indices_used) {
+        const OnnxPoolUse use{op, setup, input, indices_used};
+        for (auto& message : runtime_divergences(use, shape))
+            emit(Severity::warning, rule::runtime_divergence, i, fmt::format("{}: {}", op.name(), message));
     }
 
     Shape declared_shape(const std::string& value) const {

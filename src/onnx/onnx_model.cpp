@@ -111,6 +111,8 @@ OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std
         v.shape = shape_from_port_dims(dims);
         m.values[init.name()] = v;
     }
+    for (const auto& vi : g.input())
+        if (!m.values.contains(vi.name())) m.graph_inputs.insert(vi.name());
     for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
         for (const auto& vi : *list) merge_value(m.values[vi.name()], convert_type(vi.type()));
     m.proto = std::move(proto);

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,7 @@ struct OnnxModel {
     std::map<std::string, int64_t> opsets;  // domain ("" for ai.onnx) -> version
     std::vector<OnnxNode> nodes;
     std::map<std::string, OnnxValue> values;  // graph inputs, initializers, value_info, graph outputs
+    std::set<std::string> graph_inputs;       // the main graph's inputs that no initializer feeds
     std::shared_ptr<const onnx::ModelProto> proto;
 
     // The default domain's opset; 0 when the model imports none.

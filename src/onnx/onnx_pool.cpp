@@ -129,8 +129,8 @@ void map_windowed(const OnnxPoolOp& op, AttrReader& r, OnnxPoolSetup& s, const S
     const auto pad_type = onnx_auto_pad(auto_pad);
     if (!pad_type) r.error(fmt::format("auto_pad '{}' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID", auto_pad));
     s.desc.auto_pad = pad_type.value_or(PadType::explicit_pads);
-    if (s.desc.auto_pad != PadType::explicit_pads && r.ints("pads"))
-        r.error(fmt::format("pads cannot be given with auto_pad={}", auto_pad));
+    s.pads_with_auto_pad = s.desc.auto_pad != PadType::explicit_pads && r.ints("pads");
+    if (s.pads_with_auto_pad) r.error(fmt::format("pads cannot be given with auto_pad={}", auto_pad));
     const bool ceil = r.integer("ceil_mode", 0) == 1;
     s.desc.rounding = !ceil ? RoundingType::floor
                       : op.drops_window_in_right_padding() ? RoundingType::ceil_torch
@@ -195,18 +195,108 @@ OnnxPoolSetup map_onnx_pool(const OnnxPoolOp& op, const OnnxNode& node, const Sh
     return s;
 }
 
+std::optional<int64_t> onnx_pooled_length(const OnnxPoolOp& op, int64_t in, const AxisWindow& w, bool ceil) {
+    const auto kd = dilated_kernel(w.kernel, w.dilation);
+    int64_t start_limit = 0, padded = 0;
+    if (!kd || __builtin_add_overflow(in, w.pad_begin, &start_limit) ||
+        __builtin_add_overflow(start_limit, w.pad_end, &padded))
+        return std::nullopt;
+    const int64_t gap = padded - *kd;  // negative when the dilated kernel is longer than the padded input
+    int64_t positions = gap / w.stride;
+    if (ceil && op.drops_window_in_right_padding()) {
+        if (__builtin_add_overflow(gap, w.stride - 1, &positions)) return std::nullopt;
+        positions /= w.stride;
+    } else if (ceil && gap % w.stride > 0) {
+        ++positions;
+    }
+    int64_t last_start = 0;
+    if (__builtin_mul_overflow(positions, w.stride, &last_start)) return std::nullopt;
+    if (ceil && op.drops_window_in_right_padding() && last_start >= start_limit) --positions;
+    return positions + 1;
+}
+
+namespace {
+
+std::string onnx_axis_formula(const OnnxPoolOp& op, const Dim& in, const AxisWindow& w, PadType auto_pad, bool ceil,
+                              int64_t out) {
+    std::string prefix;
+    if (auto_pad == PadType::valid) prefix = "valid: ";
+    else if (auto_pad != PadType::explicit_pads)
+        prefix = fmt::format("{} pads {}/{}: ", pad_type_name(auto_pad), w.pad_begin, w.pad_end);
+    const std::string kernel =
+        w.dilation == 1 ? std::to_string(w.kernel) : fmt::format("(({}-1)*{}+1)", w.kernel, w.dilation);
+    std::string text = fmt::format("{}{}(({}+{}+{}-{})/{})+1", prefix, ceil ? "ceil" : "floor", in.str(), w.pad_begin,
+                                   w.pad_end, kernel, w.stride);
+    if (ceil && op.drops_window_in_right_padding()) {
+        const auto kept = onnx_pooled_length(OnnxPoolOp{op.kind, 19}, in.length(), w, true);
+        if (kept && *kept != out)
+            return fmt::format("{} = {}, minus the last window, which would start in the right padding = {}", text,
+                               *kept, out);
+    }
+    return fmt::format("{} = {}", text, out);
+}
+
+PoolShape infer_windowed(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const Shape& input) {
+    const PoolingDesc& d = setup.desc;
+    const size_t n = d.kernel.size();
+    PoolShape out;
+    out.pads_begin = d.pads_begin.empty() ? std::vector<int64_t>(n, 0) : d.pads_begin;
+    out.pads_end = d.pads_end.empty() ? std::vector<int64_t>(n, 0) : d.pads_end;
+    if (input.rank_dynamic) {
+        out.output.dims.assign(n + 2, Dim::dynamic());
+        return out;
+    }
+    if (input.rank() < 3) {
+        out.error = fmt::format("the input must have a batch, a channel and a spatial dim; it is {}", input.str());
+        return out;
+    }
+    const bool ceil = d.rounding != RoundingType::floor;
+    const bool same = d.auto_pad == PadType::same_upper || d.auto_pad == PadType::same_lower;
+    out.output.dims = {input.dims[0], input.dims[1]};
+    for (size_t i = 0; i < n; ++i) {
+        const Dim& in = input.dims[i + 2];
+        AxisWindow w{out.pads_begin[i], out.pads_end[i], d.kernel[i], d.strides[i], d.dilations[i]};
+        if (d.auto_pad == PadType::valid) w.pad_begin = w.pad_end = 0;
+        if (same && in.is_static()) std::tie(w.pad_begin, w.pad_end) = same_padding(in.length(), w, d.auto_pad);
+        out.pads_begin[i] = w.pad_begin;
+        out.pads_end[i] = w.pad_end;
+        if (!in.is_static()) {
+            out.output.dims.push_back(Dim::dynamic());
+            out.axis_formulas.push_back(fmt::format("dim {} is dynamic ({}) = ?", i + 2, in.str()));
+            continue;
+        }
+        const auto length = onnx_pooled_length(op, in.length(), w, ceil);
+        if (!length) {
+            out.error = fmt::format("dim {}: integer overflow in the output length", i + 2);
+            return out;
+        }
+        const std::string formula = onnx_axis_formula(op, in, w, d.auto_pad, ceil, *length);
+        if (*length < 0) {
+            out.error = fmt::format("dim {}: the output length is negative: {}", i + 2, formula);
+            return out;
+        }
+        out.output.dims.emplace_back(*length);
+        out.axis_formulas.push_back(formula);
+    }
+    return out;
+}
+
+}  // namespace
+
 PoolShape infer_onnx_pool_shape(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const Shape& input) {
-    if (!op.is_global()) return infer_pool_shape(setup.kernel_op, setup.desc, input);
+    if (!op.is_global()) return infer_windowed(op, setup, input);
     PoolShape out;
     if (input.rank_dynamic) {
         out.output = Shape::dynamic_rank();
         return out;
     }
     if (input.rank() < 3) {
-        out.error = fmt::format("the input must have a batch, a channel and a spatial axis; it is {}", input.str());
+        out.error = fmt::format("the input must have a batch, a channel and a spatial dim; it is {}", input.str());
         return out;
     }
     out.output.dims = {input.dims[0], input.dims[1]};
+    out.pads_begin.assign(input.rank() - 2, 0);
+    out.pads_end.assign(input.rank() - 2, 0);
     for (size_t i = 2; i < input.rank(); ++i) {
         out.output.dims.emplace_back(1);
         out.axis_formulas.push_back(fmt::format("global pool over {} = 1", input.dims[i].str()));

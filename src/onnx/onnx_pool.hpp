@@ -1,6 +1,7 @@
 #pragma once
-// ONNX's pooling operators per version, mapped onto the one pooling description (rules/pooling.hpp):
-// the output sizes come from infer_pool_shape(), whose pooled_length() is the only size formula.
+// ONNX's pooling operators per version, mapped onto the one pooling description (rules/pooling.hpp), and
+// their output sizes by ONNX's own shape inference (onnx_pooled_length), which accepts windows that
+// OpenVINO's validation rejects: a dilated kernel longer than the padded input, windows in the padding.
 
 #include <optional>
 #include <string>
@@ -47,13 +48,21 @@ struct OnnxPoolSetup {
     PoolingDesc desc;
     bool count_include_pad = false;
     bool column_major_indices = false;  // MaxPool storage_order=1
+    bool pads_with_auto_pad = false;    // both given: the standard forbids it, ONNX Runtime accepts it
     bool usable() const { return errors.empty(); }
 };
 
 // `input` gives the spatial rank (and a global pool's kernel); a dynamic rank leaves lengths unchecked.
 OnnxPoolSetup map_onnx_pool(const OnnxPoolOp& op, const OnnxNode& node, const Shape& input);
 
-// The output shape ONNX gives: a global pool keeps N and C and sets every spatial dim to 1.
+// The output shape ONNX's shape inference gives: a global pool keeps N and C and sets every spatial dim to
+// 1; a windowed pool's error is set only for a negative output length.
 PoolShape infer_onnx_pool_shape(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const Shape& input);
+
+// ONNX's output length of one spatial axis (convPoolShapeInference of the op's version), in C++ integer
+// division that truncates toward zero: a dilated kernel longer than the padded input gives 1, 0 or a
+// negative count instead of an error. Where OpenVINO accepts the axis it equals pooled_length() with
+// floor, ceil (before version 22) or ceil_torch (from 22). nullopt on int64 overflow.
+std::optional<int64_t> onnx_pooled_length(const OnnxPoolOp& op, int64_t in, const AxisWindow& w, bool ceil);
 
 }  // namespace irlint

@@ -8,21 +8,13 @@
 #include "exec/half.hpp"
 #include "exec/npy.hpp"
 #include "exec/pool_kernels.hpp"
+#include "onnx/onnx_divergence.hpp"
+#include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_tensor.hpp"
 
 namespace irlint {
 
 namespace {
-
-void store(Tensor& t, size_t i, double v) {
-    switch (t.type()) {
-        case ElementType::f32: t.mutable_data<float>()[i] = static_cast<float>(v); break;
-        case ElementType::f64: t.mutable_data<double>()[i] = v; break;
-        case ElementType::f16: t.mutable_data<uint16_t>()[i] = float_to_f16(static_cast<float>(v)); break;
-        case ElementType::bf16: t.mutable_data<uint16_t>()[i] = float_to_bf16(static_cast<float>(v)); break;
-        default: break;
-    }
-}
 
 // One spatial axis of the windows: where each output's window starts and whether it reaches past the
 // padded border.
@@ -95,7 +87,7 @@ void apply_count_include_pad(const PoolingDesc& desc, const std::vector<int64_t>
         double divisor = 1;
         for (size_t a = 0; a < axes.size(); ++a) divisor *= static_cast<double>(axes[a].taps_in_padded(pos[a]));
         for (size_t p = 0; p < planes; ++p)
-            store(output, p * out_plane + i, divisor > 0 ? window_sum(input, p * in_plane, axes, pos) / divisor : 0.0);
+            store_value(output, p * out_plane + i, divisor > 0 ? window_sum(input, p * in_plane, axes, pos) / divisor : 0.0);
     }
 }
 
@@ -159,16 +151,33 @@ private:
         const PoolShape shape = infer_onnx_pool_shape(pool->op, setup, actual);
         if (shape.error) return fail(fmt::format("{} on {}: {}", pool->op.name(), actual.str(), *shape.error));
         const auto start = std::chrono::steady_clock::now();
-        PoolRunResult result = run_pool(setup.kernel_op, setup.desc, *x, KernelOptions{req_.threads, req_.max_bytes});
+        PoolRunResult result = compute(pool->op, setup, shape, *x, actual);
         if (!result.ok()) return fail(result.error);
-        if (setup.count_include_pad && setup.desc.rounding != RoundingType::floor)
-            apply_count_include_pad(setup.desc, shape.pads_begin, shape.pads_end, *x, result.outputs[0]);
-        if (result.outputs.size() > 1 && setup.column_major_indices) to_column_major_indices(x->shape(), result.outputs[1]);
         r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         result.outputs.resize(std::min(result.outputs.size(), outputs));
         for (size_t i = 0; i < result.outputs.size(); ++i)
             if (!finish_output(i, result.outputs[i])) return false;
         return true;
+    }
+
+    // OpenVINO's kernels where they give ONNX's windows, with ONNX's divisor and index order applied after;
+    // the window-by-window kernel where they do not.
+    PoolRunResult compute(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const PoolShape& shape, const Tensor& x,
+                          const Shape& input) {
+        if (!op.is_global()) {
+            const PoolShape openvino = infer_pool_shape(setup.kernel_op, setup.desc, input);
+            // OpenVINO's MaxPool gives index 0 to a window whose maximum is the type's lowest value (0 in u8).
+            const bool integer_indices = op.has_indices_output() && is_integer_type(x.type());
+            if (openvino.error || openvino.output != shape.output || has_empty_window(setup, input, shape) ||
+                integer_indices)
+                return run_onnx_windows(op, setup, shape, x, req_.max_bytes);
+        }
+        PoolRunResult result = run_pool(setup.kernel_op, setup.desc, x, KernelOptions{req_.threads, req_.max_bytes});
+        if (!result.ok()) return result;
+        if (setup.count_include_pad && setup.desc.rounding != RoundingType::floor)
+            apply_count_include_pad(setup.desc, shape.pads_begin, shape.pads_end, x, result.outputs[0]);
+        if (result.outputs.size() > 1 && setup.column_major_indices) to_column_major_indices(x.shape(), result.outputs[1]);
+        return result;
     }
 
     std::string why_not_runnable() const {
@@ -197,7 +206,30 @@ private:
                              element_type_name(*declared)));
             return std::nullopt;
         }
+        if (auto error = against_graph_input(path, t.tensor->shape())) {
+            fail(std::move(*error));
+            return std::nullopt;
+        }
         return std::move(t.tensor);
+    }
+
+    // An array fed to a graph input must have the shape the graph declares (dynamic dims take any length).
+    std::optional<std::string> against_graph_input(const std::string& path, const std::vector<int64_t>& dims) const {
+        const std::string& name = node_.inputs[0];
+        const auto it = c_.onnx.values.find(name);
+        if (!c_.onnx.graph_inputs.contains(name) || it == c_.onnx.values.end() || !it->second.shape ||
+            it->second.shape->rank_dynamic)
+            return std::nullopt;
+        const Shape& declared = *it->second.shape;
+        const std::string given = fmt::format("[{}]", fmt::join(dims, ","));
+        if (declared.rank() != dims.size())
+            return fmt::format("{} holds a {} array of rank {}; the graph input '{}' is declared {} (rank {})", path,
+                               given, dims.size(), name, declared.str(), declared.rank());
+        for (size_t d = 0; d < dims.size(); ++d)
+            if (declared.dims[d].is_static() && declared.dims[d].length() != dims[d])
+                return fmt::format("{} holds a {} array; the graph input '{}' is declared {}: dim {} is {}, not {}",
+                                   path, given, name, declared.str(), d, dims[d], declared.dims[d].length());
+        return std::nullopt;
     }
 
     bool finish_output(size_t i, const Tensor& computed) {
@@ -227,7 +259,9 @@ private:
 }  // namespace
 
 LayerRun run_onnx_node(const OnnxCheck& check, size_t node, const RunRequest& request) {
-    return OnnxRunner(check, node, request).run();
+    LayerRun run = OnnxRunner(check, node, request).run();
+    finish_run(check.report.layers[node], run);
+    return run;
 }
 
 }  // namespace irlint

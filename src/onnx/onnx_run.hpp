@@ -1,7 +1,8 @@
 #pragma once
-// `run` on an ONNX node: OpenVINO's kernels on the mapped pooling description, then what ONNX computes
-// differently: the count_include_pad divisor of windows that reach past the padded border, and MaxPool's
-// storage_order=1 (column-major) indices.
+// `run` on an ONNX node with ONNX's semantics: OpenVINO's kernels on the mapped pooling description where
+// they give ONNX's windows, then what ONNX computes differently (the count_include_pad divisor of windows
+// that reach past the padded border, MaxPool's storage_order=1 column-major indices); the window-by-window
+// kernel of onnx_kernel.hpp for the rest. The input array must match a declared graph input.
 
 #include <cstddef>
 

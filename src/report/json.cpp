@@ -35,8 +35,6 @@ std::string dims_json(const Shape& shape) {
     return out + "]";
 }
 
-namespace {
-
 std::string diagnostic_json(const Diagnostic& d) {
     return fmt::format(
         "{{\"severity\":\"{}\",\"rule\":{},\"message\":{},\"line\":{},\"layer_id\":{},\"layer_name\":{},"
@@ -44,6 +42,8 @@ std::string diagnostic_json(const Diagnostic& d) {
         severity_name(d.severity), json_string(d.rule), json_string(d.message), d.line, json_string(d.layer.id),
         json_string(d.layer.name), json_string(d.layer.type));
 }
+
+namespace {
 
 std::string checked_layer_json(const CheckedLayer& c) {
     return fmt::format("{{\"id\":{},\"name\":{},\"type\":{},\"line\":{}}}", json_string(c.layer.id),

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -113,7 +114,7 @@ private:
             skip_whitespace();
             expect(':', "after an object key");
             skip_whitespace();
-            v.members.emplace_back(std::move(key), parse_value(depth + 1));
+            v.members.push_back(JsonMember{std::move(key), parse_value(depth + 1)});
             skip_whitespace();
             if (peek() == '}') break;
             expect(',', "or '}' after an object member");

@@ -6,13 +6,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace irlint {
 
-struct JsonValue;
-using JsonMember = std::pair<std::string, JsonValue>;
+// Declared before JsonValue and defined after it: a member holds a whole value, and the standard only
+// allows an incomplete element type in std::vector, not in std::pair.
+struct JsonMember;
 
 struct JsonValue {
     enum class Kind { null, boolean, number, string, array, object };
@@ -25,6 +25,11 @@ struct JsonValue {
     std::vector<JsonMember> members;  // object, in document order; keys are unique
 
     const JsonValue* find(std::string_view key) const;
+};
+
+struct JsonMember {
+    std::string key;
+    JsonValue value;
 };
 
 inline constexpr size_t kJsonMaxDepth = 64;

@@ -101,7 +101,13 @@ std::string bands_text(const MismatchMap& m) {
         if (count) named.push_back(fmt::format("{} {}", name, count));
     const size_t n = m.mismatches;
     if (n == 0) return "no mismatches";
-    const std::string border = fmt::format("{}", fmt::join(named, ", "));
+    const bool rows_or_planes = b.first_row || b.last_row || b.first_plane || b.last_plane;
+    const bool columns = b.first_column || b.last_column;
+    const char* once = !rows_or_planes || !columns ? ""
+                       : b.first_plane || b.last_plane
+                           ? " (an element on several borders counts once: in its plane, else its row)"
+                           : " (a corner counts once, in its row)";
+    const std::string border = fmt::format("{}{}", fmt::join(named, ", "), once);
     if (n == 1 && b.interior) return "1 mismatch, in the interior";
     if (n == 1) return fmt::format("1 mismatch, on the border: {}", border);
     if (b.interior == 0) return fmt::format("all {} mismatches on the border: {}", n, border);

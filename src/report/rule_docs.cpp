@@ -21,6 +21,8 @@ constexpr std::array kRules = {
     RuleDoc{rule::onnx_shape_inference_mismatch,
             "ONNX's own shape inference gives an ONNX pooling node other dims than irlint infers."},
     RuleDoc{rule::check_timeout, "Checking the file took longer than --timeout-per-file; it was not checked fully."},
+    RuleDoc{rule::runtime_divergence,
+            "The model is valid in its own format, but a named runtime rejects it or computes it differently."},
 };
 }  // namespace
 

@@ -23,7 +23,18 @@ std::string json_number(double v) {
 
 std::string value_text(double v) { return fmt::format("{:.9g}", v); }
 
-const fmt::text_style& status_style(const Palette& p, RunStatus s) { return s == RunStatus::ok ? p.ok : p.error; }
+const fmt::text_style& status_style(const Palette& p, RunStatus s) {
+    switch (s) {
+        case RunStatus::ok:
+            return p.ok;
+        case RunStatus::not_compared:
+            return p.warning;
+        default:
+            return p.error;
+    }
+}
+
+constexpr size_t kStatuses = 4;  // RunStatus values, for the counts of a --data run
 
 std::string histogram_text(const Comparison& c) {
     const auto& labels = error_bucket_labels();
@@ -52,14 +63,14 @@ std::string output_text(const OutputRun& o, const Palette& p) {
     const Comparison& c = o.comparison;
     if (!c.compared())
         return out + fmt::format(": {} — {}\n{}", fmt::styled("MISMATCH", p.error), c.problem, why_text(o, p));
-    const std::string rule = is_integer_type(o.type) && o.tolerance.atol == 0 && o.tolerance.rtol == 0
-                                 ? std::string("exact")
-                                 : fmt::format("atol {:g} + rtol {:g}·|expected|", o.tolerance.atol, o.tolerance.rtol);
+    const bool exact = is_integer_type(o.type) && o.tolerance.atol == 0 && o.tolerance.rtol == 0;
+    const std::string tolerance = fmt::format("atol {:g} + rtol {:g}·|expected|", o.tolerance.atol, o.tolerance.rtol);
     if (c.matches())
-        out += fmt::format(": {} — {} elements within {}\n", fmt::styled("ok", p.ok), c.total, rule);
+        out += fmt::format(": {} — {} {}\n", fmt::styled("ok", p.ok), counted(c.total, "element"),
+                           exact ? "equal (compared exactly)" : "within " + tolerance);
     else
-        out += fmt::format(": {} — {} of {} elements outside {}\n", fmt::styled("MISMATCH", p.error), c.mismatches,
-                           c.total, rule);
+        out += fmt::format(": {} — {} of {} {}\n", fmt::styled("MISMATCH", p.error), c.mismatches,
+                           counted(c.total, "element"), exact ? "differ (compared exactly)" : "outside " + tolerance);
     out += fmt::format("    max abs err {:.3g}, max rel err {:.3g}, mean abs err {:.3g}\n", c.max_abs_err,
                        c.max_rel_err, c.mean_abs_err);
     if (c.first_mismatch)
@@ -106,8 +117,14 @@ std::string output_json(const OutputRun& o) {
     return out + "}";
 }
 
+// "MaxPool-8"; a layer that failed before its op was known shows its type.
+std::string op_label(const LayerRun& r) {
+    if (!r.op_name.empty()) return r.op_name;
+    return r.layer.type.empty() ? std::string("no type") : r.layer.type;
+}
+
 std::string layer_heading(const LayerRun& r) {
-    return fmt::format("layer {} '{}' ({}) on {} {} {}", r.layer.id, r.layer.name, r.op_name, r.input_path,
+    return fmt::format("layer {} '{}' ({}) on {} {} {}", r.layer.id, r.layer.name, op_label(r), r.input_path,
                        shape_text(r.input_shape), element_type_name(r.input_type));
 }
 
@@ -115,10 +132,11 @@ std::string layer_heading(const LayerRun& r) {
 
 std::string run_text(const LayerRun& r, const Palette& p) {
     if (r.status == RunStatus::error)
-        return fmt::format("layer {} '{}' ({}): {} {}\n", r.layer.id, r.layer.name, r.op_name,
+        return fmt::format("layer {} '{}' ({}): {} {}\n", r.layer.id, r.layer.name, op_label(r),
                            fmt::styled("error:", p.error), r.error);
     std::string out = layer_heading(r) + fmt::format(" ({:.1f} ms)\n", r.milliseconds);
     for (const auto& o : r.outputs) out += output_text(o, p);
+    for (const auto& w : r.warnings) out += fmt::format("  {} {}\n", fmt::styled("warning:", p.warning), w);
     return out +
            fmt::format("result: {}\n", fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)));
 }
@@ -136,7 +154,9 @@ std::string run_json(const LayerRun& r) {
     if (!r.error.empty()) out += fmt::format(",\"error\":{}", json_string(r.error));
     if (!r.input_path.empty()) out += fmt::format(",\"input\":{}", json_string(r.input_path));
     if (r.status != RunStatus::error) out += fmt::format(",\"kernel_ms\":{}", json_number(r.milliseconds));
-    return out + "}";
+    std::vector<std::string> warnings;
+    for (const auto& w : r.warnings) warnings.push_back(json_string(w));
+    return out + fmt::format(",\"warnings\":[{}]}}", fmt::join(warnings, ","));
 }
 
 std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
@@ -147,9 +167,9 @@ std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
         id_width = std::max(id_width, r.layer.id.size());
         name_width = std::max(name_width, r.layer.name.size());
     }
-    out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<8}  {}\n", "layer", id_width, "name", name_width, "op", "status",
+    out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<12}  {}\n", "layer", id_width, "name", name_width, "op", "status",
                        "mismatches");
-    size_t counts[3] = {0, 0, 0};
+    size_t counts[kStatuses] = {};
     for (const auto& r : runs) {
         ++counts[static_cast<int>(r.status)];
         std::vector<std::string> cells;
@@ -158,16 +178,16 @@ std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
                 cells.push_back(o.comparison.compared()
                                     ? fmt::format("{}/{}", o.comparison.mismatches, o.comparison.total)
                                     : std::string("shape/type"));
-        out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<8}  {}\n", r.layer.id, id_width, r.layer.name, name_width,
-                           r.op_name, fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)),
+        out += fmt::format("{:<{}}  {:<{}}  {:<18}  {:<12}  {}\n", r.layer.id, id_width, r.layer.name, name_width,
+                           op_label(r), fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)),
                            cells.empty() ? std::string("-") : fmt::format("{}", fmt::join(cells, " ")));
     }
-    return out + fmt::format("{} layer{} run: {} ok, {} mismatch, {} error\n", runs.size(), runs.size() == 1 ? "" : "s",
-                             counts[0], counts[1], counts[2]);
+    return out + fmt::format("{} run: {} ok, {} mismatch, {} error, {} not compared\n", counted(runs.size(), "layer"),
+                             counts[0], counts[1], counts[2], counts[3]);
 }
 
 std::string runs_json(const std::vector<LayerRun>& runs) {
-    size_t counts[3] = {0, 0, 0};
+    size_t counts[kStatuses] = {};
     std::string items;
     for (size_t i = 0; i < runs.size(); ++i) {
         ++counts[static_cast<int>(runs[i].status)];
@@ -176,8 +196,8 @@ std::string runs_json(const std::vector<LayerRun>& runs) {
     }
     return fmt::format(
         "{{\"tool\":\"irlint\",\"version\":{},\"runs\":[{}],\"summary\":{{\"layers\":{},\"ok\":{},"
-        "\"mismatch\":{},\"error\":{}}}}}\n",
-        json_string(IRLINT_VERSION), items, runs.size(), counts[0], counts[1], counts[2]);
+        "\"mismatch\":{},\"error\":{},\"not_compared\":{}}}}}\n",
+        json_string(IRLINT_VERSION), items, runs.size(), counts[0], counts[1], counts[2], counts[3]);
 }
 
 }  // namespace irlint

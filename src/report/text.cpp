@@ -24,6 +24,7 @@ const fmt::text_style& severity_style(const Palette& p, Severity s) {
 
 std::string layer_prefix(const LayerRef& l) {
     if (l.id.empty() && l.name.empty()) return "";
+    if (l.type.empty()) return fmt::format("layer {} '{}' (no type): ", l.id, l.name);
     return fmt::format("layer {} '{}' ({}): ", l.id, l.name, l.type);
 }
 

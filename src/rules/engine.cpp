@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -75,6 +76,8 @@ private:
                 produced_[i].push_back({shapes[i].declared[k], l.outputs[k].precision});
         }
         for (size_t i : index.topo_order) check_layer(graph, index, i, shapes[i]);
+        for (size_t i : index.cyclic)
+            if (shapes[i].status != LayerStatus::mismatch) shapes[i].status = LayerStatus::invalid;
         for (auto& s : shapes) r_.layers.push_back(std::move(s));
     }
 
@@ -91,12 +94,15 @@ private:
                 input_types.push_back(l.inputs[p].precision);
             }
         }
+        shapes.input_types = input_types;
         if (iequals(l.type, "Parameter")) return check_parameter(l, i, shapes);
         if (iequals(l.type, "Const")) return check_const(l, shapes);
         if (iequals(l.type, "Result")) {
             shapes.status = LayerStatus::ok;
             return;
         }
+        // Any opset that has the type tells a pooling layer; which version it is comes later.
+        shapes.pooling = pool_op_for(l.type, kNewestOpset).has_value();
         const auto opset = opset_number(l.version);
         if (opset && *opset == 0) {
             emit(Severity::error, rule::ir_structure, l.line,
@@ -106,8 +112,7 @@ private:
             shapes.status = LayerStatus::invalid;
             return;
         }
-        // Any opset that has the type tells a pooling layer; which version it is comes later.
-        if (!opset || !pool_op_for(l.type, kNewestOpset)) {
+        if (!opset || !shapes.pooling) {
             ++unsupported_[l.type];
             return;
         }
@@ -237,8 +242,8 @@ private:
             total += n;
         }
         emit(Severity::note, rule::unsupported_op, 0,
-             fmt::format("{} layer{} of {} type{} without rules were not checked: {}", total, total == 1 ? "" : "s",
-                         counts.size(), counts.size() == 1 ? "" : "s", fmt::join(parts, ", ")));
+             fmt::format("{} of {} without rules {} not checked: {}", counted(total, "layer"),
+                         counted(counts.size(), "type"), total == 1 ? "was" : "were", fmt::join(parts, ", ")));
     }
 
     void report_missing_bin() {
@@ -265,7 +270,18 @@ private:
 ModelReport check_model(const Model& model) {
     ModelReport report;
     ModelChecker(model, report).run();
+    mark_layers_with_errors(report);
     return report;
+}
+
+void mark_layers_with_errors(ModelReport& report) {
+    auto key = [](const LayerRef& l) { return l.id + '\0' + l.name + '\0' + l.type; };
+    std::set<std::string> named;
+    for (const Diagnostic& d : report.diagnostics)
+        if (d.severity == Severity::error && !(d.layer == LayerRef{})) named.insert(key(d.layer));
+    if (named.empty()) return;
+    for (LayerShapes& s : report.layers)
+        if (s.status != LayerStatus::mismatch && named.count(key(layer_ref(*s.layer)))) s.status = LayerStatus::invalid;
 }
 
 }  // namespace irlint

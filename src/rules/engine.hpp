@@ -19,9 +19,13 @@ struct LayerShapes {
     const Layer* layer = nullptr;
     size_t graph = 0;
     std::vector<Shape> inputs;
+    // Each input's element type as its producer gives it (a Parameter's element_type, the producer's output
+    // port), else as the input port declares it: an IR v10 input port often declares none.
+    std::vector<std::optional<ElementType>> input_types;
     std::vector<Shape> declared;
     std::vector<Shape> inferred;
     LayerStatus status = LayerStatus::unsupported;
+    bool pooling = false;          // a pooling layer, valid or not (infer lists these by default)
     bool pooling_checked = false;  // counted in ModelReport::pooling_checked
     std::optional<PoolOp> pool_op;                    // pooling layers: the version their opset gives
     std::optional<std::vector<int64_t>> output_size;  // adaptive pools: the Const values, when readable
@@ -34,6 +38,11 @@ struct ModelReport {
 };
 
 ModelReport check_model(const Model& model);
+
+// A layer that an error finding names is `invalid` unless it is already `mismatch`: a broken edge, a
+// duplicate id or a bad port makes the layer's row untrustworthy. check_model applies it to its own findings;
+// call it again after adding the reader's.
+void mark_layers_with_errors(ModelReport& report);
 
 // "opset8" -> 8; nullopt for anything else (extensions, custom domains).
 std::optional<int> opset_number(std::string_view version);

@@ -150,23 +150,23 @@ std::optional<std::string> validate_attributes(const PoolOp& op, const PoolingDe
                                std::max<int64_t>(rank - 1, 0), rank);
     }
     if (pads_begin.size() != n)
-        return fmt::format("pads_begin has {} values{}, expected one per kernel axis ({})", pads_begin.size(),
-                           values_of(pads_begin), n);
+        return fmt::format("pads_begin has {}{}, expected one per kernel axis ({})",
+                           counted(pads_begin.size(), "value"), values_of(pads_begin), n);
     if (pads_end.size() != n)
-        return fmt::format("pads_end has {} values{}, expected one per kernel axis ({})", pads_end.size(),
+        return fmt::format("pads_end has {}{}, expected one per kernel axis ({})", counted(pads_end.size(), "value"),
                            values_of(pads_end), n);
     if (!input.rank_dynamic && (input.rank() < 3 || input.rank() > 5))
         return fmt::format("the input must be 3D, 4D or 5D; it is {} (rank {})", input.str(), input.rank());
     if (strides.size() != n)
-        return fmt::format("strides has {} values{}, expected one per kernel axis ({}){}", strides.size(),
+        return fmt::format("strides has {}{}, expected one per kernel axis ({}){}", counted(strides.size(), "value"),
                            values_of(strides), n,
                            strides.empty() ? "; OpenVINO's IR reader does not default missing strides to 1" : "");
     if (dilations.size() != n)
-        return fmt::format("dilations has {} values{}, expected one per kernel axis ({})", dilations.size(),
+        return fmt::format("dilations has {}{}, expected one per kernel axis ({})", counted(dilations.size(), "value"),
                            values_of(dilations), n);
     if (!input.rank_dynamic && n != input.rank() - 2)
-        return fmt::format("kernel has {} values{}, but the {}D input {} has {} spatial axes", n,
-                           values_of(d.kernel), input.rank(), input.str(), input.rank() - 2);
+        return fmt::format("kernel has {}{}, but the {}D input {} has {}", counted(n, "value"), values_of(d.kernel),
+                           input.rank(), input.str(), counted(input.rank() - 2, "spatial axis", "spatial axes"));
     auto below = [](const std::vector<int64_t>& v, int64_t lo) {
         return std::any_of(v.begin(), v.end(), [lo](int64_t x) { return x < lo; });
     };
@@ -264,21 +264,21 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& 
             int64_t padded = 0;
             if (!kd || __builtin_add_overflow(in.length(), w.pad_begin, &padded) ||
                 __builtin_add_overflow(padded, w.pad_end, &padded)) {
-                result.error = fmt::format("axis {}: integer overflow in {}+{}+{} or the dilated kernel", i,
+                result.error = fmt::format("dim {}: integer overflow in {}+{}+{} or the dilated kernel", i + 2,
                                            in.length(), w.pad_begin, w.pad_end);
                 return result;
             }
             if (*kd > padded) {
-                result.error = fmt::format(
-                    "axis {}: the kernel after dilation ({}) is larger than the padded input {}+{}+{} = {}", i, *kd,
-                    in.length(), w.pad_begin, w.pad_end, padded);
+                result.error =
+                    fmt::format("dim {}: the kernel after dilation ({}) is larger than the padded input {}+{}+{} = {}",
+                                i + 2, *kd, in.length(), w.pad_begin, w.pad_end, padded);
                 return result;
             }
             if (op.kind == PoolKind::avg_pool && d.exclude_pad && !(*kd > w.pad_begin && *kd > w.pad_end)) {
                 result.error = fmt::format(
-                    "axis {}: with exclude-pad=true a window of {} (after dilation) can lie wholly in the padding "
+                    "dim {}: with exclude-pad=true a window of {} (after dilation) can lie wholly in the padding "
                     "(pads_begin {}, pads_end {}); OpenVINO rejects this",
-                    i, *kd, w.pad_begin, w.pad_end);
+                    i + 2, *kd, w.pad_begin, w.pad_end);
                 return result;
             }
         }
@@ -286,7 +286,7 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& 
         // An interval's upper bound saturates to unbounded, as ov::Interval's addition does.
         const auto hi = in.is_static() ? lo : pooled_length(in.max(), w, d.rounding).value_or(Dim::kInf);
         if (!lo || !hi) {
-            result.error = fmt::format("axis {}: integer overflow in the output size", i);
+            result.error = fmt::format("dim {}: integer overflow in the output size", i + 2);
             return result;
         }
         const Dim out = in.is_static() ? Dim(*lo) : Dim(*lo, *hi == Dim::kInf ? -1 : *hi);
@@ -298,8 +298,33 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& 
     return result;
 }
 
+namespace {
+
+std::string dims_list(const std::vector<Dim>& dims) {
+    std::vector<std::string> parts;
+    for (const Dim& d : dims) parts.push_back(d.str());
+    return fmt::format("{}", fmt::join(parts, ","));
+}
+
+}  // namespace
+
 PoolShape infer_adaptive_shape(const Shape& input, const Shape& output_size_shape,
                                const std::optional<std::vector<int64_t>>& output_size) {
+    if (!output_size) return infer_adaptive_shape_from_dims(input, output_size_shape, std::nullopt);
+    std::vector<Dim> dims;
+    for (int64_t v : *output_size) {
+        if (v < 0) {
+            PoolShape result;
+            result.error = fmt::format("output_size {} has a negative value", list_str(*output_size));
+            return result;
+        }
+        dims.emplace_back(v);
+    }
+    return infer_adaptive_shape_from_dims(input, output_size_shape, std::move(dims));
+}
+
+PoolShape infer_adaptive_shape_from_dims(const Shape& input, const Shape& output_size_shape,
+                                         const std::optional<std::vector<Dim>>& output_size) {
     PoolShape result;
     if (!input.rank_dynamic && (input.rank() < 3 || input.rank() > 5)) {
         result.error = fmt::format("the input must be 3D, 4D or 5D; it is {} (rank {})", input.str(), input.rank());
@@ -316,8 +341,8 @@ PoolShape infer_adaptive_shape(const Shape& input, const Shape& output_size_shap
             return result;
         }
         if (!output_size_shape.dims[0].compatible(Dim(static_cast<int64_t>(spatial)))) {
-            result.error = fmt::format("output_size has shape {}, but the {}D input has {} spatial axes",
-                                       output_size_shape.str(), input.rank(), spatial);
+            result.error = fmt::format("output_size has shape {}, but the {}D input has {}", output_size_shape.str(),
+                                       input.rank(), counted(spatial, "spatial axis", "spatial axes"));
             return result;
         }
     }
@@ -327,17 +352,14 @@ PoolShape infer_adaptive_shape(const Shape& input, const Shape& output_size_shap
         return result;
     }
     if (output_size->size() != spatial) {
-        result.error = fmt::format("output_size holds {} values ({}), but the {}D input has {} spatial axes",
-                                   output_size->size(), list_str(*output_size), input.rank(), spatial);
+        result.error =
+            fmt::format("output_size holds {} ({}), but the {}D input has {}", counted(output_size->size(), "value"),
+                        dims_list(*output_size), input.rank(), counted(spatial, "spatial axis", "spatial axes"));
         return result;
     }
-    for (int64_t v : *output_size) {
-        if (v < 0) {
-            result.error = fmt::format("output_size {} has a negative value", list_str(*output_size));
-            return result;
-        }
-        result.output.dims.push_back(Dim(v));
-        result.axis_formulas.push_back(fmt::format("output_size = {}", v));
+    for (const Dim& v : *output_size) {
+        result.output.dims.push_back(v);
+        result.axis_formulas.push_back(fmt::format("output_size = {}", v.str()));
     }
     return result;
 }

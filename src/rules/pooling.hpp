@@ -70,6 +70,10 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& desc, const Shap
 // output_size_shape is the shape of the second input.
 PoolShape infer_adaptive_shape(const Shape& input, const Shape& output_size_shape,
                                const std::optional<std::vector<int64_t>>& output_size);
+// The same when output_size's values are known only as dims (intervals, dynamic): OpenVINO propagates them
+// to the spatial output dims as they are.
+PoolShape infer_adaptive_shape_from_dims(const Shape& input, const Shape& output_size_shape,
+                                         const std::optional<std::vector<Dim>>& output_size);
 
 // One spatial axis, with the pads already resolved from auto_pad.
 struct AxisWindow {

@@ -211,6 +211,7 @@ private:
                 if (!first) first = &g_.layers[i];
                 if (ids.size() < 8) ids.push_back(g_.layers[i].id);
                 index_.topo_order.push_back(i);
+                index_.cyclic.push_back(i);
                 ++in_cycle;
             }
         emit(Severity::error, rule::ir_structure, first->line,

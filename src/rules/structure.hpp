@@ -22,6 +22,7 @@ struct GraphIndex {
     std::vector<std::vector<std::optional<PortRef>>> producer_of;  // [layer][input] -> producer output
     std::vector<size_t> topo_order;                                // every layer; cycles appended last
     bool has_cycle = false;
+    std::vector<size_t> cyclic;  // the layers on a cycle or fed from one: no order can run them
 };
 
 // Checks one graph and returns its index. Diagnostics are appended to `out`.

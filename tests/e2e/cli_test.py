@@ -238,6 +238,31 @@ def check_fail_on_error_is_default():
     expect_exit(run("check", path, "--fail-on", "error"), 1, "check --fail-on error on a file with an error")
 
 
+@check
+def internal_error_exits_2():
+    # Out of memory under a 48 MiB address-space limit is not a finding: exit 2 and a request for a bug report.
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (48 << 20, 48 << 20))
+
+    layer = ('<layer id="{i}" name="r{i}" type="Relu" version="opset1"><input><port id="0" precision="FP32">'
+             '<dim>1</dim><dim>64</dim></port></input><output><port id="1" precision="FP32"><dim>1</dim><dim>64</dim>'
+             '</port></output></layer>\n')
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "big.xml")
+        with open(path, "w") as f:
+            f.write('<net name="big" version="11"><layers>\n')
+            f.writelines(layer.format(i=i) for i in range(100000))
+            f.write("</layers><edges/></net>\n")
+        proc = subprocess.run([IRLINT, "infer", path], capture_output=True, text=True, errors="replace",
+                              timeout=TIMEOUT_SECONDS, preexec_fn=limit)
+    if "Sanitizer" in proc.stderr:
+        return  # a sanitizer build cannot start under an address-space limit
+    expect_exit(proc, 2, "infer under a 48 MiB address-space limit")
+    expect("internal error: out of memory" in proc.stderr and "please report it" in proc.stderr, proc.stderr)
+
+
 # ---------------------------------------------------------------- infer
 
 def infer_json(*args, code=0):
@@ -315,6 +340,75 @@ def infer_unknown_layer_exits_2():
 @check
 def infer_missing_file_exits_2():
     expect_exit(run("infer", td("valid", "no_such_model.xml")), 2, "infer of a file that does not exist")
+
+
+def manifest_rows(top):
+    """(path, check exit code) of testdata/expectations.tsv rows under testdata/<top>/."""
+    rows = []
+    with open(td("expectations.tsv"), encoding="utf-8") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) == 4 and fields[0].startswith(top + "/"):
+                rows.append((fields[0], int(fields[1])))
+    return rows
+
+
+@check
+def infer_fails_where_check_fails():
+    # infer reports what check finds: every broken file check fails on makes infer exit 1 too, with the
+    # findings on stderr (text) or in "diagnostics" (JSON); the others exit 0.
+    rows = manifest_rows("broken")
+    expect(len(rows) > 40, f"only {len(rows)} broken rows in expectations.tsv")
+    for path, code in rows:
+        proc = run("infer", td(path))
+        expect_exit(proc, code, f"infer {path}")
+        if code:
+            expect(re.search(r": error: .*\[[a-z-]+\]", proc.stderr),
+                   f"infer {path}: no finding on stderr: {proc.stderr!r}")
+        proc = run("infer", td(path), "--format", "json")
+        expect_exit(proc, code, f"infer {path} --format json")
+        if code and proc.stdout:
+            out = load_json(proc, f"infer {path} --format json")
+            errors = [d for d in out["diagnostics"] if d["severity"] == "error"]
+            expect(errors, f"infer {path} --format json: no error in diagnostics")
+
+
+@check
+def infer_structural_findings_mark_layers_invalid():
+    # every layer on the cycle is invalid; the finding names the first
+    proc = run("infer", td("broken", "cycle.xml"), "--format", "json")
+    expect_exit(proc, 1, "infer cycle.xml")
+    out = load_json(proc, "infer cycle.xml")
+    expect([(l["name"], l["status"]) for l in out["layers"]] == [("pool_a", "invalid"), ("pool_b", "invalid")],
+           f"cycle.xml rows {out['layers']}")
+    expect([d["rule"] for d in out["diagnostics"]] == ["ir-structure"] and "cycle" in out["diagnostics"][0]["message"],
+           f"cycle.xml diagnostics {out['diagnostics']}")
+    for name, rule in (("input_fed_twice.xml", "fed twice"), ("unconnected_input.xml", "no incoming edge"),
+                       ("unknown_precision.xml", "unknown precision 'FP33'")):
+        proc = run("infer", td("broken", name))
+        expect_exit(proc, 1, f"infer {name}")
+        expect(rule in proc.stderr, f"infer {name}: stderr lacks {rule!r}: {proc.stderr!r}")
+        expect(re.search(r"^\d+\s+pool\s+MaxPool\s.*\binvalid$", proc.stdout, re.M), f"infer {name}: {proc.stdout!r}")
+    proc = run("infer", td("broken", "no_layers.xml"))
+    expect_exit(proc, 1, "infer no_layers.xml")
+    expect("no_layers.xml:3: error: <net> has no <layers> element [ir-structure]" in proc.stderr, proc.stderr)
+
+
+@check
+def infer_lists_pooling_layers_unless_all():
+    layers = infer_json(td("valid", "pool_chain.xml"))
+    expect({l["type"] for l in layers} <= {"MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveMaxPool"} and layers,
+           f"default rows {[l['type'] for l in layers]}")
+    every = infer_json(td("valid", "pool_chain.xml"), "--all")
+    types = [l["type"] for l in every]
+    expect("Parameter" in types and "Result" in types and len(every) > len(layers), f"--all rows {types}")
+    proc = run("infer", td("valid", "pool_chain.xml"))
+    hidden = len(every) - len(layers)
+    expect(f"({hidden} other layers not shown: --all lists every layer)" in proc.stdout, proc.stdout)
+    proc = run("infer", td("valid", "pool_chain.xml"), "--all")
+    expect("not shown" not in proc.stdout and "Parameter" in proc.stdout, proc.stdout)
+    out = load_json(run("infer", td("valid", "pool_chain.xml"), "--format", "json"), "infer json")
+    expect(out["diagnostics"] == [], f"a valid model has diagnostics {out['diagnostics']}")
 
 
 # ---------------------------------------------------------------- shape
@@ -407,6 +501,18 @@ def shape_adaptive_output_size():
     expect(out["outputs"] == [[1, 3, 7, 7]], f"outputs {out['outputs']}")
     out = shape_json("--op", "AdaptiveMaxPool", "--input", "2,8,40", "--output-size", "5")
     expect(out["outputs"] == [[2, 8, 5], [2, 8, 5]], f"AdaptiveMaxPool outputs {out['outputs']}")
+    # the same DIMS syntax as --input: intervals and dynamic dims pass through, as OpenVINO propagates them
+    out = shape_json("--op", "AdaptiveAvgPool", "--input", "1,3,32,32,32", "--output-size", "2..6,3,12..13")
+    expect(out["outputs"] == [[1, 3, "2..6", 3, "12..13"]], f"interval output_size: {out['outputs']}")
+    out = shape_json("--op", "AdaptiveMaxPool", "--input", "1,3,32,32", "--output-size", "-1,4..")
+    expect(out["outputs"] == [[1, 3, -1, "4.."], [1, 3, -1, "4.."]], f"dynamic output_size: {out['outputs']}")
+    proc = run("shape", "--op", "AdaptiveAvgPool", "--input", "1,3,32,32,32", "--output-size", "2..6,3,12..13")
+    expect("dim 2: output_size = 2..6\n" in proc.stdout and "output 0: [1,3,2..6,3,12..13]" in proc.stdout,
+           proc.stdout)
+    expect_exit(run("shape", "--op", "AdaptiveAvgPool", "--input", "1,3,8,8", "--output-size", "x,2"), 2,
+                "shape --output-size x,2")
+    expect_exit(run("shape", "--op", "AdaptiveAvgPool", "--input", "1,3,8,8", "--output-size", "2,2,2"), 1,
+                "shape --output-size with one value too many")
 
 
 @check
@@ -414,6 +520,21 @@ def shape_usage_errors_exit_2():
     expect_exit(run("shape", "--op", "MaxPool", "--input", "1,3,x,8", "--attr", "kernel=2,2"), 2,
                 "shape with an unparsable --input")
     expect_exit(run("shape", "--input", "1,3,8,8"), 2, "shape without --op")
+
+
+@check
+def messages_name_one_thing_one_way():
+    # a tensor's "dim N" in errors as in the arithmetic; counted nouns
+    proc = run("shape", "--op", "MaxPool", "--input", "1,3,8,8", "--attr", "kernel=3,9", "--attr", "strides=1,1")
+    expect_exit(proc, 1, "shape with a kernel wider than the input")
+    expect("MaxPool-14: dim 3: the kernel after dilation (9) is larger than the padded input 8+0+0 = 8" in proc.stderr,
+           proc.stderr)
+    proc = run("shape", "--op", "MaxPool", "--input", "1,3,8,8", "--attr", "kernel=2", "--attr", "strides=1")
+    expect("kernel has 1 value (2), but the 4D input [1,3,8,8] has 2 spatial axes" in proc.stderr, proc.stderr)
+    proc = run("check", td("broken", "cycle.xml"), "--format", "json")
+    notes = [d["message"] for f in load_json(proc, "check cycle.xml")["files"] for d in f["diagnostics"]
+             if d["rule"] == "unsupported-op"]
+    expect(notes == ["1 layer of 1 type without rules was not checked: Add x1"], notes)
 
 
 def main():

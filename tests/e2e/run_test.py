@@ -164,7 +164,7 @@ def test_adaptive(t):
     x = np.random.default_rng(3).standard_normal((1, 256, 13, 17)).astype(np.float32)
     saved = t.path("a_out.npy")
     code, data, _, _ = t.irlint_run(model, "--layer", "pool", "--input", t.save("a.npy", x), "--save", saved)
-    check("adaptive from the .bin", code == 0 and data["status"] == "ok", data)
+    check("adaptive from the .bin", code == 0 and data["status"] == "not-compared", data)
     if os.path.exists(saved):
         out = np.load(saved)
         want = adaptive_avg_2d(x, out.shape[2], out.shape[3])
@@ -212,9 +212,17 @@ def test_data_dir(t):
     code, out, err = run(t.irlint, ["run", os.path.join(t.testdata, model), "--data", d, "--format", "json"], 60)
     data = json.loads(out) if code in (0, 1) and out.strip() else {}
     check("data dir exit", code == 1, f"exit {code} {err}")
-    check("data dir summary", data.get("summary") == {"layers": 1, "ok": 0, "mismatch": 1, "error": 0}, data)
+    check("data dir summary",
+          data.get("summary") == {"layers": 1, "ok": 0, "mismatch": 1, "error": 0, "not_compared": 0}, data)
     code, out, _ = run(t.irlint, ["run", os.path.join(t.testdata, model), "--data", d], 60)
-    check("data dir table", "1 layer run: 0 ok, 1 mismatch, 0 error" in out, out)
+    check("data dir table", "1 layer run: 0 ok, 1 mismatch, 0 error, 0 not compared" in out, out)
+    for name in ("1.out0.npy", "1.out1.npy"):
+        os.remove(os.path.join(d, name))
+    code, out, err = run(t.irlint, ["run", os.path.join(t.testdata, model), "--data", d, "--format", "json"], 60)
+    data = json.loads(out) if out.strip() else {}
+    check("data dir without dumps of outputs: exit", code == 0, f"exit {code} {err}")
+    check("data dir without dumps of outputs: summary",
+          data.get("summary") == {"layers": 1, "ok": 0, "mismatch": 0, "error": 0, "not_compared": 1}, data)
     code, _, err = run(t.irlint, ["run", os.path.join(t.testdata, model), "--data", t.tmp + "/none"], 60)
     check("data dir missing", code == 2, err)
 
@@ -254,13 +262,49 @@ def test_data_dir_outputs(t):
           f"exit {code} {err} {runs}")
 
 
+def test_truthful_status(t):
+    """Nothing compared is `not-compared` (exit 0); a declared output that differs from the computed one is a
+    warning of the run; an IR v10 input port without precision takes its producer's type."""
+    x = np.random.default_rng(4).standard_normal((1, 3, 32, 32)).astype(np.float32)
+    code, data, _, _ = t.irlint_run("spec/maxpool_rules_example1.xml", "--layer", "pool", "--input",
+                                    t.save("nc.npy", np.zeros((1, 1, 3, 3), np.float32)))
+    check("not compared: exit", code == 0, f"exit {code}")
+    check("not compared: status", data and data["status"] == "not-compared" and data["warnings"] == [], data)
+    code, _, out, _ = t.irlint_run("spec/maxpool_rules_example1.xml", "--layer", "pool", "--input",
+                                   t.path("nc.npy"), fmt="text")
+    check("not compared: text", code == 0 and out.endswith("result: not-compared\n"), out)
+
+    # spec/avgpool1_example1.xml declares [1,3,32,32]; OpenVINO infers [1,3,16,16]
+    code, data, _, _ = t.irlint_run("spec/avgpool1_example1.xml", "--layer", "pool", "--input", t.save("a.npy", x))
+    warning = "output 0 is declared [1,3,32,32], but the layer computes [1,3,16,16] from this input"
+    check("declared output: json", code == 0 and data and data["warnings"] == [warning], data and data.get("warnings"))
+    code, _, out, _ = t.irlint_run("spec/avgpool1_example1.xml", "--layer", "pool", "--input", t.path("a.npy"),
+                                   fmt="text")
+    check("declared output: text", "  warning: " + warning + "\n" in out, out)
+
+    # valid/maxpool1_v10.xml: the pool's input port has no precision; the Parameter's element_type is f32
+    v10 = np.zeros((1, 96, 55, 55), np.float64)
+    saved = t.path("v10_out.npy")
+    code, data, _, _ = t.irlint_run("valid/maxpool1_v10.xml", "--layer", "pool", "--input", t.save("v10.npy", v10),
+                                    "--save", saved)
+    check("v10 f64 input: exit", code == 1, f"exit {code}")
+    check("v10 f64 input: refused", data and data["status"] == "error"
+          and "holds f64 data, the layer takes f32: its input port declares no precision, its producer gives f32"
+          in data.get("error", ""), data)
+    check("v10 f64 input: nothing saved", not os.path.exists(saved), saved)
+    code, data, _, _ = t.irlint_run("valid/maxpool1_v10.xml", "--layer", "pool", "--input",
+                                    t.save("v10f.npy", v10.astype(np.float32)), "--save", saved)
+    check("v10 f32 input", code == 0 and data["outputs"][0]["dtype"] == "f32" and np.load(saved).dtype == np.float32,
+          data)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--irlint", required=True)
     parser.add_argument("--testdata", required=True)
     args = parser.parse_args()
     tests = [test_maxpool_values_and_indices, test_save_and_layouts, test_input_checks, test_adaptive, test_bf16_and_f16,
-             test_data_dir, test_data_dir_outputs]
+             test_data_dir, test_data_dir_outputs, test_truthful_status]
     with tempfile.TemporaryDirectory() as tmp:
         t = Case(args.irlint, tmp, args.testdata)
         for test in tests:

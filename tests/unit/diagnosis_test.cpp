@@ -157,6 +157,25 @@ TEST_CASE("diagnosis: avg-divisor-clipped") {
     CHECK(explanations(kAvg1, layer, x, torch) == Ids{"avg-divisor-clipped"});
 }
 
+TEST_CASE("diagnosis: avg-divisor-clipped on a floor-rounded layer speaks of the padding, not of ceil rounding") {
+    // exclude-pad=true, floor: no window reaches past the padding, so the clipped divisor counts the pads.
+    const Tensor x = make_tensor(ElementType::f32, {1, 1, 4}, {1, 2, 3, 4});
+    const PoolingDesc layer = pooling({3}, {1}, {1}, {1});
+    PoolingDesc producer = layer;
+    producer.exclude_pad = false;
+    const Tensor dump = oracle_dump(kAvg1, producer, x);
+    const PoolRunResult computed = run_pool(kAvg1, layer, x);
+    REQUIRE(computed.ok());
+    const MismatchedOutput output{0, &computed.outputs[0], &dump, default_tolerance(ElementType::f32)};
+    const auto found = explain_mismatches(LayerSetup{kAvg1, layer, &x}, {output});
+    REQUIRE(found[0].size() == 2);
+    CHECK(found[0][0].convention == "exclude-pad-false");
+    CHECK(found[0][1].convention == "avg-divisor-clipped");
+    CHECK(found[0][1].description.find("ceil") == std::string::npos);
+    CHECK(found[0][1].description.find("divides each window by its taps on the input and on the padding") !=
+          std::string::npos);
+}
+
 TEST_CASE("diagnosis: avg-divisor-clipped on integers truncates like the reference") {
     const Tensor x = make_tensor(ElementType::i32, {1, 1, 4}, {10, 20, 30, 41});
     PoolingDesc layer = pooling({3}, {2}, {1}, {1}, RoundingType::ceil);
@@ -344,8 +363,8 @@ TEST_CASE("map: 4D counts per cell, channel and band") {
     CHECK(m.channels == std::vector<size_t>{0, 10, 1});
     CHECK(m.depths.empty());
     CHECK(m.bands.last_row == 10);
-    CHECK(m.bands.first_column == 2);
-    CHECK(m.bands.last_column == 2);
+    CHECK(m.bands.first_column == 0);  // the corners count in their row
+    CHECK(m.bands.last_column == 0);
     CHECK(m.bands.first_row == 0);
     CHECK(m.bands.interior == 1);
 }
@@ -397,8 +416,9 @@ TEST_CASE("map: text shades the positions and names the bands") {
     for (int64_t w = 0; w < 4; ++w) positions.push_back({0, 0, 3, w});
     for (int64_t h = 0; h < 3; ++h) positions.push_back({0, 0, h, 3});
     const std::string text = map_text(map_of({1, 1, 4, 4}, positions), Palette::plain(), "");
-    CHECK(text.find("where: all 7 mismatches on the border: first row 1, last row 4, first column 1, "
-                    "last column 4\n") != std::string::npos);
+    // each element counts in one band, so the bands add up: 1 + 4 + 2 = 7
+    CHECK(text.find("where: all 7 mismatches on the border: first row 1, last row 4, last column 2 (a corner "
+                    "counts once, in its row)\n") != std::string::npos);
     CHECK(text.find("│      ██│\n") != std::string::npos);
     CHECK(text.find("3 │████████│\n") != std::string::npos);
     CHECK(text.find("channels: 1 of 1 with mismatches, all in channel 0\n") != std::string::npos);
@@ -409,8 +429,7 @@ TEST_CASE("map: text shades the positions and names the bands") {
 TEST_CASE("map: text of mismatches inside and on the border, and of large planes") {
     const std::string mixed = map_text(map_of({1, 3, 5, 5}, {{0, 1, 2, 2}, {0, 1, 1, 1}, {0, 2, 0, 4}}),
                                        Palette::plain(), "");
-    CHECK(mixed.find("where: 3 mismatches: 2 in the interior, 1 on the border: first row 1, last column 1\n") !=
-          std::string::npos);
+    CHECK(mixed.find("where: 3 mismatches: 2 in the interior, 1 on the border: first row 1\n") != std::string::npos);
     CHECK(mixed.find("channels: 2 of 3 with mismatches, most in channel 1 (2)\n") != std::string::npos);
     const std::string inside = map_text(map_of({1, 1, 5, 5}, {{0, 0, 2, 2}}), Palette::plain(), "");
     CHECK(inside.find("where: 1 mismatch, in the interior\n") != std::string::npos);
@@ -428,7 +447,7 @@ TEST_CASE("map: JSON holds the same counts") {
     CHECK(json ==
           "{\"mismatches\":1,\"plane\":[2,3],\"block\":[1,1],\"elements_per_position\":2,\"cells\":[[0,0,0],[0,0,1]],"
           "\"channels\":[0,1],\"channel_block\":1,\"depths\":[],\"depth_block\":1,\"bands\":{\"first_row\":0,"
-          "\"last_row\":1,\"first_column\":0,\"last_column\":1,\"first_plane\":0,\"last_plane\":0,\"interior\":0}}");
+          "\"last_row\":1,\"first_column\":0,\"last_column\":0,\"first_plane\":0,\"last_plane\":0,\"interior\":0}}");
 }
 
 TEST_CASE("map: heatmap panels and their PNG") {

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "ir/reader.hpp"
+#include "exec/layer_run.hpp"
 #include "rules/engine.hpp"
 
 using namespace irlint;
@@ -151,7 +152,7 @@ TEST_CASE("layer types without rules are summarized in one note") {
     const Diagnostic* d = find(ext, "unsupported-op");
     REQUIRE(d);
     CHECK(d->severity == Severity::note);
-    CHECK(d->message == "1 layer of 1 type without rules were not checked: MaxPool x1");
+    CHECK(d->message == "1 layer of 1 type without rules was not checked: MaxPool x1");
 }
 
 TEST_CASE("AdaptiveAvgPool reads output_size from the Const in the .bin") {
@@ -213,4 +214,52 @@ TEST_CASE("a Const whose data runs past the .bin is const-data-invalid") {
     CHECK(d->severity == Severity::error);
     CHECK(d->message == "Const data at offset 4 with size 16 ends past the end of the .bin (8 bytes)");
     fs::remove_all(dir);
+}
+
+TEST_CASE("an error finding on a layer makes it invalid; a cycle makes every layer on it invalid") {
+    std::string fed_twice = pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 15, 15}});
+    fed_twice.insert(fed_twice.find("</edges>"),
+                     "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/>\n");
+    const ModelReport r = check(fed_twice);
+    REQUIRE(find(r, "ir-structure"));
+    CHECK(find(r, "ir-structure")->message.find("fed twice") != std::string::npos);
+    CHECK(r.layers[0].status == LayerStatus::ok);
+    CHECK(r.layers[1].status == LayerStatus::invalid);
+    CHECK(r.layers[1].pooling);
+    CHECK_FALSE(r.layers[0].pooling);
+
+    const char* identity = R"(kernel="1,1" strides="1,1" pads_begin="0,0" pads_end="0,0" exclude-pad="true")";
+    std::string cycle = pool_model("AvgPool", "opset1", identity, {1, 3, 32, 32}, {{1, 3, 32, 32}});
+    // the pool feeds itself instead of being fed by the Parameter
+    cycle.replace(cycle.find("<edge from-layer=\"0\""), 61,
+                  "<edge from-layer=\"1\" from-port=\"1\" to-layer=\"1\" to-port=\"0\"/>");
+    const ModelReport c = check(cycle);
+    REQUIRE(find(c, "ir-structure"));
+    CHECK(c.layers[1].status == LayerStatus::invalid);
+    CHECK(c.layers[2].status == LayerStatus::invalid);  // the Result behind the cycle
+}
+
+TEST_CASE("a run that compared nothing is not-compared; an output declared otherwise is a warning") {
+    const ModelReport r = check(pool_model("AvgPool", "opset1", kAvg, {1, 3, 32, 32}, {{1, 3, 16, 16}}));
+    const LayerShapes& pool = r.layers[1];
+    LayerRun run;
+    OutputRun out;
+    out.shape = {1, 3, 15, 15};
+    out.type = ElementType::f16;
+    run.outputs.push_back(out);
+    finish_run(pool, run);
+    CHECK(run.status == RunStatus::not_compared);
+    CHECK(run_status_name(run.status) == "not-compared");
+    REQUIRE(run.warnings.size() == 2);
+    CHECK(run.warnings[0] == "output 0 is declared [1,3,16,16], but the layer computes [1,3,15,15] from this input");
+    CHECK(run.warnings[1] == "output 0 is declared f32, but the layer computes f16");
+
+    LayerRun compared;
+    out.expect_path = "y.npy";
+    out.type = ElementType::f32;
+    out.shape = {1, 3, 16, 16};
+    compared.outputs.push_back(out);
+    finish_run(pool, compared);
+    CHECK(compared.status == RunStatus::ok);
+    CHECK(compared.warnings.empty());
 }

@@ -26,8 +26,8 @@ TEST_CASE("json: objects keep members in document order, arrays their items") {
     const JsonValue v = parsed(R"( {"b": [1, -2, 3.5e1], "a": {"x": null}, "t": true, "f": false} )");
     REQUIRE(v.kind == JsonValue::Kind::object);
     REQUIRE(v.members.size() == 4);
-    CHECK(v.members[0].first == "b");
-    CHECK(v.members[1].first == "a");
+    CHECK(v.members[0].key == "b");
+    CHECK(v.members[1].key == "a");
     const JsonValue& b = *v.find("b");
     REQUIRE(b.items.size() == 3);
     CHECK(b.items[0].integer == 1);

@@ -13,6 +13,8 @@
 #include "exec/npy.hpp"
 #include "exec/pool_kernels.hpp"
 #include "onnx/onnx_check.hpp"
+#include "onnx/onnx_divergence.hpp"
+#include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_pool.hpp"
 #include "onnx/onnx_run.hpp"
 #include "onnx/onnx_tensor.hpp"
@@ -299,4 +301,150 @@ TEST_CASE("onnx: run compares the outputs the node has; a missing expected file 
     CHECK(excess.status == RunStatus::error);
     CHECK(excess.error == "the node has 1 output; more --expect or --save files were given");
     std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+std::vector<std::string> divergences(const OnnxCheck& c) {
+    std::vector<std::string> out;
+    for (const auto& d : c.report.diagnostics)
+        if (d.rule == rule::runtime_divergence) {
+            CHECK(d.severity == Severity::warning);
+            out.push_back(d.message);
+        }
+    return out;
+}
+
+bool any_contains(const std::vector<std::string>& messages, std::string_view part) {
+    for (const auto& m : messages)
+        if (m.find(part) != std::string::npos) return true;
+    return false;
+}
+
+// torch.onnx.export of MaxPool2d(kernel_size=(2,2), stride=(2,1), padding=(1,0), dilation=(4,2), ceil_mode=True).
+const NodeSpec kTorchDilated{"MaxPool",
+                             {{"kernel_shape", {2, 2}}, {"strides", {2, 1}}, {"pads", {1, 0, 1, 0}}, {"dilations", {4, 2}}},
+                             {{"ceil_mode", 1}},
+                             {}};
+
+}  // namespace
+
+TEST_CASE("onnx: a dilated kernel longer than the padded input is valid ONNX") {
+    // dim 2: 2+1+1 = 4 padded, kernel (2-1)*4+1 = 5: ceil((4-5)/2)+1 = 1 in C++ integer division; dim 3: 5.
+    const auto c = check(kTorchDilated, 14, {1, 2, 2, 7});
+    CHECK(count_rule(*c, rule::attr_invalid) == 0);
+    CHECK(c->report.layers[0].inferred[0].str() == "[1,2,1,5]");
+    const auto d = divergences(*c);
+    CHECK(any_contains(d, "OpenVINO's ONNX import (MaxPool-8) rejects the node"));
+    CHECK(any_contains(d, "PyTorch -inf"));
+}
+
+TEST_CASE("onnx: ONNX's output length truncates toward zero and keeps a negative count an error") {
+    const OnnxPoolOp v19{OnnxPoolKind::average, 19}, v22{OnnxPoolKind::average, 22};
+    AxisWindow w;
+    w.kernel = 5;
+    w.stride = 2;
+    CHECK(onnx_pooled_length(v19, 4, w, false) == 1);  // (4-5)/2 = 0
+    CHECK(onnx_pooled_length(v19, 2, w, false) == 0);  // (2-5)/2 = -1
+    w.stride = 3;
+    CHECK(onnx_pooled_length(v19, 1, w, true) == 0);   // -4/3 = -1, no ceil step for a negative gap
+    CHECK(onnx_pooled_length(v22, 1, w, true) == 1);   // (-4+2)/3 = 0
+    w.stride = 1;
+    CHECK(onnx_pooled_length(v19, 1, w, false) == -3);
+    CHECK(inferred({"AveragePool", {{"kernel_shape", {5}}}, {}, {}}, 19, {1, 1, 1}).find("negative") !=
+          std::string::npos);
+    // Where OpenVINO accepts the axis, ONNX's formula is the one pooling formula.
+    for (int64_t in = 1; in < 12; ++in)
+        for (int64_t k = 1; k < 5; ++k)
+            for (int64_t s = 1; s < 4; ++s)
+                for (int64_t p = 0; p < 3; ++p) {
+                    const AxisWindow a{p, p, k, s, 1};
+                    if (k > in + 2 * p) continue;
+                    CHECK(onnx_pooled_length(v19, in, a, true) == pooled_length(in, a, RoundingType::ceil));
+                    CHECK(onnx_pooled_length(v22, in, a, true) == pooled_length(in, a, RoundingType::ceil_torch));
+                    CHECK(onnx_pooled_length(v19, in, a, false) == pooled_length(in, a, RoundingType::floor));
+                }
+}
+
+TEST_CASE("onnx: runtime-divergence names ONNX Runtime's differences") {
+    // Pads not smaller than the kernel: ONNX Runtime refuses the node at session creation.
+    const NodeSpec big_pads{"MaxPool", {{"kernel_shape", {2}}, {"pads", {2, 0}}}, {}, {}};
+    CHECK(any_contains(divergences(*check(big_pads, 12, {1, 1, 5})), "pads must be smaller than the kernel"));
+    // SAME with a kernel smaller than the stride needs a negative pad in ONNX Runtime.
+    const NodeSpec negative{"MaxPool", {{"kernel_shape", {1}}, {"strides", {2}}}, {}, {{"auto_pad", "SAME_LOWER"}}};
+    CHECK(any_contains(divergences(*check(negative, 12, {1, 1, 6})), "computes a negative SAME pad (-1)"));
+    // SAME pads from the kernel without its dilation: 7 + 1 - 4 + 1 = 5 windows, ONNX ceil(7/1) = 7.
+    const NodeSpec dilated_same{"AveragePool", {{"kernel_shape", {2}}, {"dilations", {3}}}, {}, {{"auto_pad", "SAME_LOWER"}}};
+    CHECK(any_contains(divergences(*check(dilated_same, 19, {1, 2, 7})), "[5] (ONNX's AveragePool-19: [7])"));
+    // The dropped ceil-mode window in every version.
+    const NodeSpec ceil{"MaxPool", {{"kernel_shape", {2}}, {"strides", {2}}, {"pads", {1, 1}}}, {{"ceil_mode", 1}}, {}};
+    CHECK(any_contains(divergences(*check(ceil, 12, {1, 1, 5})), "in every version"));
+    CHECK(!any_contains(divergences(*check(ceil, 22, {1, 1, 5})), "ONNX Runtime"));
+    // pads with auto_pad: invalid by the standard, accepted by ONNX Runtime.
+    const NodeSpec both{"MaxPool", {{"kernel_shape", {2}}, {"pads", {1, 1}}}, {}, {{"auto_pad", "SAME_UPPER"}}};
+    const auto c = check(both, 12, {1, 1, 4});
+    CHECK(count_rule(*c, rule::attr_invalid) == 1);
+    CHECK(any_contains(divergences(*c), "pads by auto_pad, ignoring pads"));
+    // An ordinary node has none.
+    const NodeSpec plain{"MaxPool", {{"kernel_shape", {2}}, {"strides", {2}}}, {}, {}};
+    CHECK(divergences(*check(plain, 12, {1, 1, 4, 4})).empty());
+}
+
+TEST_CASE("onnx: OpenVINO's import rounds ceil_mode its own way") {
+    // in 5, pads 1/1, kernel 2, stride 2, ceil: ONNX's AveragePool-11 keeps the window that starts in the right
+    // padding (4 windows); OpenVINO builds AvgPool-16 with ceil_torch and drops it.
+    const NodeSpec avg{"AveragePool", {{"kernel_shape", {2}}, {"strides", {2}}, {"pads", {1, 1}}}, {{"ceil_mode", 1}}, {}};
+    CHECK(any_contains(divergences(*check(avg, 11, {1, 1, 5})),
+                       "OpenVINO's ONNX import (AvgPool-16) gives the output [1,1,3], ONNX [1,1,4]"));
+    // MaxPool-22 drops it; OpenVINO's MaxPool-8 with rounding ceil keeps it.
+    const NodeSpec max{"MaxPool", avg.ints, avg.scalars, {}};
+    CHECK(any_contains(divergences(*check(max, 22, {1, 1, 5})),
+                       "OpenVINO's ONNX import (MaxPool-8) gives the output [1,1,4], ONNX [1,1,3]"));
+    CHECK(!any_contains(divergences(*check(max, 12, {1, 1, 5})), "OpenVINO"));
+}
+
+TEST_CASE("onnx: storage_order=1 is dropped by OpenVINO's import") {
+    auto m = one_node({"MaxPool", {{"kernel_shape", {2}}}, {{"storage_order", 1}}, {}}, 12, {1, 1, 4}, {});
+    m->mutable_graph()->mutable_node(0)->mutable_output()->Add(std::string("i"));
+    const auto c = check_onnx(describe_onnx(m, "t.onnx"));
+    CHECK(any_contains(divergences(*c), "drops storage_order"));
+}
+
+TEST_CASE("onnx: the window kernel follows ONNX Runtime in windows without input") {
+    const auto c = check(kTorchDilated, 14, {1, 1, 2, 7});
+    REQUIRE(c->pools.size() == 1);
+    const auto& pool = c->pools[0];
+    std::vector<float> values(14);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
+    const Tensor x = f32_tensor({1, 1, 2, 7}, values);
+    Shape in;
+    for (int64_t d : x.shape()) in.dims.emplace_back(d);
+    const PoolShape shape = infer_onnx_pool_shape(pool.op, pool.setup, in);
+    CHECK(has_empty_window(pool.setup, in, shape));
+    const PoolRunResult r = run_onnx_windows(OnnxPoolOp{OnnxPoolKind::max, 12}, pool.setup, shape, x, SIZE_MAX);
+    REQUIRE(r.ok());
+    REQUIRE(r.outputs.size() == 2);
+    REQUIRE(r.outputs[0].size() == 5);
+    // The one row of windows starts at row -1 and steps 4 rows: rows -1 and 3, both padding.
+    CHECK(r.outputs[0].data<float>()[0] == std::numeric_limits<float>::lowest());
+    CHECK(r.outputs[1].data<int64_t>()[0] == -7 - 1);  // coordinate (-1, -1) of a 2x7 plane
+}
+
+TEST_CASE("onnx: the window kernel divides by the taps inside the input, or 0 when there are none") {
+    // AveragePool-19, in 2, pads 1/1, kernel 2 dilated by 4 = 5 > 4: the window's taps at -1 and 3.
+    const NodeSpec avg{"AveragePool", {{"kernel_shape", {2}}, {"pads", {1, 1}}, {"dilations", {4}}}, {}, {}};
+    const auto c = check(avg, 19, {1, 1, 2});
+    REQUIRE(c->pools.size() == 1);
+    const Tensor x = f32_tensor({1, 1, 2}, {3, 5});
+    Shape in{false, {Dim(1), Dim(1), Dim(2)}};
+    const PoolShape shape = infer_onnx_pool_shape(c->pools[0].op, c->pools[0].setup, in);
+    CHECK(shape.output.str() == "[1,1,0]");  // (4-5)/1+1 = 0 windows
+    const NodeSpec three{"AveragePool", {{"kernel_shape", {2}}, {"pads", {1, 1}}, {"dilations", {2}}}, {}, {}};
+    const auto c3 = check(three, 19, {1, 1, 2});
+    const PoolShape s3 = infer_onnx_pool_shape(c3->pools[0].op, c3->pools[0].setup, in);
+    CHECK(s3.output.str() == "[1,1,2]");  // windows at -1 (taps -1, 1) and 0 (taps 0, 2)
+    const PoolRunResult r = run_onnx_windows(c3->pools[0].op, c3->pools[0].setup, s3, x, SIZE_MAX);
+    REQUIRE(r.ok());
+    CHECK(r.outputs[0].data<float>()[0] == doctest::Approx(5.0));
+    CHECK(r.outputs[0].data<float>()[1] == doctest::Approx(3.0));
 }

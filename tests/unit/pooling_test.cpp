@@ -113,7 +113,17 @@ TEST_CASE("validation errors name the attribute and the numbers") {
     CHECK(zero_stride.error->find("strides 0,1") != std::string::npos);
     auto too_big = infer_pool_shape(max1, desc({9, 3}, {1, 1}, {}, {}), shape("1,3,8,8"));
     REQUIRE(too_big.error);
-    CHECK(*too_big.error == "axis 0: the kernel after dilation (9) is larger than the padded input 8+0+0 = 8");
+    CHECK(*too_big.error == "dim 2: the kernel after dilation (9) is larger than the padded input 8+0+0 = 8");
+    // one name for one thing: the second spatial axis of a 4D tensor is "dim 3", as in the output arithmetic
+    auto too_wide = infer_pool_shape(max1, desc({3, 9}, {1, 1}, {}, {}), shape("1,3,8,8"));
+    REQUIRE(too_wide.error);
+    CHECK(*too_wide.error == "dim 3: the kernel after dilation (9) is larger than the padded input 8+0+0 = 8");
+    auto one_value = infer_pool_shape(max1, desc({2}, {1}, {0}, {0}), shape("1,3,8,8"));
+    REQUIRE(one_value.error);
+    CHECK(*one_value.error == "kernel has 1 value (2), but the 4D input [1,3,8,8] has 2 spatial axes");
+    auto one_axis = infer_pool_shape(max1, desc({2, 2}, {1, 1}, {0, 0}, {0, 0}), shape("1,3,8"));
+    REQUIRE(one_axis.error);
+    CHECK(*one_axis.error == "kernel has 2 values (2,2), but the 3D input [1,3,8] has 1 spatial axis");
     auto torch = infer_pool_shape(max8, desc({2, 2}, {1, 1}, {}, {}, RoundingType::ceil_torch), shape("1,3,8,8"));
     REQUIRE(torch.error);
     CHECK(torch.error->find("ceil_torch") != std::string::npos);
@@ -153,7 +163,20 @@ TEST_CASE("intervals and dynamic dims propagate per bound") {
 TEST_CASE("adaptive pools take the spatial dims from output_size") {
     CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("2"), std::vector<int64_t>{5, 7}).output.str() == "[1,6,5,7]");
     CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("2"), std::nullopt).output.str() == "[1,6,?,?]");
-    CHECK(infer_adaptive_shape(shape("1,6,8,9"), shape("3"), std::vector<int64_t>{5, 7, 8}).error);
+    CHECK(*infer_adaptive_shape(shape("1,6,8,9"), shape("3"), std::vector<int64_t>{5, 7, 8}).error ==
+          "output_size has shape [3], but the 4D input has 2 spatial axes");
+    CHECK(*infer_adaptive_shape(shape("1,6,8,9"), Shape::dynamic_rank(), std::vector<int64_t>{5, 7, 8}).error ==
+          "output_size holds 3 values (5,7,8), but the 4D input has 2 spatial axes");
+    // OpenVINO propagates intervals of output_size's values to the output
+    // (type_prop adaptive_avg_pool / adaptive_max_pool: preserve_partial_values_and_symbols_on_output_shape_input)
+    const PoolShape partial =
+        infer_adaptive_shape_from_dims(shape("1,6,8,9,10"), shape("3"), shape("2..6,3,12..13").dims);
+    REQUIRE_FALSE(partial.error);
+    CHECK(partial.output.str() == "[1,6,2..6,3,12..13]");
+    CHECK(partial.axis_formulas ==
+          std::vector<std::string>{"output_size = 2..6", "output_size = 3", "output_size = 12..13"});
+    CHECK(infer_adaptive_shape_from_dims(shape("1,6,8,9"), shape("2"), shape("?,5..").dims).output.str() ==
+          "[1,6,?,5..]");
     CHECK(infer_adaptive_shape(shape("1,6"), shape("1"), std::vector<int64_t>{1}).error);
     CHECK(infer_adaptive_shape(Shape::dynamic_rank(), shape("3"), std::nullopt).output.rank_dynamic);
 }
@@ -212,7 +235,7 @@ TEST_CASE("pooled_length: a padded length of exactly INT64_MAX is an overflow, n
     CHECK(pooled_length(4, below, RoundingType::floor) == Dim::kInf - 1);
     const PoolShape s = infer_pool_shape(max1, desc({1, 1}, {1, 1}, {Dim::kInf - 4, 0}, {0, 0}), shape("1,1,4,4"));
     REQUIRE(s.error);
-    CHECK(*s.error == "axis 0: integer overflow in the output size");
+    CHECK(*s.error == "dim 2: integer overflow in the output size");
 }
 
 TEST_CASE("messages show at most eight values of a list") {

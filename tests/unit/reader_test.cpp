@@ -108,3 +108,30 @@ TEST_CASE("nested bodies become graphs of their own") {
     CHECK(r.model->graphs[1].owner == "body of layer 0");
     CHECK(r.model->graphs[1].layers[0].name == "inner");
 }
+
+TEST_CASE("a document has one root element and no text beside it") {
+    const ReadResult two =
+        read("<?xml version=\"1.0\"?>\n<net version=\"11\"><layers/></net>\n<net version=\"11\"/>\n");
+    CHECK(two.status == ReadStatus::failed);
+    REQUIRE(two.diagnostics.size() == 1);
+    CHECK(two.diagnostics[0].rule == "xml-malformed");
+    CHECK(two.diagnostics[0].line == 3);
+    CHECK(two.diagnostics[0].message.find("a second root element <net> after <net> of line 2") != std::string::npos);
+
+    const ReadResult after = read("<net version=\"11\"><layers/></net>\n\njunk");
+    CHECK(after.status == ReadStatus::failed);
+    REQUIRE(after.diagnostics.size() == 1);
+    CHECK(after.diagnostics[0].line == 3);
+    CHECK(after.diagnostics[0].message == "malformed XML: text after the root element: 'junk'");
+
+    const ReadResult before = read("junk<net version=\"11\"><layers/></net>");
+    REQUIRE(before.diagnostics.size() == 1);
+    CHECK(before.diagnostics[0].message == "malformed XML: text before the root element: 'junk'");
+
+    const ReadResult empty = read("<?xml version=\"1.0\"?>\n<!-- nothing -->\n");
+    REQUIRE(empty.diagnostics.size() == 1);
+    CHECK(empty.diagnostics[0].message == "malformed XML: the document has no root element");
+
+    // comments, processing instructions and white space after the root are well-formed
+    CHECK(read("<net version=\"11\"><layers/></net>\n<!-- c -->\n<?pi x?>\n  \n").status == ReadStatus::ok);
+}

@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "core/text.hpp"
+#include "exec/layer_run.hpp"
 #include "report/report.hpp"
+#include "report/run_report.hpp"
 #include "report/report_reader.hpp"
 #include "report/rule_docs.hpp"
 
@@ -204,4 +206,35 @@ TEST_CASE("summary: --fail-on levels") {
     s.errors = 1;
     CHECK(s.fails("error"));
     CHECK_FALSE(s.fails("never"));
+}
+
+TEST_CASE("text: a layer without a type says so, never '()'") {
+    CHECK(layer_prefix({"0", "/MaxPool", ""}) == "layer 0 '/MaxPool' (no type): ");
+    CHECK(layer_prefix({"3", "pool", "MaxPool"}) == "layer 3 'pool' (MaxPool): ");
+    LayerRun failed;
+    failed.layer = {"0", "/MaxPool", "MaxPool"};
+    failed.status = RunStatus::error;
+    failed.error = "x.npy: cannot open";
+    CHECK(run_text(failed, Palette::plain()) == "layer 0 '/MaxPool' (MaxPool): error: x.npy: cannot open\n");
+    failed.op_name = "MaxPool-8";
+    CHECK(run_text(failed, Palette::plain()) == "layer 0 '/MaxPool' (MaxPool-8): error: x.npy: cannot open\n");
+}
+
+TEST_CASE("run report: integers compared exactly are 'equal' or 'differ', never 'outside exact'") {
+    OutputRun o;
+    o.role = "indices";
+    o.shape = {1, 1, 2, 2};
+    o.type = ElementType::i64;
+    o.expect_path = "i.npy";
+    o.tolerance = {0, 0};
+    o.comparison.total = 4;
+    o.comparison.mismatches = 2;
+    LayerRun r;
+    r.layer = {"1", "pool", "MaxPool"};
+    r.op_name = "MaxPool-8";
+    r.status = RunStatus::mismatch;
+    r.outputs.push_back(o);
+    const std::string text = run_text(r, Palette::plain());
+    CHECK(text.find("MISMATCH — 2 of 4 elements differ (compared exactly)\n") != std::string::npos);
+    CHECK(text.find("outside exact") == std::string::npos);
 }

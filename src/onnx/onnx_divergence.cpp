@@ -1,0 +1,224 @@
+#include "onnx/onnx_divergence.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+
+namespace irlint {
+
+namespace {
+
+// A window's taps along one axis: does any land inside the input?
+bool window_touches_input(int64_t start, const AxisWindow& w, int64_t in) {
+    for (int64_t j = 0; j < w.kernel; ++j) {
+        const int64_t p = start + j * w.dilation;
+        if (p >= in) return false;
+        if (p >= 0) return true;
+    }
+    return false;
+}
+
+// Only the windows that start in the padding can miss the input; at most this many of them are looked at
+// on each side (a window count above it comes from pads no runtime accepts anyway).
+constexpr int64_t kEdgeWindows = 1 << 16;
+
+bool axis_has_empty_window(const AxisWindow& w, int64_t in, int64_t out) {
+    for (int64_t o = 0; o < out && o < kEdgeWindows; ++o) {
+        const int64_t start = o * w.stride - w.pad_begin;
+        if (start >= 0) break;
+        if (!window_touches_input(start, w, in)) return true;
+    }
+    return out > 0 && (out - 1) * w.stride - w.pad_begin >= in;
+}
+
+std::vector<AxisWindow> effective_axes(const OnnxPoolSetup& s, const PoolShape& shape) {
+    std::vector<AxisWindow> axes;
+    for (size_t i = 0; i < s.desc.kernel.size(); ++i)
+        axes.push_back({shape.pads_begin[i], shape.pads_end[i], s.desc.kernel[i], s.desc.strides[i], s.desc.dilations[i]});
+    return axes;
+}
+
+bool spatially_static(const Shape& input) {
+    return !input.rank_dynamic && input.rank() >= 3 &&
+           std::all_of(input.dims.begin() + 2, input.dims.end(), [](const Dim& d) { return d.is_static(); });
+}
+
+// The op OpenVINO's ONNX frontend (2026) builds for the node, with its rounding: MaxPool-1 (opset 1 to 7) or
+// MaxPool-8 with ceil_mode as "ceil"; AvgPool-1 without dilations and ceil_mode, else AvgPool-16 with
+// ceil_mode as "ceil_torch".
+PoolOp openvino_import_op(const OnnxPoolOp& op, PoolingDesc& d) {
+    const bool ceil = d.rounding != RoundingType::floor;
+    if (op.is_max()) {
+        if (ceil) d.rounding = RoundingType::ceil;
+        return PoolOp{PoolKind::max_pool, op.version >= 8 ? 8 : 1};
+    }
+    const bool dilated = std::any_of(d.dilations.begin(), d.dilations.end(), [](int64_t x) { return x != 1; });
+    if (ceil) d.rounding = RoundingType::ceil_torch;
+    return PoolOp{PoolKind::avg_pool, dilated || ceil ? 16 : 1};
+}
+
+std::string op_label(const PoolOp& op) { return fmt::format("{}-{}", op.type_name(), op.version); }
+
+// A ceil-mode window that reaches past pads_end: OpenVINO divides it by the whole kernel.
+bool overhangs_padded_border(const AxisWindow& w, int64_t in, int64_t out) {
+    if (out <= 0) return false;
+    const int64_t last_end = (out - 1) * w.stride - w.pad_begin + (w.kernel - 1) * w.dilation;
+    return last_end >= in + w.pad_end;
+}
+
+void openvino_divergences(const OnnxPoolOp& op, const OnnxPoolSetup& s, const Shape& input, const PoolShape& onnx,
+                          bool indices_used, std::vector<std::string>& out) {
+    PoolingDesc d = s.desc;
+    const PoolOp ov = openvino_import_op(op, d);
+    const PoolShape ovs = infer_pool_shape(ov, d, input);
+    if (ovs.error) {
+        out.push_back(fmt::format("OpenVINO's ONNX import ({}) rejects the node: {}", op_label(ov), *ovs.error));
+        return;
+    }
+    if (!ovs.output.compatible(onnx.output))
+        out.push_back(fmt::format("OpenVINO's ONNX import ({}) gives the output {}, ONNX {}", op_label(ov),
+                                  ovs.output.str(), onnx.output.str()));
+    if (op.has_storage_order() && s.column_major_indices && indices_used)
+        out.push_back("OpenVINO's ONNX import drops storage_order: its indices are row-major, ONNX's column-major");
+    if (s.count_include_pad && d.rounding != RoundingType::floor && spatially_static(input)) {
+        const auto axes = effective_axes(s, onnx);
+        for (size_t i = 0; i < axes.size(); ++i) {
+            if (!overhangs_padded_border(axes[i], input.dims[i + 2].length(), onnx.output.dims[i + 2].length()))
+                continue;
+            out.push_back(fmt::format("OpenVINO's ONNX import ({}) divides the last window of dim {}, which reaches "
+                                      "past the padded input, by the whole kernel; ONNX by its taps inside the "
+                                      "padded input",
+                                      op_label(ov), i + 2));
+            break;
+        }
+    }
+}
+
+// ONNX Runtime's CPU pooling (PoolAttributes), as measured by tests/ort: SAME pads from the kernel without its
+// dilation, refused when negative; the ceil-mode window count in float arithmetic; the last ceil-mode window
+// dropped when it would start in the right padding, in every version.
+struct OrtAxis {
+    std::optional<int64_t> length;  // nullopt: ONNX Runtime refuses the node
+    std::string why;
+    int64_t pad_begin = 0;
+    int64_t negative_pad = 0;  // a negative SAME pad ONNX Runtime computes (0: none)
+};
+
+OrtAxis ort_axis(int64_t in, AxisWindow w, PadType auto_pad, bool ceil) {
+    int64_t padded = in + w.pad_begin + w.pad_end;
+    int64_t negative = 0;
+    if (auto_pad == PadType::same_upper || auto_pad == PadType::same_lower) {
+        const int64_t windows = in / w.stride + (in % w.stride != 0);
+        const int64_t needed = (windows - 1) * w.stride + w.kernel - in;
+        w.pad_begin = auto_pad == PadType::same_lower ? (needed + 1) / 2 : needed / 2;
+        padded = in + needed;
+        if (needed < 0) negative = needed;
+    }
+    const int64_t gap = padded - (w.kernel - 1) * w.dilation - 1;
+    int64_t length = gap / w.stride + 1;
+    // ONNX Runtime divides in float: a negative gap rounds up toward 0 windows, not toward ONNX's 1.
+    if (ceil && gap < 0) length = static_cast<int64_t>(std::ceil(static_cast<double>(gap) / static_cast<double>(w.stride) + 1));
+    else if (ceil) length += gap % w.stride != 0;
+    if (ceil && (length - 1) * w.stride >= in + w.pad_begin) --length;
+    if (length < 0)
+        return {std::nullopt, fmt::format("it computes a negative output length ({})", length), 0, negative};
+    return {length, "", w.pad_begin, negative};
+}
+
+void ort_divergences(const OnnxPoolUse& use, const PoolShape& onnx, std::vector<std::string>& out) {
+    const OnnxPoolOp& op = use.op;
+    const OnnxPoolSetup& s = use.setup;
+    const Shape& input = use.input;
+    const PoolingDesc& d = s.desc;
+    const bool same = d.auto_pad == PadType::same_upper || d.auto_pad == PadType::same_lower;
+    for (size_t i = 0; i < d.kernel.size(); ++i) {
+        if (d.auto_pad != PadType::explicit_pads) break;
+        if (d.pads_begin[i] < d.kernel[i] && d.pads_end[i] < d.kernel[i]) continue;
+        out.push_back(fmt::format("ONNX Runtime rejects the node: its pads must be smaller than the kernel, and "
+                                  "dim {} has pads {}/{} with kernel {}",
+                                  i + 2, d.pads_begin[i], d.pads_end[i], d.kernel[i]));
+        return;
+    }
+    if (!spatially_static(input)) return;
+    const bool ceil = d.rounding != RoundingType::floor;
+    std::vector<std::string> dims;
+    bool differs = false;
+    for (size_t i = 0; i < d.kernel.size(); ++i) {
+        AxisWindow w{d.pads_begin[i], d.pads_end[i], d.kernel[i], d.strides[i], d.dilations[i]};
+        if (d.auto_pad == PadType::valid) w.pad_begin = w.pad_end = 0;
+        const int64_t in = input.dims[i + 2].length();
+        const OrtAxis ort = ort_axis(in, w, d.auto_pad, ceil);
+        if (!ort.length) {
+            out.push_back(fmt::format("ONNX Runtime rejects the node on dim {}: {}", i + 2, ort.why));
+            return;
+        }
+        if (ort.negative_pad < 0) {
+            // Whether ONNX Runtime then refuses the node depends on which of its kernels runs it.
+            out.push_back(fmt::format("ONNX Runtime computes a negative SAME pad ({}) on dim {}, where the kernel "
+                                      "({}) is smaller than the stride ({}): some of its kernels fail at run time "
+                                      "(\"padding values must be non-negative\"), the others shift the windows",
+                                      ort.negative_pad, i + 2, w.kernel, w.stride));
+            return;
+        }
+        const int64_t standard = onnx.output.dims[i + 2].length();
+        dims.push_back(std::to_string(*ort.length));
+        differs = differs || *ort.length != standard || (same && ort.pad_begin != onnx.pads_begin[i]);
+    }
+    if (s.count_include_pad && !ceil) {
+        const auto axes = effective_axes(s, onnx);
+        for (size_t i = 0; i < axes.size(); ++i) {
+            if (!overhangs_padded_border(axes[i], input.dims[i + 2].length(), onnx.output.dims[i + 2].length()))
+                continue;
+            out.push_back(fmt::format("ONNX Runtime divides a window that reaches past the padded input (dim {}) by "
+                                      "the whole kernel, ONNX by its taps inside the padded input",
+                                      i + 2));
+            break;
+        }
+    }
+    if (!differs) return;
+    std::string why = same && std::any_of(d.dilations.begin(), d.dilations.end(), [](int64_t x) { return x != 1; })
+                          ? "it pads SAME by the kernel without its dilation"
+                      : d.rounding != RoundingType::floor && !op.drops_window_in_right_padding()
+                          ? "it drops a last ceil-mode window that would start in the right padding in every version, "
+                            "as version 22 does"
+                          : "it counts the ceil-mode windows of a kernel longer than the padded input in float arithmetic";
+    std::vector<std::string> standard;
+    for (size_t i = 2; i < onnx.output.rank(); ++i) standard.push_back(onnx.output.dims[i].str());
+    out.push_back(fmt::format("ONNX Runtime gives the spatial dims [{}] (ONNX's {}: [{}]) from other windows: {}",
+                              fmt::join(dims, ","), op.name(), fmt::join(standard, ","), why));
+}
+
+}  // namespace
+
+bool has_empty_window(const OnnxPoolSetup& setup, const Shape& input, const PoolShape& onnx_shape) {
+    if (onnx_shape.error || !spatially_static(input) || onnx_shape.output.rank_dynamic ||
+        onnx_shape.pads_begin.size() != setup.desc.kernel.size() || setup.desc.dilations.size() != setup.desc.kernel.size())
+        return false;
+    const auto axes = effective_axes(setup, onnx_shape);
+    for (size_t i = 0; i < axes.size(); ++i)
+        if (axis_has_empty_window(axes[i], input.dims[i + 2].length(), onnx_shape.output.dims[i + 2].length()))
+            return true;
+    return false;
+}
+
+std::vector<std::string> runtime_divergences(const OnnxPoolUse& use, const PoolShape& onnx_shape) {
+    const OnnxPoolOp& op = use.op;
+    const OnnxPoolSetup& setup = use.setup;
+    const Shape& input = use.input;
+    std::vector<std::string> out;
+    if (setup.pads_with_auto_pad) {
+        out.push_back("ONNX Runtime accepts pads together with auto_pad and pads by auto_pad, ignoring pads");
+        return out;
+    }
+    if (op.is_global() || !setup.usable() || onnx_shape.error) return out;
+    openvino_divergences(op, setup, input, onnx_shape, use.indices_used, out);
+    ort_divergences(use, onnx_shape, out);
+    if (op.is_max() && has_empty_window(setup, input, onnx_shape))
+        out.push_back("some windows hold no input element: ONNX Runtime gives the type's lowest finite value (index "
+                      "-1 on every spatial dim), PyTorch -inf");
+    return out;
+}
+
+}  // namespace irlint
