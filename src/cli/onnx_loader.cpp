@@ -74,9 +74,7 @@ const LoadedModule& module() {
 }  // namespace
 
 std::string onnx_support_summary() {
-    if (const auto path = installed_module())
-        return fmt::format("yes (.onnx models, TensorProto .pb tensors; {}, loaded when an .onnx file is opened)",
-                           path->string());
+    if (installed_module()) return "yes (.onnx models, TensorProto .pb tensors; loaded when an .onnx file is opened)";
     return "built, but " + not_installed();
 }
 
