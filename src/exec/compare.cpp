@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -36,29 +38,28 @@ const std::array<const char*, kErrorBuckets>& error_bucket_labels() {
 
 namespace {
 
-// The comparison runs over chunks: both sides are widened to double into small buffers (f16 in bulk).
-// A first loop finds each element's error and whether it is within the tolerance; only a chunk that has
-// errors other than zero takes the second, which sums and bounds them over eight lanes (so the compiler
-// vectorizes it) and builds the histogram without a logarithm: a finite error's bucket is the number of
-// decade bounds it reaches, and the count of errors reaching each bound is one more sum.
+// The comparison runs over chunks. A chunk whose bytes are equal on both sides has every error 0 and
+// costs one memcmp: that is the usual case, and it runs at memory speed. Any other chunk is widened to
+// double into small buffers (f16 in bulk); a first loop finds each element's error and whether it is
+// within the tolerance, and a chunk with errors other than 0 is then summed, bounded and counted by
+// short loops that each vectorize. The histogram takes no logarithm: a finite error's bucket is the number
+// of decade bounds it reaches, and the count of errors reaching a bound is one more sum.
 constexpr size_t kChunk = 2048;
-constexpr size_t kLanes = 8;
 constexpr std::array<double, 7> kDecadeBounds{1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1.0};
 
 struct Chunk {
     double actual[kChunk];
     double expected[kChunk];
-    double error[kChunk];
+    double error[kChunk];   // |actual - expected|, 0 where they are the same value; then 0 where not finite
     uint8_t equal[kChunk];  // integers under zero tolerance: equal as integers (doubles lose bits above 2^53)
     size_t size = 0;
+    bool identical = false;  // the same bytes on both sides: nothing else was filled in
 };
 
-struct Lanes {
-    double abs_sum[kLanes]{};
-    double max_abs[kLanes]{};
-    double max_rel[kLanes]{};
-    size_t non_finite[kLanes]{};
-    size_t reaches[kDecadeBounds.size()][kLanes]{};
+struct ErrorTotals {
+    double abs_sum = 0, max_abs = 0, max_rel = 0;
+    size_t non_zero = 0, non_finite = 0;
+    std::array<size_t, kDecadeBounds.size()> reaches{};
 };
 
 inline bool same_value(double a, double e) { return a == e || (a != a && e != e); }  // NaN matches NaN
@@ -70,6 +71,7 @@ inline bool within(double err, double e, const Tolerance& tol) {
 }
 
 inline bool chunk_ok(const Chunk& c, size_t i, bool exact, const Tolerance& tol) {
+    if (c.identical) return true;
     return exact ? c.equal[i] != 0 : within(c.error[i], c.expected[i], tol);
 }
 
@@ -78,36 +80,79 @@ struct ChunkCounts {
 };
 
 // Each element's error into the chunk; how many are outside the tolerance and how many are not zero.
-template <bool Exact>
-IRLINT_PLANE_KERNEL ChunkCounts find_errors(Chunk& c, const Tolerance& tol) {
-    ChunkCounts n;
-    for (size_t i = 0; i < c.size; ++i) {
-        const double err = error_of(c.actual[i], c.expected[i]);
-        c.error[i] = err;
-        const bool ok = Exact ? c.equal[i] != 0 : within(err, c.expected[i], tol);
-        n.bad += !ok;
-        n.non_zero += err != 0;
+// Branch-free over plain arrays, so that the loop vectorizes.
+IRLINT_PLANE_KERNEL ChunkCounts find_errors(Chunk& c, const Tolerance& tol, bool exact) {
+    const double atol = tol.atol, rtol = tol.rtol;
+    const double* IRLINT_RESTRICT actual = c.actual;
+    const double* IRLINT_RESTRICT expected = c.expected;
+    const uint8_t* IRLINT_RESTRICT equal = c.equal;
+    double* IRLINT_RESTRICT error = c.error;
+    const size_t n = c.size;
+    constexpr uint64_t kNonZero = uint64_t{1} << 32;  // a chunk has fewer elements than 2^32
+    uint64_t tally = 0;
+    for (size_t i = 0; i < n; ++i) {
+        // Selections between values rather than boolean logic: the vectorizer turns them into blends.
+        const double a = actual[i], e = expected[i];
+        const double diff = std::fabs(a - e);
+        const double err = a == e ? 0.0 : (a != a ? (e != e ? 0.0 : diff) : diff);  // NaN matches NaN
+        error[i] = err;
+        // Within the tolerance when the slack is not negative; an error that is not finite never is.
+        const double bound = err <= DBL_MAX ? atol + rtol * std::fabs(e) : -1.0;
+        const double slack = err == 0 ? 1.0 : bound - err;
+        tally += (slack >= 0 ? 0 : 1) + (err != 0 ? kNonZero : 0);  // one sum vectorizes, two do not
     }
-    return n;
+    uint64_t bad = tally & (kNonZero - 1), non_zero = tally >> 32;
+    if (exact) {
+        bad = 0;
+        for (size_t i = 0; i < n; ++i) bad += equal[i] == 0;
+    }
+    return {bad, non_zero};
 }
 
-inline void tally(Lanes& l, size_t lane, double err, double e) {
-    const bool finite = err <= DBL_MAX;
-    const double counted = finite ? err : 0.0;
-    const double magnitude = std::fabs(e);
-    const double rel = finite && e != 0 && magnitude <= DBL_MAX ? counted / magnitude : 0.0;
-    l.abs_sum[lane] += counted;
-    l.max_abs[lane] = counted > l.max_abs[lane] ? counted : l.max_abs[lane];
-    l.max_rel[lane] = rel > l.max_rel[lane] ? rel : l.max_rel[lane];
-    l.non_finite[lane] += !finite;
-    for (size_t b = 0; b < kDecadeBounds.size(); ++b) l.reaches[b][lane] += finite && err >= kDecadeBounds[b];
-}
+// Four doubles in one value (GCC's and clang's vector extension): the compiler vectorizes the loops of
+// add_errors only when it is told to, as FP sums must keep their order.
+using Vec4 = double __attribute__((vector_size(4 * sizeof(double))));
+using Count4 = decltype(Vec4{} < Vec4{});  // a comparison's lanes: all ones where true
 
-IRLINT_PLANE_KERNEL void tally_errors(Lanes& l, const Chunk& c) {
-    size_t i = 0;
-    for (; i + kLanes <= c.size; i += kLanes)
-        for (size_t k = 0; k < kLanes; ++k) tally(l, k, c.error[i + k], c.expected[i + k]);
-    for (size_t k = 0; i + k < c.size; ++k) tally(l, k, c.error[i + k], c.expected[i + k]);
+// The sums and bounds of a chunk's errors (after find_errors), four lanes at a time and the rest one by
+// one: the same totals whatever the machine.
+IRLINT_PLANE_KERNEL void add_errors(Chunk& c, ErrorTotals& t) {
+    const size_t n = c.size, whole = n / 4 * 4;
+    uint64_t non_finite = 0;
+    for (size_t i = 0; i < n; ++i) {  // a non-finite error counts in its own bucket only
+        const bool finite = c.error[i] <= DBL_MAX;
+        non_finite += !finite;
+        c.error[i] = finite ? c.error[i] : 0.0;
+    }
+    const Vec4 zero{}, huge = zero + DBL_MAX;
+    Vec4 sum{}, max_abs{}, max_rel{};
+    Count4 reaches[kDecadeBounds.size()]{};
+    for (size_t i = 0; i < whole; i += 4) {
+        Vec4 err, e;
+        std::memcpy(&err, c.error + i, sizeof err);
+        std::memcpy(&e, c.expected + i, sizeof e);
+        const Vec4 magnitude = e < zero ? -e : e;
+        const Vec4 quotient = err / magnitude;  // kept only where the magnitude is finite and not 0
+        const Vec4 rel = ((magnitude > zero) & (magnitude <= huge)) ? quotient : zero;
+        sum += err;
+        max_abs = err > max_abs ? err : max_abs;
+        max_rel = rel > max_rel ? rel : max_rel;
+        for (size_t b = 0; b < kDecadeBounds.size(); ++b) reaches[b] -= err >= kDecadeBounds[b];
+    }
+    for (size_t k = 0; k < 4; ++k) {
+        t.abs_sum += sum[k];
+        t.max_abs = std::max(t.max_abs, max_abs[k]);
+        t.max_rel = std::max(t.max_rel, max_rel[k]);
+        for (size_t b = 0; b < kDecadeBounds.size(); ++b) t.reaches[b] += static_cast<size_t>(reaches[b][k]);
+    }
+    for (size_t i = whole; i < n; ++i) {
+        const double err = c.error[i], magnitude = std::fabs(c.expected[i]);
+        t.abs_sum += err;
+        t.max_abs = std::max(t.max_abs, err);
+        if (magnitude > 0 && magnitude <= DBL_MAX) t.max_rel = std::max(t.max_rel, err / magnitude);
+        for (size_t b = 0; b < kDecadeBounds.size(); ++b) t.reaches[b] += err >= kDecadeBounds[b];
+    }
+    t.non_finite += non_finite;
 }
 
 // The element type's values of [begin, begin + n) widened to double; `equal` where integers compare exactly.
@@ -140,14 +185,30 @@ void widen_boolean(const Tensor& actual, const Tensor& expected, size_t begin, s
     }
 }
 
-// Calls visit(chunk) for the consecutive chunks of the two tensors, widened.
+bool exact_integers(const Tensor& t, const Tolerance& tol) {
+    return (is_integer_type(t.type()) || t.type() == ElementType::boolean) && tol.atol == 0 && tol.rtol == 0;
+}
+
+// Calls visit(begin, chunk, counts) for the consecutive chunks of the two tensors: identical, or widened
+// with their errors found.
 template <class Visit>
-void for_each_chunk(const Tensor& actual, const Tensor& expected, bool exact, Visit&& visit) {
+void for_each_chunk(const Tensor& actual, const Tensor& expected, const Tolerance& tol, Visit&& visit) {
+    const bool exact = exact_integers(actual, tol);
+    const size_t element_bytes = actual.byte_size() / std::max<size_t>(actual.size(), 1);
     auto chunk = std::make_unique<Chunk>();
     const auto run = [&](auto widen_range) {
         for (size_t begin = 0; begin < actual.size(); begin += kChunk) {
-            widen_range(begin, std::min(kChunk, actual.size() - begin), *chunk);
-            visit(begin, *chunk);
+            const size_t n = std::min(kChunk, actual.size() - begin);
+            Chunk& c = *chunk;
+            c.size = n;
+            c.identical = std::memcmp(actual.bytes() + begin * element_bytes, expected.bytes() + begin * element_bytes,
+                                      n * element_bytes) == 0;
+            ChunkCounts counts;
+            if (!c.identical) {
+                widen_range(begin, n, c);
+                counts = find_errors(c, tol, exact);
+            }
+            visit(begin, c, counts);
         }
     };
     if (actual.type() == ElementType::boolean) {
@@ -170,28 +231,17 @@ std::optional<std::string> incomparable(const Tensor& actual, const Tensor& expe
     return std::nullopt;
 }
 
-bool exact_integers(const Tensor& t, const Tolerance& tol) {
-    return (is_integer_type(t.type()) || t.type() == ElementType::boolean) && tol.atol == 0 && tol.rtol == 0;
-}
-
-// The totals of the lanes; `non_zero` errors were tallied, the rest were 0.
-void summarize(const Lanes& l, size_t non_zero, Comparison& c) {
-    double abs_sum = 0;
-    size_t reaches[kDecadeBounds.size()]{}, non_finite = 0;
-    const size_t exact = c.total - non_zero;
-    for (size_t k = 0; k < kLanes; ++k) {
-        abs_sum += l.abs_sum[k];
-        c.max_abs_err = std::max(c.max_abs_err, l.max_abs[k]);
-        c.max_rel_err = std::max(c.max_rel_err, l.max_rel[k]);
-        non_finite += l.non_finite[k];
-        for (size_t b = 0; b < kDecadeBounds.size(); ++b) reaches[b] += l.reaches[b][k];
-    }
-    c.histogram[0] = exact;
-    c.histogram[1] = c.total - exact - non_finite - reaches[0];
-    for (size_t b = 1; b < kDecadeBounds.size(); ++b) c.histogram[b + 1] = reaches[b - 1] - reaches[b];
-    c.histogram[kErrorBuckets - 2] = reaches[kDecadeBounds.size() - 1];
-    c.histogram[kErrorBuckets - 1] = non_finite;
-    c.mean_abs_err = c.total ? abs_sum / static_cast<double>(c.total) : 0;
+// The comparison's statistics from the totals of the errors that were not 0.
+void summarize(const ErrorTotals& t, Comparison& c) {
+    c.max_abs_err = t.max_abs;
+    c.max_rel_err = t.max_rel;
+    const size_t finite_non_zero = t.non_zero - t.non_finite;
+    c.histogram[0] = c.total - t.non_zero;
+    c.histogram[1] = finite_non_zero - t.reaches[0];
+    for (size_t b = 1; b < kDecadeBounds.size(); ++b) c.histogram[b + 1] = t.reaches[b - 1] - t.reaches[b];
+    c.histogram[kErrorBuckets - 2] = t.reaches[kDecadeBounds.size() - 1];
+    c.histogram[kErrorBuckets - 1] = t.non_finite;
+    c.mean_abs_err = c.total ? t.abs_sum / static_cast<double>(c.total) : 0;
 }
 
 }  // namespace
@@ -204,23 +254,21 @@ Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const T
     }
     c.total = actual.size();
     const bool exact = exact_integers(actual, tol);
-    Lanes lanes;
-    size_t non_zero = 0;
-    for_each_chunk(actual, expected, exact, [&](size_t begin, Chunk& chunk) {
-        const ChunkCounts n = exact ? find_errors<true>(chunk, tol) : find_errors<false>(chunk, tol);
+    ErrorTotals totals;
+    for_each_chunk(actual, expected, tol, [&](size_t begin, Chunk& chunk, const ChunkCounts& n) {
         c.mismatches += n.bad;
-        non_zero += n.non_zero;
-        if (n.non_zero) tally_errors(lanes, chunk);
-        if (c.first_mismatch || n.bad == 0) return;
-        for (size_t i = 0; i < chunk.size; ++i) {
-            if (chunk_ok(chunk, i, exact, tol)) continue;
-            c.first_mismatch = begin + i;
-            c.first_expected = chunk.expected[i];
-            c.first_actual = chunk.actual[i];
-            break;
-        }
+        if (n.bad && !c.first_mismatch)
+            for (size_t i = 0; i < chunk.size; ++i) {
+                if (chunk_ok(chunk, i, exact, tol)) continue;
+                c.first_mismatch = begin + i;
+                c.first_expected = chunk.expected[i];
+                c.first_actual = chunk.actual[i];
+                break;
+            }
+        totals.non_zero += n.non_zero;
+        if (n.non_zero) add_errors(chunk, totals);
     });
-    summarize(lanes, non_zero, c);
+    summarize(totals, c);
     return c;
 }
 
@@ -228,8 +276,8 @@ void for_each_mismatch(const Tensor& actual, const Tensor& expected, const Toler
                        const MismatchVisitor& on_mismatch) {
     if (incomparable(actual, expected)) return;
     const bool exact = exact_integers(actual, tol);
-    for_each_chunk(actual, expected, exact, [&](size_t begin, Chunk& chunk) {
-        find_errors<false>(chunk, tol);
+    for_each_chunk(actual, expected, tol, [&](size_t begin, const Chunk& chunk, const ChunkCounts& n) {
+        if (n.bad == 0) return;
         for (size_t i = 0; i < chunk.size; ++i)
             if (!chunk_ok(chunk, i, exact, tol)) on_mismatch(begin + i);
     });
