@@ -10,6 +10,7 @@
 #include "build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/onnx_commands.hpp"
 
 namespace {
 
@@ -36,12 +37,7 @@ int internal_error(std::string_view what) {
 std::string version_text() {
     std::string text = std::string("irlint ") + IRLINT_VERSION;
     if (*IRLINT_COMMIT) text += std::string("\ncommit ") + IRLINT_COMMIT;
-#ifdef IRLINT_HAVE_ONNX
-    text += "\nONNX support: yes (.onnx models, TensorProto .pb tensors)";
-#else
-    text += "\nONNX support: no (built without libonnx-dev; IR .xml only)";
-#endif
-    return text;
+    return text + "\nONNX support: " + irlint::cli::onnx_support_summary();
 }
 
 }  // namespace

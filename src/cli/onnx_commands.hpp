@@ -29,4 +29,7 @@ std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit
 
 int run_onnx(const RunOptions& o, const RunLimits& limits);
 
+// For --version: whether this build reads ONNX, and where from.
+std::string onnx_support_summary();
+
 }  // namespace irlint::cli

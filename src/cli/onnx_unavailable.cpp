@@ -23,6 +23,8 @@ std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit
     return std::nullopt;
 }
 
+std::string onnx_support_summary() { return "no (built without libonnx-dev; IR .xml only)"; }
+
 int run_onnx(const RunOptions& o, const RunLimits&) {
     print_error(fmt::format("{}: {}", o.model, kNoOnnx));
     return exit_code::usage;

@@ -39,9 +39,10 @@ struct Comparison {
 
 Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance);
 
-// The same, calling on_mismatch with the flat index of every element outside the tolerance, in order.
+// Calls on_mismatch with the flat index of every element outside the tolerance, in order: a second pass,
+// for the rare comparison that found mismatches.
 using MismatchVisitor = std::function<void(size_t flat_index)>;
-Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance,
-                           const MismatchVisitor& on_mismatch);
+void for_each_mismatch(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance,
+                       const MismatchVisitor& on_mismatch);
 
 }  // namespace irlint

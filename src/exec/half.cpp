@@ -1,52 +1,73 @@
 #include "exec/half.hpp"
 
-#include <bit>
-#include <cmath>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define IRLINT_HAVE_F16C_PATH 1
+#endif
 
 namespace irlint {
 
-float f16_to_float(uint16_t h) {
-    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-    const uint32_t exponent = (h >> 10) & 0x1Fu;
-    const uint32_t mantissa = h & 0x3FFu;
-    if (exponent == 0x1F) return std::bit_cast<float>(sign | 0x7F800000u | (mantissa << 13));
-    if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24
-        const float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-        return sign ? -magnitude : magnitude;
+namespace {
+
+void f16_to_float_portable(const uint16_t* src, float* dst, size_t n) {
+    for (size_t i = 0; i < n; ++i) dst[i] = f16_to_float(src[i]);
+}
+
+void float_to_f16_portable(const float* src, uint16_t* dst, size_t n) {
+    for (size_t i = 0; i < n; ++i) dst[i] = float_to_f16(src[i]);
+}
+
+#ifdef IRLINT_HAVE_F16C_PATH
+// The hardware agrees with the scalar conversions on every value but NaN: it sets the quiet bit of a
+// signalling NaN's payload, and keeps a payload when narrowing where the scalar conversion drops it. A
+// block of eight that holds a NaN is converted again by the scalar code.
+__attribute__((target("avx,f16c"))) void f16_to_float_f16c(const uint16_t* src, float* dst, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+        const __m256 f = _mm256_cvtph_ps(h);
+        _mm256_storeu_ps(dst + i, f);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q))) f16_to_float_portable(src + i, dst + i, 8);
     }
-    return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
+    f16_to_float_portable(src + i, dst + i, n - i);
 }
 
-uint16_t float_to_f16(float value) {
-    const uint32_t bits = std::bit_cast<uint32_t>(value);
-    const auto sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
-    const uint32_t abs_bits = bits & 0x7FFFFFFFu;
-    if (abs_bits >= 0x7F800000u)  // inf or NaN; NaN stays quiet NaN
-        return static_cast<uint16_t>(sign | 0x7C00u | (abs_bits > 0x7F800000u ? 0x200u : 0u));
-    if (abs_bits >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // rounds past 65504
-    if (abs_bits < 0x38800000u) {
-        // Below the smallest normal: the subnormal step is 2^-24, and rint rounds ties to even.
-        const float magnitude = std::bit_cast<float>(abs_bits);
-        return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(std::ldexp(magnitude, 24))));
+__attribute__((target("avx,f16c"))) void float_to_f16_f16c(const float* src, uint16_t* dst, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 f = _mm256_loadu_ps(src + i);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
+        if (_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q))) float_to_f16_portable(src + i, dst + i, 8);
     }
-    const uint32_t lsb = (abs_bits >> 13) & 1u;
-    const uint32_t rounded = abs_bits + 0xFFFu + lsb;
-    return static_cast<uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
+    float_to_f16_portable(src + i, dst + i, n - i);
 }
 
-float bf16_to_float(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+bool cpu_has_f16c() {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+}
+#else
+bool cpu_has_f16c() { return false; }
+#endif
 
-uint16_t float_to_bf16(float value) {
-    const uint32_t bits = std::bit_cast<uint32_t>(value);
-    if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((bits >> 16) | 0x40u);  // quiet NaN
-    const uint32_t lsb = (bits >> 16) & 1u;
-    return static_cast<uint16_t>((bits + 0x7FFFu + lsb) >> 16);
+const bool kHardware = cpu_has_f16c();
+
+}  // namespace
+
+bool f16_conversion_in_hardware() { return kHardware; }
+
+void f16_to_float_n(const uint16_t* src, float* dst, size_t n) {
+#ifdef IRLINT_HAVE_F16C_PATH
+    if (kHardware) return f16_to_float_f16c(src, dst, n);
+#endif
+    f16_to_float_portable(src, dst, n);
 }
 
-uint16_t float_to_bf16_openvino(float value) {
-    const uint32_t bits = std::bit_cast<uint32_t>(value);
-    if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((bits >> 16) | 0x40u);  // quiet NaN
-    return static_cast<uint16_t>((bits + ((bits & 0x10000u) >> 1)) >> 16);
+void float_to_f16_n(const float* src, uint16_t* dst, size_t n) {
+#ifdef IRLINT_HAVE_F16C_PATH
+    if (kHardware) return float_to_f16_f16c(src, dst, n);
+#endif
+    float_to_f16_portable(src, dst, n);
 }
 
 }  // namespace irlint

@@ -163,6 +163,11 @@ int resolve_threads(int threads) {
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+int threads_for(const PlaneGeometry& g, int64_t planes, int threads) {
+    const int64_t elements = planes * (g.in_size() + g.out_size());
+    return static_cast<int>(std::clamp<int64_t>(elements / kMinElementsPerThread, 1, resolve_threads(threads)));
+}
+
 void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn) {
     const int64_t workers = std::clamp<int64_t>(resolve_threads(threads), 1, std::max<int64_t>(count, 1));
     const int64_t chunk = count / workers, extra = count % workers;

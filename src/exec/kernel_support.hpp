@@ -45,6 +45,8 @@ struct F16 {
     static uint16_t store(float v) { return float_to_f16(v); }
     static float round(float v) { return f16_to_float(float_to_f16(v)); }
     static float lowest() { return -65504.0f; }  // MaxPool's start value is the element type's own lowest()
+    static void load_n(const uint16_t* s, float* v, size_t n) { f16_to_float_n(s, v, n); }
+    static void store_n(const float* v, uint16_t* s, size_t n) { float_to_f16_n(v, s, n); }
     static constexpr bool is_half = true;
 };
 struct BF16 {
@@ -54,6 +56,12 @@ struct BF16 {
     static uint16_t store(float v) { return float_to_bf16_openvino(v); }
     static float round(float v) { return bf16_to_float(float_to_bf16_openvino(v)); }
     static float lowest() { return bf16_to_float(0xFF7F); }
+    static void load_n(const uint16_t* s, float* v, size_t n) {
+        for (size_t i = 0; i < n; ++i) v[i] = bf16_to_float(s[i]);
+    }
+    static void store_n(const float* v, uint16_t* s, size_t n) {
+        for (size_t i = 0; i < n; ++i) s[i] = float_to_bf16_openvino(v[i]);
+    }
     static constexpr bool is_half = true;
 };
 
@@ -167,5 +175,10 @@ void parallel_for(int64_t count, int threads, const std::function<void(int64_t, 
 
 // 0 means every hardware thread.
 int resolve_threads(int threads);
+
+// The threads worth waking for `planes` planes of geometry g: at most `threads`, and one for every
+// kMinElementsPerThread input and output elements, so a small layer runs on the calling thread alone.
+inline constexpr int64_t kMinElementsPerThread = 32768;
+int threads_for(const PlaneGeometry& g, int64_t planes, int threads);
 
 }  // namespace irlint::kernels

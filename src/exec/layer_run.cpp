@@ -240,9 +240,8 @@ private:
         if (computed.type() == ElementType::bf16 && expected.type() == ElementType::f32)
             expected = convert_f32_to_bf16(expected);
         o.expect_path = path;
-        MismatchMapBuilder map(computed.shape());
-        o.comparison = compare_tensors(computed, expected, o.tolerance, [&map](size_t i) { map.add(i); });
-        if (o.comparison.compared()) o.map = map.map();
+        o.comparison = compare_tensors(computed, expected, o.tolerance);
+        if (o.comparison.compared()) o.map = mismatch_map(computed, expected, o);
         return expected;
     }
 
@@ -252,6 +251,13 @@ private:
 };
 
 }  // namespace
+
+MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const OutputRun& o) {
+    MismatchMapBuilder map(computed.shape());
+    if (o.comparison.mismatches > 0)
+        for_each_mismatch(computed, expected, o.tolerance, [&map](size_t i) { map.add(i); });
+    return map.map();
+}
 
 OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request) {
     OutputRun o;

@@ -74,6 +74,8 @@ std::optional<std::string> excess_files(const RunRequest& request, size_t output
 // recording it (a mismatch turns an ok run into a mismatch).
 OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request);
 void add_output(LayerRun& run, OutputRun output);
+// Where the compared output's mismatches are (a second pass over the data only when there are any).
+MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const OutputRun& compared);
 
 // The last step of both runners: a warning for each output the layer declares otherwise than it computed,
 // and not_compared for a run that compared nothing.

@@ -1,5 +1,7 @@
 #include "exec/plane_runs.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <limits>
 
 #include "exec/max_pool_kernel.hpp"
@@ -7,6 +9,52 @@
 namespace irlint::kernels {
 
 namespace {
+
+// f16 MaxPool without widening: apart from NaN and -0, f16 values are ordered as these 16-bit keys
+// (magnitude bits, negated for negative values), so the integer kernels pick the same element as the
+// float ones would and give back its bits unchanged. A plane with NaN or -0 (whose key would equal +0's,
+// where the float comparison keeps whichever came first) takes the float path.
+struct F16Ordered {
+    using Stored = uint16_t;
+    using Value = int16_t;
+    static int16_t key(uint16_t h) {
+        const auto magnitude = static_cast<int16_t>(h & 0x7FFF);
+        return (h & 0x8000) ? static_cast<int16_t>(-magnitude) : magnitude;
+    }
+    static uint16_t bits(int16_t k) {
+        return k >= 0 ? static_cast<uint16_t>(k) : static_cast<uint16_t>(0x8000 | static_cast<uint16_t>(-k));
+    }
+    static int16_t lowest() { return key(0xFBFF); }  // -65504, f16's own lowest()
+    static void load_n(const uint16_t* s, int16_t* v, size_t n) {
+        for (size_t i = 0; i < n; ++i) v[i] = key(s[i]);
+    }
+    static void store_n(const int16_t* v, uint16_t* s, size_t n) {
+        for (size_t i = 0; i < n; ++i) s[i] = bits(v[i]);
+    }
+    static constexpr bool is_half = true;  // computed in another type than stored
+};
+
+// Two plain loops rather than one with a condition: each vectorizes.
+IRLINT_PLANE_KERNEL bool ordered_as_integers(const uint16_t* h, size_t n) {
+    uint16_t largest_magnitude = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const auto magnitude = static_cast<uint16_t>(h[i] & 0x7FFF);
+        largest_magnitude = magnitude > largest_magnitude ? magnitude : largest_magnitude;
+    }
+    uint64_t negative_zeros = 0;
+    for (size_t i = 0; i < n; ++i) negative_zeros += h[i] == 0x8000 ? 1 : 0;
+    return largest_magnitude <= 0x7C00 && negative_zeros == 0;
+}
+
+bool ordered_as_integers(const Tensor& f16, int threads) {
+    std::atomic<bool> ordered{true};
+    const auto n = static_cast<int64_t>(f16.size());
+    const int workers = static_cast<int>(std::clamp<int64_t>(n / kMinElementsPerThread, 1, threads));
+    parallel_for(n, workers, [&](int64_t begin, int64_t end) {
+        if (!ordered_as_integers(f16.data<uint16_t>() + begin, static_cast<size_t>(end - begin))) ordered = false;
+    });
+    return ordered;
+}
 
 template <class Traits, class I>
 void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
@@ -40,6 +88,8 @@ void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m,
 
 void run_max_planes(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
                     int threads) {
+    if (input.type() == ElementType::f16 && ordered_as_integers(input, threads))
+        return run_max<F16Ordered>(g, input, m, outputs, threads);
     visit_element_type(input.type(), [&](auto traits) { run_max<decltype(traits)>(g, input, m, outputs, threads); });
 }
 

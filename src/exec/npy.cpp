@@ -328,7 +328,7 @@ NpyRead read_npy(const std::string& path, size_t max_bytes) {
     auto mapping = std::make_shared<Mapping>();
     mapping->length = static_cast<size_t>(st.st_size);
     if (mapping->length > 0) {
-        void* address = ::mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, 0);
+        void* address = ::mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         if (address == MAP_FAILED) {
             ::close(fd);
             r.error = fmt::format("cannot map: {}", std::strerror(errno));

@@ -67,7 +67,7 @@ const typename Traits::Value* input_values(const Tensor& t, int64_t offset, int6
         return stored;
     } else {
         copy.resize(static_cast<size_t>(count));
-        for (int64_t i = 0; i < count; ++i) copy[static_cast<size_t>(i)] = Traits::load(stored[i]);
+        Traits::load_n(stored, copy.data(), static_cast<size_t>(count));
         return copy.data();
     }
 }
@@ -89,8 +89,8 @@ public:
     }
     void commit(int64_t offset, int64_t count) {
         if constexpr (Traits::is_half) {
-            auto* dst = tensor_.mutable_data<typename Traits::Stored>() + offset;
-            for (int64_t i = 0; i < count; ++i) dst[i] = Traits::store(buffer_[static_cast<size_t>(i)]);
+            Traits::store_n(buffer_.data(), tensor_.mutable_data<typename Traits::Stored>() + offset,
+                            static_cast<size_t>(count));
         }
     }
 
@@ -102,8 +102,10 @@ private:
 // Runs body(worker, first plane, slab) over every unit of PlaneWork on up to `threads` threads; each
 // thread has its own Worker (scratch buffers) for all the units it takes.
 template <class Worker, class Body>
-void for_each_slab(const Tensor& input, const PlaneGeometry& g, int threads, Body&& body) {
-    const PlaneWork work(g, input.shape()[0] * input.shape()[1], threads);
+void for_each_slab(const Tensor& input, const PlaneGeometry& g, int requested_threads, Body&& body) {
+    const int64_t planes = input.shape()[0] * input.shape()[1];
+    const int threads = threads_for(g, planes, requested_threads);
+    const PlaneWork work(g, planes, threads);
     parallel_for(work.units(), threads, [&](int64_t begin, int64_t end) {
         Worker worker(g);
         for (int64_t u = begin; u < end; ++u) body(worker, work.first_plane(u), work.slab(u));

@@ -19,8 +19,8 @@ bool poll_for(std::chrono::microseconds budget, Done&& done) {
     }
 }
 
-// How long a helper polls for the next job, and the caller for the last part, before blocking.
-constexpr std::chrono::microseconds kHelperPoll{2000};
+// How long the caller polls for the last part before it blocks. Helpers do not poll: a job small enough
+// for waking them to cost more than it saves runs on the calling thread alone (threads_for).
 constexpr std::chrono::microseconds kCallerPoll{1000};
 
 }  // namespace
@@ -59,7 +59,6 @@ void WorkerPool::serve() {
     uint64_t seen = 0;
     auto new_work = [&] { return stopping_.load() || published_.load(std::memory_order_acquire) != seen; };
     for (;;) {
-        poll_for(kHelperPoll, new_work);
         std::unique_lock lock(mutex_);
         work_ready_.wait(lock, new_work);
         if (stopping_) return;

@@ -1,9 +1,8 @@
 #pragma once
 // Threads that live for the whole program and take parts of a job: a kernel call that lasts a fraction
-// of a millisecond must not pay for starting threads, nor for waking a sleeping one. Waking a thread
-// blocked in the kernel costs tens of microseconds on a virtual machine, so a helper that has just
-// finished a part polls for the next job a short while before it blocks, and so does the caller
-// waiting for the last part (as OpenMP runtimes do).
+// of a millisecond must not pay for starting threads. They are started on the first job that wants them
+// and sleep between jobs; the caller polls a short while for the last part before it blocks, since waking
+// it costs tens of microseconds on a virtual machine.
 
 #include <atomic>
 #include <condition_variable>

@@ -161,6 +161,7 @@ std::string run_json(const LayerRun& r) {
                     json_string(r.version), json_string(run_status_name(r.status)), outputs);
     if (!r.error.empty()) out += fmt::format(",\"error\":{}", json_string(r.error));
     if (!r.input_path.empty()) out += fmt::format(",\"input\":{}", json_string(r.input_path));
+    if (r.status != RunStatus::error) out += fmt::format(",\"kernel_ms\":{}", json_number(r.milliseconds));
     std::vector<std::string> warnings;
     for (const auto& w : r.warnings) warnings.push_back(json_string(w));
     return out + fmt::format(",\"warnings\":[{}]}}", fmt::join(warnings, ","));

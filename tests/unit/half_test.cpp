@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "exec/half.hpp"
 
@@ -141,4 +142,31 @@ TEST_CASE("half: bf16 arithmetic rounds as OpenVINO's bfloat16 does, truncating 
     CHECK(float_to_bf16_openvino(1.0f + 0x1p-8f) == 0x3F80);             // halfway over an even value: stays
     CHECK(float_to_bf16_openvino(-(1.0f + 3 * 0x1p-8f)) == 0xBF82);
     CHECK(float_to_bf16_openvino(std::numeric_limits<float>::quiet_NaN()) == 0x7FC0);
+}
+
+TEST_CASE("half: the bulk f16 conversions give the scalar ones' bits for every f16 value and every NaN") {
+    std::vector<uint16_t> all(65536);
+    for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
+    std::vector<float> widened(all.size());
+    f16_to_float_n(all.data(), widened.data(), all.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < all.size(); ++i)
+        differ += std::bit_cast<uint32_t>(widened[i]) != std::bit_cast<uint32_t>(f16_to_float(all[i]));
+    CHECK(differ == 0);
+
+    // Narrowing: every value just widened (subnormals, signalling and quiet NaN payloads, infinities), and
+    // floats around each rounding boundary and NaNs whose payload lies only in the bits f16 drops.
+    std::vector<float> floats(widened);
+    for (uint32_t bits = 0x33000000u; bits < 0x477FF000u + 0x2000u; bits += 0x0FFFu) floats.push_back(bits_to_float(bits));
+    for (uint32_t payload : {1u, 0x1FFFu, 0x400000u, 0x3FFFFFu}) floats.push_back(bits_to_float(0x7F800000u | payload));
+    for (float f : {kInf, -kInf, 65519.996f, 65520.0f, -65520.0f, 0x1p-25f, 0x1.8p-25f}) floats.push_back(f);
+    std::vector<uint16_t> narrowed(floats.size());
+    float_to_f16_n(floats.data(), narrowed.data(), floats.size());
+    differ = 0;
+    for (size_t i = 0; i < floats.size(); ++i) differ += narrowed[i] != float_to_f16(floats[i]);
+    CHECK(differ == 0);
+    // Odd lengths run the last elements through the scalar path.
+    float_to_f16_n(floats.data() + 3, narrowed.data(), 13);
+    for (size_t i = 0; i < 13; ++i) CHECK(narrowed[i] == float_to_f16(floats[i + 3]));
+    MESSAGE("F16C in use: " << (f16_conversion_in_hardware() ? "yes" : "no"));
 }
