@@ -1,8 +1,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <new>
 #include <thread>
 
 #include <fmt/format.h>
@@ -88,8 +90,11 @@ FileResult check_one(const InputFile& file) {
     return out;
 }
 
+// Set when checking a file failed for a reason that is a bug in irlint: the run then exits 2.
+std::atomic<bool> internal_failure{false};
+
 // One file's failure (memory, most likely) or its spent time budget is reported on that file and does not
-// end the run.
+// end the run; any other exception is a bug, reported on the file as well, and the run exits 2.
 FileResult check_one_safely(const InputFile& file, double timeout_seconds) {
     using namespace std::chrono;
     const ScopedDeadline deadline(timeout_seconds > 0 ? std::optional(steady_clock::now() +
@@ -108,8 +113,14 @@ FileResult check_one_safely(const InputFile& file, double timeout_seconds) {
         return failed(rule::check_timeout,
                       fmt::format("checking took longer than --timeout-per-file {} s; the file was not checked fully",
                                   timeout_seconds));
+    } catch (const std::bad_alloc&) {
+        return failed(rule::ir_structure, "irlint could not check the file: out of memory");
     } catch (const std::exception& e) {
-        return failed(rule::ir_structure, fmt::format("irlint could not check the file: {}", e.what()));
+        internal_failure = true;
+        return failed(rule::ir_structure,
+                      fmt::format("internal error: {}. This is a bug in irlint {}: please report it with the command "
+                                  "line and this file",
+                                  e.what(), IRLINT_VERSION));
     }
 }
 
@@ -215,6 +226,7 @@ int run_check(const CheckOptions& o) {
         return exit_code::usage;
     }
     if (!o.output.empty() && progress_wanted(o.quiet, o.format, o.output)) print_closing_summary(summary, o.output);
+    if (internal_failure) return exit_code::internal;
     return summary.fails(o.fail_on) ? exit_code::findings : exit_code::ok;
 }
 
