@@ -14,18 +14,7 @@ BUILD_DIR=${BENCH_BUILD_DIR:-build-kernel-bench}
 DATA_DIR=${DATA_DIR:-$BUILD_DIR/cases}
 PYTHON=/usr/bin/python3
 
-bash scripts/setup.sh
-extra=()
-for p in libbenchmark-dev python3-torch; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || extra+=("$p")
-done
-if [ ${#extra[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get install -y -qq --no-install-recommends "${extra[@]}" >/dev/null
-fi
-
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DIRLINT_BENCH=ON -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$BUILD_DIR" -j2 --target kernel_bench >/dev/null
+bash bench/build_kernel_bench.sh "$BUILD_DIR"
 
 echo "== PyTorch $($PYTHON -c 'import torch; print(torch.__version__)') on $DATA_DIR" >&2
 $PYTHON bench/kernel_cases.py "$DATA_DIR" --runs "$RUNS" "$@" >/dev/null
