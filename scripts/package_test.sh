@@ -43,6 +43,14 @@ status=0
 findings=$("$installed" check testdata/spec -q --format json) || status=$?
 [ "$status" -eq 1 ] || fail "irlint check testdata/spec exited with $status, expected 1 (its known findings)"
 echo "$findings" | grep -q '"rule":"output-shape-mismatch"' || fail "no output-shape-mismatch in testdata/spec"
+# ONNX support is a module the installed binary loads from the package's library directory.
+if grep -q "IRLINT_ONNX:BOOL=ON" "$build_dir/CMakeCache.txt"; then
+  "$installed" --version | grep -q "^ONNX support: yes" || fail "the installed irlint does not find its ONNX module"
+  onnx_model=/usr/share/libonnx-testdata/data/node/test_maxpool_2d_default/model.onnx
+  if [ -f "$onnx_model" ]; then
+    "$installed" check "$onnx_model" -q >/dev/null || fail "the installed irlint cannot check $onnx_model"
+  fi
+fi
 
 man_page=/usr/share/man/man1/irlint.1
 [ -f "$man_page" ] || fail "$man_page is missing"
