@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "exec/half.hpp"
@@ -168,5 +169,5 @@ TEST_CASE("half: the bulk f16 conversions give the scalar ones' bits for every f
     // Odd lengths run the last elements through the scalar path.
     float_to_f16_n(floats.data() + 3, narrowed.data(), 13);
     for (size_t i = 0; i < 13; ++i) CHECK(narrowed[i] == float_to_f16(floats[i + 3]));
-    MESSAGE("F16C in use: " << (f16_conversion_in_hardware() ? "yes" : "no"));
+    MESSAGE("F16C in use: " << std::string(f16_conversion_in_hardware() ? "yes" : "no"));
 }
