@@ -69,4 +69,11 @@ struct MergeOptions {
 void setup_merge(CLI::App& app, MergeOptions& opts);
 int run_merge(const MergeOptions& opts);
 
+struct RulesOptions {
+    std::string rule;  // empty: the table of every rule
+    std::string format = "text";
+};
+void setup_rules(CLI::App& app, RulesOptions& opts);
+int run_rules(const RulesOptions& opts);
+
 }  // namespace irlint::cli

@@ -23,6 +23,7 @@ inline constexpr std::string_view const_data_invalid = "const-data-invalid";
 inline constexpr std::string_view unsupported_op = "unsupported-op";
 inline constexpr std::string_view onnx_shape_inference_mismatch = "onnx-shape-inference-mismatch";
 inline constexpr std::string_view check_timeout = "check-timeout";
+inline constexpr std::string_view runtime_divergence = "runtime-divergence";
 }  // namespace rule
 
 struct LayerRef {

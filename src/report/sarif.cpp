@@ -52,8 +52,11 @@ std::string rules_json() {
     std::string out = "[";
     bool first = true;
     for (const RuleDoc& r : rule_docs()) {
-        out += fmt::format("{}{{\"id\":{},\"shortDescription\":{{\"text\":{}}},\"helpUri\":{}}}", first ? "" : ",",
-                           json_string(r.id), json_string(r.summary), json_string(rule_help_uri(r.id)));
+        out += fmt::format(
+            "{}{{\"id\":{},\"shortDescription\":{{\"text\":{}}},\"helpUri\":{},"
+            "\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
+            first ? "" : ",", json_string(r.id), json_string(r.summary), json_string(rule_help_uri(r.id)),
+            severity_name(r.severity));
         first = false;
     }
     return out + "]";

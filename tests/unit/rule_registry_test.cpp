@@ -1,0 +1,86 @@
+// The rule registry is the one list of rules: docs/rules.md, SARIF and `irlint rules` must agree with it.
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "report/report.hpp"
+#include "report/rule_docs.hpp"
+#include "report/rules_markdown.hpp"
+
+using namespace irlint;
+
+namespace {
+
+std::string read_docs_rules_md() {
+    std::ifstream in(std::string(IRLINT_DOCS) + "/rules.md", std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The rows of the first table of the page, in order.
+std::vector<std::string> table_rows(const std::string& markdown) {
+    std::vector<std::string> rows;
+    std::istringstream lines(markdown);
+    std::string line;
+    bool in_table = false;
+    while (std::getline(lines, line)) {
+        if (line.rfind("| [`", 0) == 0) {
+            in_table = true;
+            rows.push_back(line);
+        } else if (in_table) {
+            break;
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("docs/rules.md's index is the registry, row by row") {
+    const std::string markdown = read_docs_rules_md();
+    REQUIRE(!markdown.empty());
+    const std::vector<std::string> rows = table_rows(markdown);
+    REQUIRE(rows.size() == rule_docs().size());
+    for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i] == rule_table_row(rule_docs()[i]));
+}
+
+TEST_CASE("every rule has a documentation section, and the binary carries the current docs/rules.md") {
+    const std::string markdown = read_docs_rules_md();
+    CHECK(rules_markdown() == markdown);
+    for (const RuleDoc& r : rule_docs()) {
+        INFO(r.id);
+        const std::string_view section = rule_section(markdown, r.id);
+        CHECK(section.find("**What it checks.**") == 0);
+        CHECK(section.find("**How to fix.**") != std::string_view::npos);
+    }
+}
+
+TEST_CASE("rule ids are unique, kebab-case, and include the contract's ids") {
+    std::set<std::string_view> ids;
+    for (const RuleDoc& r : rule_docs()) {
+        CHECK(ids.insert(r.id).second);
+        for (char c : r.id) CHECK(((c >= 'a' && c <= 'z') || c == '-'));
+    }
+    for (std::string_view id : {"xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch",
+                                "attr-invalid", "output-shape-mismatch", "output-type-mismatch",
+                                "const-data-invalid", "unsupported-op", "check-timeout",
+                                "onnx-shape-inference-mismatch", "runtime-divergence"})
+        CHECK(ids.count(id) == 1);
+    REQUIRE(find_rule("runtime-divergence"));
+    CHECK(find_rule("runtime-divergence")->severity == Severity::warning);
+    CHECK(find_rule("unsupported-op")->severity == Severity::note);
+    CHECK(!find_rule("no-such-rule"));
+}
+
+TEST_CASE("rule_section cuts one section, without its heading, up to the next one") {
+    const std::string md = "# t\n\n## a-b\n\nfirst\n\n## c\n\nsecond\n";
+    CHECK(rule_section(md, "a-b") == "first\n");
+    CHECK(rule_section(md, "c") == "second\n");
+    CHECK(rule_section(md, "a").empty());
+    CHECK(rule_section(md, "zz").empty());
+}
