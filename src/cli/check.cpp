@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include "core/text.hpp"
 #include "ir/reader.hpp"
 #include "rules/engine.hpp"
+#include "report/rule_selection.hpp"
 #include "rules/structure.hpp"
 
 namespace irlint::cli {
@@ -40,6 +42,14 @@ void setup_check(CLI::App& app, CheckOptions& o) {
     app.add_option("--timeout-per-file", o.timeout_per_file,
                    "Give up on a file after SECONDS of checking, report it (check-timeout) and go on")
         ->check(CLI::NonNegativeNumber);
+    app.add_option("--select", o.select, "Report only these rule ids (RULE[,RULE...], repeatable)");
+    app.add_option("--ignore", o.ignore, "Never report these rule ids (RULE[,RULE...], repeatable)");
+    app.add_option("--severity", o.severities, "Report RULE at LEVEL: error, warning, note or off (RULE=LEVEL, "
+                                               "repeatable)");
+    app.add_option("--min-severity", o.min_severity,
+                   "Lowest severity printed (default: warning for text, note for json, sarif and junit)")
+        ->check(CLI::IsMember({"error", "warning", "note"}));
+    app.add_flag("--statistics", o.statistics, "After the findings, one line per rule: count, rule id, severity");
 }
 
 namespace {
@@ -140,21 +150,65 @@ void print_closing_summary(const Summary& s, const std::string& output) {
 using Clock = std::chrono::steady_clock;
 
 // Checks the files and streams the report into the sink in path order. Returns the totals.
-Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, ReportSink& sink,
-                    Clock::time_point start) {
+// What the run reports: the rule selection, and the lowest severity printed.
+struct Filter {
+    RuleSelection selection;
+    Severity min_severity = Severity::note;
+};
+
+std::optional<Filter> filter_for(const CheckOptions& o) {
+    Filter f;
+    std::string error;
+    bool ok = true;
+    for (const auto& list : o.select) ok = ok && add_rule_list(list, f.selection.select, error);
+    for (const auto& list : o.ignore) ok = ok && add_rule_list(list, f.selection.ignore, error);
+    for (const auto& level : o.severities) ok = ok && add_severity_override(level, f.selection, error);
+    if (!ok) {
+        print_error(error);
+        return std::nullopt;
+    }
+    f.min_severity = o.min_severity.empty() ? default_min_severity(o.format) : *parse_severity(o.min_severity);
+    return f;
+}
+
+// Per rule: how many findings, and the highest severity among them.
+using RuleCounts = std::map<std::string, std::pair<size_t, Severity>>;
+
+void count_rules(const Diagnostics& diagnostics, RuleCounts& counts) {
+    for (const Diagnostic& d : diagnostics) {
+        auto [it, fresh] = counts.try_emplace(d.rule, 0, d.severity);
+        ++it->second.first;
+        it->second.second = std::max(it->second.second, d.severity);
+    }
+}
+
+std::string statistics_text(const RuleCounts& counts) {
+    std::string out;
+    for (const auto& [rule_id, count] : counts)
+        out += fmt::format("{:>6}  {:<30}  {}\n", count.first, rule_id, severity_name(count.second));
+    return out;
+}
+
+Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, const Filter& filter,
+                    ReportSink& sink, Clock::time_point start) {
     const auto reporter = make_reporter(o.format, report_options_for(sink, o.quiet));
     Progress progress(files.size(), progress_wanted(o.quiet, o.format, o.output));
     const bool shares_terminal = progress.enabled() && sink.is_stdout() && isatty(STDOUT_FILENO);
     Summary summary;
+    RuleCounts rule_counts;
+    size_t hidden_notes = 0;
     sink.write(reporter->begin());
     progress.draw(true);
     auto check = [&](size_t i) {
         FileResult r = check_one_safely(files[i], o.timeout_per_file);
+        filter.selection.apply(r.diagnostics);
         progress.file_done(r);
         return r;
     };
     auto take = [&](FileResult& r) {
         summary.add(r);
+        count_rules(r.diagnostics, rule_counts);
+        hidden_notes += hide_below(r.diagnostics, filter.min_severity);
         const std::string text = reporter->file(r);
         if (shares_terminal && !text.empty()) progress.clear();
         sink.write(text);
@@ -168,6 +222,11 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     progress.clear();
     summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sink.write(reporter->end(summary));
+    if (o.format == "text" && !o.quiet) sink.write(hidden_notes_line(hidden_notes));
+    if (o.statistics) {
+        if (o.format == "text") sink.write(statistics_text(rule_counts));
+        else fmt::print(stderr, "{}", statistics_text(rule_counts));
+    }
     return summary;
 }
 
@@ -175,6 +234,8 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
 
 int run_check(const CheckOptions& o) {
     const auto start = Clock::now();
+    const std::optional<Filter> filter = filter_for(o);
+    if (!filter) return exit_code::usage;
     InputFiles input = find_input_files(o.paths, o.excludes);
     for (const auto& m : input.missing) print_error(fmt::format("{}: no such file or directory", m));
     for (const auto& p : input.problems) print_warning(p);
@@ -198,7 +259,7 @@ int run_check(const CheckOptions& o) {
         return exit_code::usage;
     }
     catch_interrupts();
-    const Summary summary = check_files(input.files, o, *sink, start);
+    const Summary summary = check_files(input.files, o, *filter, *sink, start);
     if (interrupted()) return kInterruptedExit;  // a report file of part of the files is not written
     if (auto failure = sink->commit()) {
         print_error(*failure);

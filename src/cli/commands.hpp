@@ -19,6 +19,11 @@ struct CheckOptions {
     std::vector<std::string> excludes;
     bool quiet = false;
     double timeout_per_file = 0;  // seconds; 0: no limit
+    std::vector<std::string> select;      // RULE[,RULE...], repeatable
+    std::vector<std::string> ignore;
+    std::vector<std::string> severities;  // RULE=LEVEL
+    std::string min_severity;             // empty: warning for text, note for the other formats
+    bool statistics = false;
 };
 void setup_check(CLI::App& app, CheckOptions& opts);
 int run_check(const CheckOptions& opts);
@@ -65,6 +70,7 @@ struct MergeOptions {
     std::string output;
     std::string fail_on = "error";
     bool quiet = false;
+    std::string min_severity;  // empty: warning for text, note for the other formats
 };
 void setup_merge(CLI::App& app, MergeOptions& opts);
 int run_merge(const MergeOptions& opts);

@@ -11,6 +11,7 @@
 #include "cli/common.hpp"
 #include "cli/report_sink.hpp"
 #include "report/report_reader.hpp"
+#include "report/rule_selection.hpp"
 
 namespace irlint::cli {
 
@@ -22,6 +23,9 @@ void setup_merge(CLI::App& app, MergeOptions& o) {
     app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")
         ->check(CLI::IsMember({"error", "warning", "never"}));
     app.add_flag("-q,--quiet", o.quiet, "Print findings only, no summary table");
+    app.add_option("--min-severity", o.min_severity,
+                   "Lowest severity printed (default: warning for text, note for json, sarif and junit)")
+        ->check(CLI::IsMember({"error", "warning", "note"}));
 }
 
 namespace {
@@ -87,6 +91,21 @@ std::optional<std::vector<FileResult>> combine(std::vector<Origin> all, const st
     return out;
 }
 
+// The report of every finding at or above --min-severity; the summary still counts them all.
+std::string render_shown(const MergeOptions& o, const ReportOptions& options, const std::vector<FileResult>& files) {
+    const Severity min = o.min_severity.empty() ? default_min_severity(o.format) : *parse_severity(o.min_severity);
+    const auto reporter = make_reporter(o.format, options);
+    std::string out = reporter->begin();
+    size_t hidden_notes = 0;
+    for (FileResult f : files) {
+        hidden_notes += hide_below(f.diagnostics, min);
+        out += reporter->file(f);
+    }
+    out += reporter->end(summarize(files));
+    if (o.format == "text" && !o.quiet) out += hidden_notes_line(hidden_notes);
+    return out;
+}
+
 }  // namespace
 
 int run_merge(const MergeOptions& o) {
@@ -100,7 +119,7 @@ int run_merge(const MergeOptions& o) {
         print_error(error);
         return exit_code::usage;
     }
-    sink->write(render_report(o.format, report_options_for(*sink, o.quiet), *files));
+    sink->write(render_shown(o, report_options_for(*sink, o.quiet), *files));
     if (auto failure = sink->commit()) {
         print_error(*failure);
         return exit_code::usage;

@@ -8,6 +8,7 @@
 #include "cli/common.hpp"
 #include "report/report.hpp"
 #include "report/rule_docs.hpp"
+#include "report/rule_selection.hpp"
 #include "report/rules_markdown.hpp"
 
 namespace irlint::cli {
@@ -35,12 +36,6 @@ std::string rules_table_text() {
     for (const RuleDoc& r : rule_docs())
         out += fmt::format("{:<{}}  {:<8}  {:<7}  {}\n", r.id, id_width, severity_name(r.severity),
                            r.fixable ? "yes" : "no", r.summary);
-    return out;
-}
-
-std::string valid_rule_ids() {
-    std::string out;
-    for (const RuleDoc& r : rule_docs()) out += (out.empty() ? "" : ", ") + std::string(r.id);
     return out;
 }
 

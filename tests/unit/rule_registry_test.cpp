@@ -84,3 +84,40 @@ TEST_CASE("rule_section cuts one section, without its heading, up to the next on
     CHECK(rule_section(md, "a").empty());
     CHECK(rule_section(md, "zz").empty());
 }
+
+#include "report/rule_selection.hpp"
+
+TEST_CASE("rule selection: --select, --ignore and --severity RULE=LEVEL") {
+    RuleSelection sel;
+    std::string error;
+    CHECK(add_rule_list("attr-invalid,unsupported-op", sel.select, error));
+    CHECK(add_severity_override("attr-invalid=warning", sel, error));
+    CHECK(add_severity_override("unsupported-op=off", sel, error));
+    Diagnostics ds = {{Severity::error, "attr-invalid", "a", 3, {}},
+                      {Severity::note, "unsupported-op", "b", 4, {}},
+                      {Severity::error, "output-shape-mismatch", "c", 5, {}}};
+    sel.apply(ds);
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].rule == "attr-invalid");
+    CHECK(ds[0].severity == Severity::warning);
+
+    CHECK(!add_rule_list("attr-invalid,nope", sel.ignore, error));
+    CHECK(error.find("unknown rule 'nope'; valid rules: xml-malformed,") == 0);
+    CHECK(!add_severity_override("attr-invalid=loud", sel, error));
+    CHECK(error == "unknown level 'loud' for attr-invalid; valid levels: error, warning, note, off");
+    CHECK(!add_severity_override("attr-invalid", sel, error));
+    CHECK(error == "'attr-invalid': expected RULE=LEVEL");
+}
+
+TEST_CASE("--min-severity hides the findings below it and counts the hidden notes") {
+    Diagnostics ds = {{Severity::note, "unsupported-op", "", 0, {}},
+                      {Severity::warning, "attr-invalid", "", 1, {}},
+                      {Severity::note, "const-data-invalid", "", 2, {}}};
+    CHECK(hide_below(ds, Severity::warning) == 2);
+    CHECK(ds.size() == 1);
+    CHECK(hidden_notes_line(2) == "2 notes hidden (--min-severity note shows them)\n");
+    CHECK(hidden_notes_line(1) == "1 note hidden (--min-severity note shows them)\n");
+    CHECK(hidden_notes_line(0).empty());
+    CHECK(default_min_severity("text") == Severity::warning);
+    CHECK(default_min_severity("json") == Severity::note);
+}
