@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -20,6 +24,7 @@
 #include "core/text.hpp"
 #include "ir/reader.hpp"
 #include "rules/engine.hpp"
+#include "report/baseline.hpp"
 #include "report/rule_selection.hpp"
 #include "rules/structure.hpp"
 
@@ -50,6 +55,10 @@ void setup_check(CLI::App& app, CheckOptions& o) {
                    "Lowest severity printed (default: warning for text, note for json, sarif and junit)")
         ->check(CLI::IsMember({"error", "warning", "note"}));
     app.add_flag("--statistics", o.statistics, "After the findings, one line per rule: count, rule id, severity");
+    app.add_option("--baseline", o.baseline,
+                   "Do not report (nor fail on) the findings whose fingerprint is in FILE; the summary counts them");
+    app.add_option("--write-baseline", o.write_baseline,
+                   "Write the fingerprints of every finding of this run to FILE (atomically); exit 0");
 }
 
 namespace {
@@ -154,7 +163,42 @@ using Clock = std::chrono::steady_clock;
 struct Filter {
     RuleSelection selection;
     Severity min_severity = Severity::note;
+    std::optional<std::set<std::string>> baseline;  // the accepted fingerprints
 };
+
+// Findings of this run: every fingerprint (for --write-baseline) and how many the baseline accepted.
+struct Fingerprints {
+    std::mutex mutex;
+    std::set<std::string> seen;
+    size_t baselined = 0;
+};
+
+void apply_baseline(const InputFile& file, Diagnostics& diagnostics, const Filter& filter, Fingerprints& prints) {
+    std::vector<std::string> mine;
+    size_t accepted = 0;
+    std::erase_if(diagnostics, [&](const Diagnostic& d) {
+        std::string print = finding_fingerprint(file.relative, d);
+        const bool known = filter.baseline && filter.baseline->count(print);
+        mine.push_back(std::move(print));
+        accepted += known;
+        return known;
+    });
+    const std::lock_guard lock(prints.mutex);
+    prints.seen.insert(mine.begin(), mine.end());
+    prints.baselined += accepted;
+}
+
+std::optional<std::set<std::string>> load_baseline(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::string error;
+    if (!in) error = "cannot read the file";
+    std::optional<std::set<std::string>> out;
+    if (error.empty()) out = parse_baseline(text.str(), error);
+    if (!out) print_error(fmt::format("--baseline {}: {}", path, error));
+    return out;
+}
 
 std::optional<Filter> filter_for(const CheckOptions& o) {
     Filter f;
@@ -167,6 +211,7 @@ std::optional<Filter> filter_for(const CheckOptions& o) {
         print_error(error);
         return std::nullopt;
     }
+    if (!o.baseline.empty() && !(f.baseline = load_baseline(o.baseline))) return std::nullopt;
     f.min_severity = o.min_severity.empty() ? default_min_severity(o.format) : *parse_severity(o.min_severity);
     return f;
 }
@@ -190,7 +235,7 @@ std::string statistics_text(const RuleCounts& counts) {
 }
 
 Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, const Filter& filter,
-                    ReportSink& sink, Clock::time_point start) {
+                    Fingerprints& prints, ReportSink& sink, Clock::time_point start) {
     const auto reporter = make_reporter(o.format, report_options_for(sink, o.quiet));
     Progress progress(files.size(), progress_wanted(o.quiet, o.format, o.output));
     const bool shares_terminal = progress.enabled() && sink.is_stdout() && isatty(STDOUT_FILENO);
@@ -202,6 +247,7 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     auto check = [&](size_t i) {
         FileResult r = check_one_safely(files[i], o.timeout_per_file);
         filter.selection.apply(r.diagnostics);
+        apply_baseline(files[i], r.diagnostics, filter, prints);
         progress.file_done(r);
         return r;
     };
@@ -223,6 +269,9 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sink.write(reporter->end(summary));
     if (o.format == "text" && !o.quiet) sink.write(hidden_notes_line(hidden_notes));
+    if (o.format == "text" && !o.quiet && filter.baseline)
+        sink.write(fmt::format("{} baselined finding{} not reported (--baseline {})\n", prints.baselined,
+                               prints.baselined == 1 ? "" : "s", o.baseline));
     if (o.statistics) {
         if (o.format == "text") sink.write(statistics_text(rule_counts));
         else fmt::print(stderr, "{}", statistics_text(rule_counts));
@@ -259,13 +308,18 @@ int run_check(const CheckOptions& o) {
         return exit_code::usage;
     }
     catch_interrupts();
-    const Summary summary = check_files(input.files, o, *filter, *sink, start);
+    Fingerprints prints;
+    const Summary summary = check_files(input.files, o, *filter, prints, *sink, start);
     if (interrupted()) return kInterruptedExit;  // a report file of part of the files is not written
     if (auto failure = sink->commit()) {
         print_error(*failure);
         return exit_code::usage;
     }
     if (!o.output.empty() && progress_wanted(o.quiet, o.format, o.output)) print_closing_summary(summary, o.output);
+    if (!o.write_baseline.empty()) {
+        if (emit_output(o.write_baseline, baseline_json(prints.seen)) != exit_code::ok) return exit_code::usage;
+        return exit_code::ok;
+    }
     return summary.fails(o.fail_on) ? exit_code::findings : exit_code::ok;
 }
 

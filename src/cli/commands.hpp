@@ -24,6 +24,8 @@ struct CheckOptions {
     std::vector<std::string> severities;  // RULE=LEVEL
     std::string min_severity;             // empty: warning for text, note for the other formats
     bool statistics = false;
+    std::string baseline;        // findings whose fingerprint is in this file are not reported
+    std::string write_baseline;  // write the fingerprints of every finding to this file
 };
 void setup_check(CLI::App& app, CheckOptions& opts);
 int run_check(const CheckOptions& opts);

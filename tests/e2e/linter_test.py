@@ -134,6 +134,38 @@ def exclude_is_relative_to_the_path_argument():
                    f"check {spelling}: a glob with the PATH's own name matched")
 
 
+@check
+def baseline_survives_moved_lines_and_catches_new_findings():
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(TESTDATA, "broken", "output_shape_wrong_dim.xml")
+        models = os.path.join(tmp, "models")
+        os.makedirs(models)
+        shutil.copy(src, os.path.join(models, "a.xml"))
+        base = os.path.join(tmp, "base.json")
+        wrote = run("check", "models", "--write-baseline", base, cwd=tmp)
+        expect(wrote.returncode == 0, f"--write-baseline: exit {wrote.returncode}")
+        prints = json.load(open(base))["fingerprints"]
+        every = json.loads(run("check", "models", "--format", "json", cwd=tmp).stdout)
+        expect(len(prints) == len(rules_of_report(every)) > 0, f"{len(prints)} fingerprints for {every}")
+        with open(os.path.join(models, "a.xml")) as f:
+            lines = f.read().split("\n")
+        with open(os.path.join(models, "a.xml"), "w") as f:  # every line moves down by two
+            f.write("\n".join(lines[:1] + ["<!-- moved -->", "<!-- lines -->"] + lines[1:]))
+        for spelling in ("models", "./models/", models):
+            same = run("check", spelling, "--baseline", base, cwd=tmp)
+            expect(same.returncode == 0 and "[output-shape-mismatch]" not in same.stdout
+                   and f"{len(prints)} baselined finding" in same.stdout,
+                   f"check {spelling} --baseline after moving lines: exit {same.returncode}\n{same.stdout}")
+        shutil.copy(src, os.path.join(models, "b.xml"))
+        new = run("check", "models", "--baseline", base, "--format", "json", cwd=tmp)
+        paths = {f["path"] for f in json.loads(new.stdout)["files"] if f["diagnostics"]}
+        expect(new.returncode == 1 and paths == {os.path.join("models", "b.xml")}, f"new finding: {paths}")
+        bad = os.path.join(tmp, "bad.json")
+        with open(bad, "w") as f:
+            f.write("[1]")
+        expect(run("check", "models", "--baseline", bad, cwd=tmp).returncode == 2, "a bad baseline is not exit 2")
+
+
 def main():
     global IRLINT, TESTDATA
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -121,3 +121,33 @@ TEST_CASE("--min-severity hides the findings below it and counts the hidden note
     CHECK(default_min_severity("text") == Severity::warning);
     CHECK(default_min_severity("json") == Severity::note);
 }
+
+#include "report/baseline.hpp"
+
+TEST_CASE("a fingerprint ignores the line and follows path, rule, layer and message") {
+    const Diagnostic d{Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 10,
+                       {"3", "pool1", "MaxPool"}};
+    Diagnostic moved = d;
+    moved.line = 42;
+    moved.layer.id = "7";
+    CHECK(finding_fingerprint("sub/a.xml", d) == finding_fingerprint("sub/a.xml", moved));
+    CHECK(finding_fingerprint("sub/a.xml", d).size() == 16);
+    CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/b.xml", d));
+    Diagnostic other = d;
+    other.layer.name = "pool2";
+    CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/a.xml", other));
+    other = d;
+    other.message = "output 1 is declared [1,2]";
+    CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/a.xml", other));
+}
+
+TEST_CASE("a baseline file round-trips, and anything else is an error") {
+    const std::set<std::string> prints = {"00000000000000ff", "0123456789abcdef"};
+    std::string error;
+    CHECK(parse_baseline(baseline_json(prints), error) == prints);
+    CHECK(parse_baseline(baseline_json({}), error) == std::set<std::string>{});
+    CHECK(!parse_baseline("[1]", error));
+    CHECK(error == "not a baseline: expected an object with a \"fingerprints\" array");
+    CHECK(!parse_baseline("{\"fingerprints\":[1]}", error));
+    CHECK(!parse_baseline("{", error));
+}
