@@ -221,7 +221,7 @@ using RuleCounts = std::map<std::string, std::pair<size_t, Severity>>;
 
 void count_rules(const Diagnostics& diagnostics, RuleCounts& counts) {
     for (const Diagnostic& d : diagnostics) {
-        auto [it, fresh] = counts.try_emplace(d.rule, 0, d.severity);
+        const auto it = counts.try_emplace(d.rule, 0, d.severity).first;
         ++it->second.first;
         it->second.second = std::max(it->second.second, d.severity);
     }
