@@ -234,9 +234,35 @@ std::string statistics_text(const RuleCounts& counts) {
     return out;
 }
 
+// The id of a run, the same in every shard job: the sorted relative file list and every option that changes
+// the findings. `merge` refuses shards of different runs.
+std::string run_id(const std::vector<InputFile>& files, const CheckOptions& o, const Filter& filter) {
+    std::vector<std::string> relative;
+    for (const InputFile& f : files) relative.push_back(f.relative);
+    std::sort(relative.begin(), relative.end());
+    uint64_t h = 0xcbf29ce484222325ull;
+    auto mix = [&](std::string_view part) { h = stable_hash(fmt::format("{:016x}{}\x1f", h, part)); };
+    for (const auto& r : relative) mix(r);
+    mix("--select");
+    for (const auto& r : filter.selection.select) mix(r);
+    mix("--ignore");
+    for (const auto& r : filter.selection.ignore) mix(r);
+    mix("--severity");
+    for (const auto& [id, level] : filter.selection.severity)
+        mix(id + "=" + std::string(level ? severity_name(*level) : "off"));
+    mix(fmt::format("--timeout-per-file {}", o.timeout_per_file));
+    mix("--baseline");
+    if (filter.baseline)
+        for (const auto& print : *filter.baseline) mix(print);
+    return fmt::format("{:016x}", h);
+}
+
 Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, const Filter& filter,
-                    Fingerprints& prints, ReportSink& sink, Clock::time_point start) {
-    const auto reporter = make_reporter(o.format, report_options_for(sink, o.quiet));
+                    const std::optional<ShardInfo>& shard, Fingerprints& prints, ReportSink& sink,
+                    Clock::time_point start) {
+    ReportOptions options = report_options_for(sink, o.quiet);
+    options.shard = shard;
+    const auto reporter = make_reporter(o.format, options);
     Progress progress(files.size(), progress_wanted(o.quiet, o.format, o.output));
     const bool shares_terminal = progress.enabled() && sink.is_stdout() && isatty(STDOUT_FILENO);
     Summary summary;
@@ -289,12 +315,14 @@ int run_check(const CheckOptions& o) {
     for (const auto& m : input.missing) print_error(fmt::format("{}: no such file or directory", m));
     for (const auto& p : input.problems) print_warning(p);
     if (!input.missing.empty()) return exit_code::usage;
+    std::optional<ShardInfo> shard;
     if (!o.shard.empty()) {
         uint64_t k = 0, n = 0;
         if (!parse_shard(o.shard, k, n)) {
             print_error(fmt::format("--shard {}: expected K/N with 1 <= K <= N", o.shard));
             return exit_code::usage;
         }
+        shard = ShardInfo{k, n, run_id(input.files, o, *filter)};
         keep_shard(input.files, k, n);
     }
     if (input.files.empty() && o.shard.empty()) {
@@ -309,7 +337,7 @@ int run_check(const CheckOptions& o) {
     }
     catch_interrupts();
     Fingerprints prints;
-    const Summary summary = check_files(input.files, o, *filter, prints, *sink, start);
+    const Summary summary = check_files(input.files, o, *filter, shard, prints, *sink, start);
     if (interrupted()) return kInterruptedExit;  // a report file of part of the files is not written
     if (auto failure = sink->commit()) {
         print_error(*failure);

@@ -56,19 +56,62 @@ struct Origin {
 };
 
 // Reads every report; nullopt after printing what is wrong with the first bad one.
-std::optional<std::vector<Origin>> read_reports(const std::vector<std::string>& reports) {
+std::optional<std::vector<Origin>> read_reports(const std::vector<std::string>& reports,
+                                                std::vector<std::optional<ShardInfo>>& shards) {
     std::vector<Origin> out;
     for (size_t r = 0; r < reports.size(); ++r) {
         std::string error;
         std::optional<std::vector<FileResult>> files;
-        if (const auto text = read_text_file(reports[r], error)) files = read_check_report(*text, error);
+        std::optional<ShardInfo> shard;
+        if (const auto text = read_text_file(reports[r], error)) {
+            files = read_check_report(*text, error);
+            if (files) shard = read_shard_info(*text, error);
+            if (!error.empty()) files.reset();
+        }
         if (!files) {
             print_error(fmt::format("{}: {}", reports[r], error));
             return std::nullopt;
         }
         for (auto& f : *files) out.push_back({std::move(f), r});
+        shards.push_back(std::move(shard));
     }
     return out;
+}
+
+// Reports of `check --shard` must be one complete set: every K of one N, once each, all of one run. Reports
+// without shard information are merged as they are, but not mixed with shards.
+bool one_complete_set(const std::vector<std::optional<ShardInfo>>& shards, const std::vector<std::string>& reports) {
+    const auto first = std::find_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_value(); });
+    if (first == shards.end()) return true;
+    const ShardInfo& run = **first;
+    const std::string& run_report = reports[static_cast<size_t>(first - shards.begin())];
+    std::vector<std::string> holder(run.count + 1);
+    bool ok = true;
+    for (size_t r = 0; r < shards.size(); ++r) {
+        const auto& s = shards[r];
+        if (!s) {
+            print_error(fmt::format("{} is not a shard report, {} is shard {}/{}; merge the shards of one run only",
+                                    reports[r], run_report, run.index, run.count));
+            ok = false;
+        } else if (s->run != run.run || s->count != run.count) {
+            print_error(fmt::format("{} (shard {}/{} of run {}) is from another run than {} (shard {}/{} of run {})",
+                                    reports[r], s->index, s->count, s->run, run_report, run.index, run.count, run.run));
+            ok = false;
+        } else if (!holder[s->index].empty()) {
+            print_error(fmt::format("shard {}/{} is given twice: {} and {}", s->index, s->count, holder[s->index],
+                                    reports[r]));
+            ok = false;
+        } else {
+            holder[s->index] = reports[r];
+        }
+    }
+    if (!ok) return false;
+    std::string missing;
+    for (uint64_t k = 1; k <= run.count; ++k)
+        if (holder[k].empty()) missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", k, run.count);
+    if (!missing.empty())
+        print_error(fmt::format("missing shard(s) {} of run {}; merge every shard of the run", missing, run.run));
+    return missing.empty();
 }
 
 // Sorted by path as `check` sorts. A file reported twice with the same result (a shard job that ran twice)
@@ -109,8 +152,9 @@ std::string render_shown(const MergeOptions& o, const ReportOptions& options, co
 }  // namespace
 
 int run_merge(const MergeOptions& o) {
-    auto origins = read_reports(o.reports);
-    if (!origins) return exit_code::usage;
+    std::vector<std::optional<ShardInfo>> shards;
+    auto origins = read_reports(o.reports, shards);
+    if (!origins || !one_complete_set(shards, o.reports)) return exit_code::usage;
     const auto files = combine(std::move(*origins), o.reports);
     if (!files) return exit_code::usage;
     std::string error;

@@ -64,6 +64,8 @@ std::string json_list(const std::vector<T>& items, Fn item_json) {
 // extend the original keys (which keep their order), so that `merge` can rebuild every format from it.
 class JsonReporter : public Reporter {
 public:
+    explicit JsonReporter(std::optional<ShardInfo> shard) : shard_(std::move(shard)) {}
+
     std::string begin() override {
         return fmt::format("{{\"tool\":\"irlint\",\"version\":\"{}\",\"files\":[", IRLINT_VERSION);
     }
@@ -79,16 +81,25 @@ public:
     std::string end(const Summary& s) override {
         return fmt::format(
             "],\"summary\":{{\"files\":{},\"errors\":{},\"warnings\":{},\"notes\":{},\"layers\":{},"
-            "\"checked\":{}}}}}\n",
-            s.files, s.errors, s.warnings, s.notes, s.layers, s.checked);
+            "\"checked\":{}}}{}}}\n",
+            s.files, s.errors, s.warnings, s.notes, s.layers, s.checked, shard_json());
     }
 
 private:
+    std::string shard_json() const {
+        if (!shard_) return "";
+        return fmt::format(",\"shard\":{{\"index\":{},\"count\":{},\"run\":{}}}", shard_->index, shard_->count,
+                           json_string(shard_->run));
+    }
+
     bool first_ = true;
+    std::optional<ShardInfo> shard_;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_json_reporter() { return std::make_unique<JsonReporter>(); }
+std::unique_ptr<Reporter> make_json_reporter(std::optional<ShardInfo> shard) {
+    return std::make_unique<JsonReporter>(std::move(shard));
+}
 
 }  // namespace irlint

@@ -133,3 +133,23 @@ std::optional<std::vector<FileResult>> read_check_report(std::string_view json_t
 }
 
 }  // namespace irlint
+
+namespace irlint {
+
+std::optional<ShardInfo> read_shard_info(std::string_view json_text, std::string& error) {
+    error.clear();
+    const std::optional<JsonValue> root = parse_json(json_text, error);
+    const JsonValue* shard = root && root->kind == JsonValue::Kind::object ? root->find("shard") : nullptr;
+    if (!shard) return std::nullopt;
+    const JsonValue* index = shard->find("index");
+    const JsonValue* count = shard->find("count");
+    const JsonValue* run = shard->find("run");
+    if (!index || !count || !run || !index->integer || !count->integer || run->kind != JsonValue::Kind::string ||
+        *count->integer < 1 || *index->integer < 1 || *index->integer > *count->integer) {
+        error = "shard: expected {\"index\":K,\"count\":N,\"run\":\"...\"} with 1 <= K <= N";
+        return std::nullopt;
+    }
+    return ShardInfo{static_cast<uint64_t>(*index->integer), static_cast<uint64_t>(*count->integer), run->string};
+}
+
+}  // namespace irlint

@@ -150,3 +150,18 @@ TEST_CASE("a baseline file round-trips, and anything else is an error") {
     CHECK(!parse_baseline("{\"fingerprints\":[1]}", error));
     CHECK(!parse_baseline("{", error));
 }
+
+#include "report/report_reader.hpp"
+
+TEST_CASE("a shard report's shard object is read back, and a bad one is an error") {
+    std::string error;
+    const auto shard = read_shard_info(
+        R"({"tool":"irlint","files":[],"summary":{},"shard":{"index":2,"count":3,"run":"00ff"}})", error);
+    REQUIRE(shard);
+    CHECK(*shard == ShardInfo{2, 3, "00ff"});
+    CHECK(error.empty());
+    CHECK(!read_shard_info(R"({"tool":"irlint","files":[]})", error));
+    CHECK(error.empty());
+    CHECK(!read_shard_info(R"({"shard":{"index":4,"count":3,"run":"x"}})", error));
+    CHECK(error == "shard: expected {\"index\":K,\"count\":N,\"run\":\"...\"} with 1 <= K <= N");
+}
