@@ -176,10 +176,10 @@ struct Fingerprints {
 void apply_baseline(const InputFile& file, Diagnostics& diagnostics, const Filter& filter, Fingerprints& prints) {
     std::vector<std::string> mine;
     size_t accepted = 0;
-    std::erase_if(diagnostics, [&](const Diagnostic& d) {
-        std::string print = finding_fingerprint(file.relative, d);
-        const bool known = filter.baseline && filter.baseline->count(print);
-        mine.push_back(std::move(print));
+    std::erase_if(diagnostics, [&](Diagnostic& d) {
+        d.fingerprint = finding_fingerprint(file.relative, d);
+        const bool known = filter.baseline && filter.baseline->count(d.fingerprint);
+        mine.push_back(d.fingerprint);
         accepted += known;
         return known;
     });

@@ -40,9 +40,10 @@ namespace {
 std::string diagnostic_json(const Diagnostic& d) {
     return fmt::format(
         "{{\"severity\":\"{}\",\"rule\":{},\"message\":{},\"line\":{},\"layer_id\":{},\"layer_name\":{},"
-        "\"layer_type\":{}}}",
+        "\"layer_type\":{}{}}}",
         severity_name(d.severity), json_string(d.rule), json_string(d.message), d.line, json_string(d.layer.id),
-        json_string(d.layer.name), json_string(d.layer.type));
+        json_string(d.layer.name), json_string(d.layer.type),
+        d.fingerprint.empty() ? "" : ",\"fingerprint\":" + json_string(d.fingerprint));
 }
 
 std::string checked_layer_json(const CheckedLayer& c) {

@@ -65,6 +65,7 @@ Diagnostic read_diagnostic(const JsonValue& v, const std::string& where) {
     d.message = string_at(v, "message", where);
     d.line = static_cast<int>(count_at(v, "line", where, INT_MAX));
     d.layer = layer_at(v, where, "layer_id", "layer_name", "layer_type");
+    if (v.find("fingerprint")) d.fingerprint = string_at(v, "fingerprint", where);
     return d;
 }
 

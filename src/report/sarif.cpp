@@ -100,9 +100,15 @@ private:
         const std::string region = d.line > 0 ? fmt::format(",\"region\":{{\"startLine\":{}}}", d.line) : "";
         return fmt::format(
             "{{\"ruleId\":{}{},\"level\":\"{}\",\"message\":{{\"text\":{}}},\"locations\":[{{\"physicalLocation\":"
-            "{{\"artifactLocation\":{{\"uri\":{}}}{}}}}}]}}",
+            "{{\"artifactLocation\":{{\"uri\":{}}}{}}}}}]{}}}",
             json_string(d.rule), rule_index_json(d.rule), severity_name(d.severity),
-            json_string(layer_prefix(d.layer) + d.message), uri_json, region);
+            json_string(layer_prefix(d.layer) + d.message), uri_json, region, partial_fingerprints(d));
+    }
+
+    // GitHub code scanning follows an alert from one commit to the next by this key.
+    static std::string partial_fingerprints(const Diagnostic& d) {
+        if (d.fingerprint.empty()) return "";
+        return ",\"partialFingerprints\":{\"irlint/v1\":" + json_string(d.fingerprint) + "}";
     }
 
     std::string base_dir_;

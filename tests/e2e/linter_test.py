@@ -147,6 +147,11 @@ def baseline_survives_moved_lines_and_catches_new_findings():
         prints = json.load(open(base))["fingerprints"]
         every = json.loads(run("check", "models", "--format", "json", cwd=tmp).stdout)
         expect(len(prints) == len(rules_of_report(every)) > 0, f"{len(prints)} fingerprints for {every}")
+        in_json = sorted(d["fingerprint"] for f in every["files"] for d in f["diagnostics"])
+        expect(in_json == sorted(prints), f"JSON fingerprints {in_json} vs the baseline {prints}")
+        sarif = json.loads(run("check", "models", "--format", "sarif", cwd=tmp).stdout)
+        in_sarif = sorted(r["partialFingerprints"]["irlint/v1"] for r in sarif["runs"][0]["results"])
+        expect(in_sarif == sorted(prints), f"SARIF partialFingerprints {in_sarif} vs the baseline {prints}")
         with open(os.path.join(models, "a.xml")) as f:
             lines = f.read().split("\n")
         with open(os.path.join(models, "a.xml"), "w") as f:  # every line moves down by two
