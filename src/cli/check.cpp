@@ -268,6 +268,7 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     Summary summary;
     RuleCounts rule_counts;
     size_t hidden_notes = 0;
+    std::vector<std::string> files_with_errors;
     sink.write(reporter->begin());
     progress.draw(true);
     auto check = [&](size_t i) {
@@ -280,6 +281,9 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     auto take = [&](FileResult& r) {
         summary.add(r);
         count_rules(r.diagnostics, rule_counts);
+        if (std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::error; }))
+            files_with_errors.push_back(r.path);
         hidden_notes += hide_below(r.diagnostics, filter.min_severity);
         const std::string text = reporter->file(r);
         if (shares_terminal && !text.empty()) progress.clear();
@@ -294,6 +298,7 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     progress.clear();
     summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sink.write(reporter->end(summary));
+    if (o.format == "text" && !o.quiet) sink.write(files_with_errors_line(files_with_errors));
     if (o.format == "text" && !o.quiet) sink.write(hidden_notes_line(hidden_notes));
     if (o.format == "text" && !o.quiet && filter.baseline)
         sink.write(fmt::format("{} baselined finding{} not reported (--baseline {})\n", prints.baselined,

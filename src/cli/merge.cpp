@@ -140,12 +140,17 @@ std::string render_shown(const MergeOptions& o, const ReportOptions& options, co
     const auto reporter = make_reporter(o.format, options);
     std::string out = reporter->begin();
     size_t hidden_notes = 0;
+    std::vector<std::string> files_with_errors;
     for (FileResult f : files) {
+        if (std::any_of(f.diagnostics.begin(), f.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::error; }))
+            files_with_errors.push_back(f.path);
         hidden_notes += hide_below(f.diagnostics, min);
         out += reporter->file(f);
     }
     out += reporter->end(summarize(files));
-    if (o.format == "text" && !o.quiet) out += hidden_notes_line(hidden_notes);
+    if (o.format == "text" && !o.quiet)
+        out += files_with_errors_line(files_with_errors) + hidden_notes_line(hidden_notes);
     return out;
 }
 

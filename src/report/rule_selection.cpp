@@ -89,4 +89,13 @@ Severity default_min_severity(std::string_view format) {
     return format == "text" ? Severity::warning : Severity::note;
 }
 
+std::string files_with_errors_line(const std::vector<std::string>& paths) {
+    if (paths.empty()) return "";
+    constexpr size_t kNamed = 10;
+    std::string out = "files with errors: ";
+    for (size_t i = 0; i < std::min(paths.size(), kNamed); ++i) out += (i ? ", " : "") + paths[i];
+    if (paths.size() > kNamed) out += fmt::format(" and {} more", paths.size() - kNamed);
+    return out + "\n";
+}
+
 }  // namespace irlint

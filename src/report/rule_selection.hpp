@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/diagnostic.hpp"
 
@@ -33,6 +34,8 @@ std::string valid_rule_ids();
 size_t hide_below(Diagnostics& diagnostics, Severity min);
 // The line a text report ends with when notes were hidden; empty when none were.
 std::string hidden_notes_line(size_t hidden_notes);
+// The line after the text summary that names the files with errors (the first ten); empty when none.
+std::string files_with_errors_line(const std::vector<std::string>& paths);
 // The default of --min-severity: text hides notes, machine formats keep everything.
 Severity default_min_severity(std::string_view format);
 

@@ -162,6 +162,9 @@ def baseline_survives_moved_lines_and_catches_new_findings():
                    and f"{len(prints)} baselined finding" in same.stdout,
                    f"check {spelling} --baseline after moving lines: exit {same.returncode}\n{same.stdout}")
         shutil.copy(src, os.path.join(models, "b.xml"))
+        text = run("check", "models", cwd=tmp)
+        expect(f"files with errors: {os.path.join('models', 'a.xml')}, {os.path.join('models', 'b.xml')}\n"
+               in text.stdout, f"the summary does not name the files with errors:\n{text.stdout}")
         new = run("check", "models", "--baseline", base, "--format", "json", cwd=tmp)
         paths = {f["path"] for f in json.loads(new.stdout)["files"] if f["diagnostics"]}
         expect(new.returncode == 1 and paths == {os.path.join("models", "b.xml")}, f"new finding: {paths}")
