@@ -98,8 +98,8 @@ bool one_complete_set(const std::vector<std::optional<ShardInfo>>& shards, const
                                     reports[r], s->index, s->count, s->run, run_report, run.index, run.count, run.run));
             ok = false;
         } else if (!holder[s->index].empty()) {
-            print_error(fmt::format("shard {}/{} is given twice: {} and {}", s->index, s->count, holder[s->index],
-                                    reports[r]));
+            print_error(
+                fmt::format("shard {}/{} is given twice: {} and {}", s->index, s->count, holder[s->index], reports[r]));
             ok = false;
         } else {
             holder[s->index] = reports[r];

@@ -21,10 +21,9 @@ void setup_rules(CLI::App& app, RulesOptions& o) {
 namespace {
 
 std::string rule_json(const RuleDoc& r, std::string_view documentation) {
-    std::string out = fmt::format(
-        "{{\"id\":{},\"severity\":\"{}\",\"fixable\":{},\"description\":{},\"help_uri\":{}", json_string(r.id),
-        severity_name(r.severity), r.fixable ? "true" : "false", json_string(r.summary),
-        json_string(rule_help_uri(r.id)));
+    std::string out = fmt::format("{{\"id\":{},\"severity\":\"{}\",\"fixable\":{},\"description\":{},\"help_uri\":{}",
+                                  json_string(r.id), severity_name(r.severity), r.fixable ? "true" : "false",
+                                  json_string(r.summary), json_string(rule_help_uri(r.id)));
     if (!documentation.empty()) out += fmt::format(",\"documentation\":{}", json_string(documentation));
     return out + "}";
 }
@@ -55,8 +54,9 @@ int run_rules(const RulesOptions& o) {
     }
     const std::string_view section = rule_section(rules_markdown(), rule->id);
     if (o.format == "json") return emit_output("", "{\"rules\":[" + rule_json(*rule, section) + "]}\n");
-    return emit_output("", fmt::format("{} ({}, {}fixable): {}\n\n{}\nSee {}\n", rule->id, severity_name(rule->severity),
-                                       rule->fixable ? "" : "not ", rule->summary, section, rule_help_uri(rule->id)));
+    return emit_output("",
+                       fmt::format("{} ({}, {}fixable): {}\n\n{}\nSee {}\n", rule->id, severity_name(rule->severity),
+                                   rule->fixable ? "" : "not ", rule->summary, section, rule_help_uri(rule->id)));
 }
 
 }  // namespace irlint::cli

@@ -116,7 +116,8 @@ InputFiles find_input_files(const std::vector<std::string>& paths, const std::ve
         const auto status = fs::status(p, ec);
         if (ec || !fs::exists(status)) out.missing.push_back(p);
         else if (fs::is_directory(status)) Walker(p, excludes, out).run();
-        else if (!excluded(p, fs::path(p).parent_path(), excludes)) out.files.push_back({p, fs::path(p).filename().string(), true});
+        else if (!excluded(p, fs::path(p).parent_path(), excludes))
+            out.files.push_back({p, fs::path(p).filename().string(), true});
     }
     keep_first_of_each_path(out.files);
     std::sort(out.problems.begin(), out.problems.end());  // the walk's order is the file system's

@@ -10,8 +10,8 @@ std::string_view rule_section(std::string_view markdown, std::string_view rule_i
     if (at == std::string_view::npos) return {};
     const size_t begin = at + heading.size();
     const size_t next = markdown.find("\n## ", begin);
-    std::string_view section = markdown.substr(begin, next == std::string_view::npos ? std::string_view::npos
-                                                                                     : next + 1 - begin);
+    std::string_view section =
+        markdown.substr(begin, next == std::string_view::npos ? std::string_view::npos : next + 1 - begin);
     while (!section.empty() && section.front() == '\n') section.remove_prefix(1);
     while (section.size() > 1 && section.back() == '\n' && section[section.size() - 2] == '\n')
         section.remove_suffix(1);

@@ -85,9 +85,7 @@ std::string hidden_notes_line(size_t hidden_notes) {
                        hidden_notes == 1 ? "" : "s");
 }
 
-Severity default_min_severity(std::string_view format) {
-    return format == "text" ? Severity::warning : Severity::note;
-}
+Severity default_min_severity(std::string_view format) { return format == "text" ? Severity::warning : Severity::note; }
 
 std::string files_with_errors_line(const std::vector<std::string>& paths) {
     if (paths.empty()) return "";

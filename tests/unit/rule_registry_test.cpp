@@ -66,10 +66,10 @@ TEST_CASE("rule ids are unique, kebab-case, and include the contract's ids") {
         CHECK(ids.insert(r.id).second);
         for (char c : r.id) CHECK(((c >= 'a' && c <= 'z') || c == '-'));
     }
-    for (std::string_view id : {"xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch",
-                                "attr-invalid", "output-shape-mismatch", "output-type-mismatch",
-                                "const-data-invalid", "unsupported-op", "check-timeout",
-                                "onnx-shape-inference-mismatch", "runtime-divergence"})
+    for (std::string_view id :
+         {"xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch", "attr-invalid",
+          "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op", "check-timeout",
+          "onnx-shape-inference-mismatch", "runtime-divergence"})
         CHECK(ids.count(id) == 1);
     REQUIRE(find_rule("runtime-divergence"));
     CHECK(find_rule("runtime-divergence")->severity == Severity::warning);
@@ -125,18 +125,18 @@ TEST_CASE("--min-severity hides the findings below it and counts the hidden note
 #include "report/baseline.hpp"
 
 TEST_CASE("a fingerprint ignores the line and follows path, rule, layer and message") {
-    const Diagnostic d{Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 10,
-                       {"3", "pool1", "MaxPool"}};
-    const Diagnostic moved{Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 42,
-                           {"7", "pool1", "MaxPool"}};
+    const Diagnostic d{
+        Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 10, {"3", "pool1", "MaxPool"}};
+    const Diagnostic moved{
+        Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 42, {"7", "pool1", "MaxPool"}};
     CHECK(finding_fingerprint("sub/a.xml", d) == finding_fingerprint("sub/a.xml", moved));
     CHECK(finding_fingerprint("sub/a.xml", d).size() == 16);
     CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/b.xml", d));
-    const Diagnostic renamed{Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 10,
-                             {"3", "pool2", "MaxPool"}};
+    const Diagnostic renamed{
+        Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 10, {"3", "pool2", "MaxPool"}};
     CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/a.xml", renamed));
-    const Diagnostic other_port{Severity::error, "output-shape-mismatch", "output 1 is declared [1,2]", 10,
-                                {"3", "pool1", "MaxPool"}};
+    const Diagnostic other_port{
+        Severity::error, "output-shape-mismatch", "output 1 is declared [1,2]", 10, {"3", "pool1", "MaxPool"}};
     CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/a.xml", other_port));
 }
 
