@@ -20,6 +20,7 @@ constexpr const char* kExamples = R"(Examples (`irlint SUBCOMMAND --help` shows 
   irlint infer model.xml --layer pool1        the inferred shapes of one layer
   irlint shape --op MaxPool --opset 14 --input 1,64,112,112 --attr kernel=3,3 --attr strides=2,2
   irlint run model.xml --layer pool1 --input x.npy --expect y.npy
+  irlint rules output-shape-mismatch          what a rule checks and how to fix its findings
 
 Exit codes: 0 clean, 1 findings or mismatches, 2 usage errors, missing paths or an internal error.)";
 
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     ShapeOptions shape;
     RunOptions run;
     MergeOptions merge;
+    RulesOptions rules;
     setup_check(*app.add_subcommand("check", "Check IR files or directories and report findings"), check);
     setup_infer(*app.add_subcommand(
                     "infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings"),
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
     setup_shape(*app.add_subcommand("shape", "Compute the output of one pooling layer from its attributes"), shape);
     setup_run(*app.add_subcommand("run", "Run a pooling layer on .npy inputs and compare with expected outputs"), run);
     setup_merge(*app.add_subcommand("merge", "Combine JSON check reports (e.g. of shards) into one report"), merge);
+    setup_rules(*app.add_subcommand("rules", "List the rules, or print one rule's documentation"), rules);
 
     try {
         app.parse(argc, argv);
@@ -80,6 +83,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("shape")) return run_shape(shape);
         if (app.got_subcommand("run")) return run_run(run);
         if (app.got_subcommand("merge")) return run_merge(merge);
+        if (app.got_subcommand("rules")) return run_rules(rules);
     } catch (const std::bad_alloc&) {
         return internal_error("out of memory (std::bad_alloc)");
     } catch (const std::exception& e) {

@@ -4,7 +4,12 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
 #include <new>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -21,6 +26,8 @@
 #include "core/text.hpp"
 #include "ir/reader.hpp"
 #include "rules/engine.hpp"
+#include "report/baseline.hpp"
+#include "report/rule_selection.hpp"
 #include "rules/structure.hpp"
 
 namespace irlint::cli {
@@ -52,6 +59,18 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage 
     app.add_option("--timeout-per-file", o.timeout_per_file,
                    "Give up on a file after SECONDS of checking, report it (check-timeout) and go on")
         ->check(CLI::NonNegativeNumber);
+    app.add_option("--select", o.select, "Report only these rule ids (RULE[,RULE...], repeatable)");
+    app.add_option("--ignore", o.ignore, "Never report these rule ids (RULE[,RULE...], repeatable)");
+    app.add_option("--severity", o.severities, "Report RULE at LEVEL: error, warning, note or off (RULE=LEVEL, "
+                                               "repeatable)");
+    app.add_option("--min-severity", o.min_severity,
+                   "Lowest severity printed (default: warning for text, note for json, sarif and junit)")
+        ->check(CLI::IsMember({"error", "warning", "note"}));
+    app.add_flag("--statistics", o.statistics, "After the findings, one line per rule: count, rule id, severity");
+    app.add_option("--baseline", o.baseline,
+                   "Do not report (nor fail on) the findings whose fingerprint is in FILE; the summary counts them");
+    app.add_option("--write-baseline", o.write_baseline,
+                   "Write the fingerprints of every finding of this run to FILE (atomically); exit 0");
 }
 
 namespace {
@@ -161,21 +180,132 @@ void print_closing_summary(const Summary& s, const std::string& output) {
 using Clock = std::chrono::steady_clock;
 
 // Checks the files and streams the report into the sink in path order. Returns the totals.
-Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, ReportSink& sink,
+// What the run reports: the rule selection, and the lowest severity printed.
+struct Filter {
+    RuleSelection selection;
+    Severity min_severity = Severity::note;
+    std::optional<std::set<std::string>> baseline;  // the accepted fingerprints
+};
+
+// Findings of this run: every fingerprint (for --write-baseline) and how many the baseline accepted.
+struct Fingerprints {
+    std::mutex mutex;
+    std::set<std::string> seen;
+    size_t baselined = 0;
+};
+
+void apply_baseline(const InputFile& file, Diagnostics& diagnostics, const Filter& filter, Fingerprints& prints) {
+    std::vector<std::string> mine;
+    size_t accepted = 0;
+    std::erase_if(diagnostics, [&](Diagnostic& d) {
+        d.fingerprint = finding_fingerprint(file.relative, d);
+        const bool known = filter.baseline && filter.baseline->count(d.fingerprint);
+        mine.push_back(d.fingerprint);
+        accepted += known;
+        return known;
+    });
+    const std::lock_guard lock(prints.mutex);
+    prints.seen.insert(mine.begin(), mine.end());
+    prints.baselined += accepted;
+}
+
+std::optional<std::set<std::string>> load_baseline(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::string error;
+    if (!in) error = "cannot read the file";
+    std::optional<std::set<std::string>> out;
+    if (error.empty()) out = parse_baseline(text.str(), error);
+    if (!out) print_error(fmt::format("--baseline {}: {}", path, error));
+    return out;
+}
+
+std::optional<Filter> filter_for(const CheckOptions& o) {
+    Filter f;
+    std::string error;
+    bool ok = true;
+    for (const auto& list : o.select) ok = ok && add_rule_list(list, f.selection.select, error);
+    for (const auto& list : o.ignore) ok = ok && add_rule_list(list, f.selection.ignore, error);
+    for (const auto& level : o.severities) ok = ok && add_severity_override(level, f.selection, error);
+    if (!ok) {
+        print_error(error);
+        return std::nullopt;
+    }
+    if (!o.baseline.empty() && !(f.baseline = load_baseline(o.baseline))) return std::nullopt;
+    f.min_severity = o.min_severity.empty() ? default_min_severity(o.format) : *parse_severity(o.min_severity);
+    return f;
+}
+
+// Per rule: how many findings, and the highest severity among them.
+using RuleCounts = std::map<std::string, std::pair<size_t, Severity>>;
+
+void count_rules(const Diagnostics& diagnostics, RuleCounts& counts) {
+    for (const Diagnostic& d : diagnostics) {
+        const auto it = counts.try_emplace(d.rule, 0, d.severity).first;
+        ++it->second.first;
+        it->second.second = std::max(it->second.second, d.severity);
+    }
+}
+
+std::string statistics_text(const RuleCounts& counts) {
+    std::string out;
+    for (const auto& [rule_id, count] : counts)
+        out += fmt::format("{:>6}  {:<30}  {}\n", count.first, rule_id, severity_name(count.second));
+    return out;
+}
+
+// The id of a run, the same in every shard job: the sorted relative file list and every option that changes
+// the findings. `merge` refuses shards of different runs.
+std::string run_id(const std::vector<InputFile>& files, const CheckOptions& o, const Filter& filter) {
+    std::vector<std::string> relative;
+    for (const InputFile& f : files) relative.push_back(f.relative);
+    std::sort(relative.begin(), relative.end());
+    uint64_t h = 0xcbf29ce484222325ull;
+    auto mix = [&](std::string_view part) { h = stable_hash(fmt::format("{:016x}{}\x1f", h, part)); };
+    for (const auto& r : relative) mix(r);
+    mix("--select");
+    for (const auto& r : filter.selection.select) mix(r);
+    mix("--ignore");
+    for (const auto& r : filter.selection.ignore) mix(r);
+    mix("--severity");
+    for (const auto& [id, level] : filter.selection.severity)
+        mix(id + "=" + std::string(level ? severity_name(*level) : "off"));
+    mix(fmt::format("--timeout-per-file {}", o.timeout_per_file));
+    mix("--baseline");
+    if (filter.baseline)
+        for (const auto& print : *filter.baseline) mix(print);
+    return fmt::format("{:016x}", h);
+}
+
+Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, const Filter& filter,
+                    const std::optional<ShardInfo>& shard, Fingerprints& prints, ReportSink& sink,
                     Clock::time_point start) {
-    const auto reporter = make_reporter(o.format, report_options_for(sink, o.quiet));
+    ReportOptions options = report_options_for(sink, o.quiet);
+    options.shard = shard;
+    const auto reporter = make_reporter(o.format, options);
     Progress progress(files.size(), progress_wanted(o.quiet, o.format, o.output));
     const bool shares_terminal = progress.enabled() && sink.is_stdout() && isatty(STDOUT_FILENO);
     Summary summary;
+    RuleCounts rule_counts;
+    size_t hidden_notes = 0;
+    std::vector<std::string> files_with_errors;
     sink.write(reporter->begin());
     progress.draw(true);
     auto check = [&](size_t i) {
         FileResult r = check_one_safely(files[i], o.timeout_per_file);
+        filter.selection.apply(r.diagnostics);
+        apply_baseline(files[i], r.diagnostics, filter, prints);
         progress.file_done(r);
         return r;
     };
     auto take = [&](FileResult& r) {
         summary.add(r);
+        count_rules(r.diagnostics, rule_counts);
+        if (std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::error; }))
+            files_with_errors.push_back(r.path);
+        hidden_notes += hide_below(r.diagnostics, filter.min_severity);
         const std::string text = reporter->file(r);
         if (shares_terminal && !text.empty()) progress.clear();
         sink.write(text);
@@ -189,6 +319,15 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     progress.clear();
     summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sink.write(reporter->end(summary));
+    if (o.format == "text" && !o.quiet) sink.write(files_with_errors_line(files_with_errors));
+    if (o.format == "text" && !o.quiet) sink.write(hidden_notes_line(hidden_notes));
+    if (o.format == "text" && !o.quiet && filter.baseline)
+        sink.write(fmt::format("{} baselined finding{} not reported (--baseline {})\n", prints.baselined,
+                               prints.baselined == 1 ? "" : "s", o.baseline));
+    if (o.statistics) {
+        if (o.format == "text") sink.write(statistics_text(rule_counts));
+        else fmt::print(stderr, "{}", statistics_text(rule_counts));
+    }
     return summary;
 }
 
@@ -196,16 +335,20 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
 
 int run_check(const CheckOptions& o) {
     const auto start = Clock::now();
+    const std::optional<Filter> filter = filter_for(o);
+    if (!filter) return exit_code::usage;
     InputFiles input = find_input_files(o.paths, o.excludes);
     for (const auto& m : input.missing) print_error(fmt::format("{}: no such file or directory", m));
     for (const auto& p : input.problems) print_warning(p);
     if (!input.missing.empty()) return exit_code::usage;
+    std::optional<ShardInfo> shard;
     if (!o.shard.empty()) {
         uint64_t k = 0, n = 0;
         if (!parse_shard(o.shard, k, n)) {
             print_error(fmt::format("--shard {}: expected K/N with 1 <= K <= N", o.shard));
             return exit_code::usage;
         }
+        shard = ShardInfo{k, n, run_id(input.files, o, *filter)};
         keep_shard(input.files, k, n);
     }
     if (input.files.empty() && o.shard.empty()) {
@@ -219,7 +362,8 @@ int run_check(const CheckOptions& o) {
         return exit_code::usage;
     }
     catch_interrupts();
-    const Summary summary = check_files(input.files, o, *sink, start);
+    Fingerprints prints;
+    const Summary summary = check_files(input.files, o, *filter, shard, prints, *sink, start);
     if (interrupted()) return kInterruptedExit;  // a report file of part of the files is not written
     if (auto failure = sink->commit()) {
         print_error(*failure);
@@ -227,6 +371,10 @@ int run_check(const CheckOptions& o) {
     }
     if (!o.output.empty() && progress_wanted(o.quiet, o.format, o.output)) print_closing_summary(summary, o.output);
     if (internal_failure) return exit_code::internal;
+    if (!o.write_baseline.empty()) {
+        if (emit_output(o.write_baseline, baseline_json(prints.seen)) != exit_code::ok) return exit_code::usage;
+        return exit_code::ok;
+    }
     return summary.fails(o.fail_on) ? exit_code::findings : exit_code::ok;
 }
 

@@ -19,6 +19,13 @@ struct CheckOptions {
     std::vector<std::string> excludes;
     bool quiet = false;
     double timeout_per_file = 0;  // seconds; 0: no limit
+    std::vector<std::string> select;      // RULE[,RULE...], repeatable
+    std::vector<std::string> ignore;
+    std::vector<std::string> severities;  // RULE=LEVEL
+    std::string min_severity;             // empty: warning for text, note for the other formats
+    bool statistics = false;
+    std::string baseline;        // findings whose fingerprint is in this file are not reported
+    std::string write_baseline;  // write the fingerprints of every finding to this file
 };
 void setup_check(CLI::App& app, CheckOptions& opts);
 int run_check(const CheckOptions& opts);
@@ -66,8 +73,16 @@ struct MergeOptions {
     std::string output;
     std::string fail_on = "error";
     bool quiet = false;
+    std::string min_severity;  // empty: warning for text, note for the other formats
 };
 void setup_merge(CLI::App& app, MergeOptions& opts);
 int run_merge(const MergeOptions& opts);
+
+struct RulesOptions {
+    std::string rule;  // empty: the table of every rule
+    std::string format = "text";
+};
+void setup_rules(CLI::App& app, RulesOptions& opts);
+int run_rules(const RulesOptions& opts);
 
 }  // namespace irlint::cli

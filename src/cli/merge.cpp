@@ -11,6 +11,7 @@
 #include "cli/common.hpp"
 #include "cli/report_sink.hpp"
 #include "report/report_reader.hpp"
+#include "report/rule_selection.hpp"
 
 namespace irlint::cli {
 
@@ -27,6 +28,9 @@ Exit codes: as check for the merged files; 2 when a report is not an irlint JSON
     app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")
         ->check(CLI::IsMember({"error", "warning", "never"}));
     app.add_flag("-q,--quiet", o.quiet, "Print findings only, no summary table");
+    app.add_option("--min-severity", o.min_severity,
+                   "Lowest severity printed (default: warning for text, note for json, sarif and junit)")
+        ->check(CLI::IsMember({"error", "warning", "note"}));
 }
 
 namespace {
@@ -57,19 +61,62 @@ struct Origin {
 };
 
 // Reads every report; nullopt after printing what is wrong with the first bad one.
-std::optional<std::vector<Origin>> read_reports(const std::vector<std::string>& reports) {
+std::optional<std::vector<Origin>> read_reports(const std::vector<std::string>& reports,
+                                                std::vector<std::optional<ShardInfo>>& shards) {
     std::vector<Origin> out;
     for (size_t r = 0; r < reports.size(); ++r) {
         std::string error;
         std::optional<std::vector<FileResult>> files;
-        if (const auto text = read_text_file(reports[r], error)) files = read_check_report(*text, error);
+        std::optional<ShardInfo> shard;
+        if (const auto text = read_text_file(reports[r], error)) {
+            files = read_check_report(*text, error);
+            if (files) shard = read_shard_info(*text, error);
+            if (!error.empty()) files.reset();
+        }
         if (!files) {
             print_error(fmt::format("{}: {}", reports[r], error));
             return std::nullopt;
         }
         for (auto& f : *files) out.push_back({std::move(f), r});
+        shards.push_back(std::move(shard));
     }
     return out;
+}
+
+// Reports of `check --shard` must be one complete set: every K of one N, once each, all of one run. Reports
+// without shard information are merged as they are, but not mixed with shards.
+bool one_complete_set(const std::vector<std::optional<ShardInfo>>& shards, const std::vector<std::string>& reports) {
+    const auto first = std::find_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_value(); });
+    if (first == shards.end()) return true;
+    const ShardInfo& run = **first;
+    const std::string& run_report = reports[static_cast<size_t>(first - shards.begin())];
+    std::vector<std::string> holder(run.count + 1);
+    bool ok = true;
+    for (size_t r = 0; r < shards.size(); ++r) {
+        const auto& s = shards[r];
+        if (!s) {
+            print_error(fmt::format("{} is not a shard report, {} is shard {}/{}; merge the shards of one run only",
+                                    reports[r], run_report, run.index, run.count));
+            ok = false;
+        } else if (s->run != run.run || s->count != run.count) {
+            print_error(fmt::format("{} (shard {}/{} of run {}) is from another run than {} (shard {}/{} of run {})",
+                                    reports[r], s->index, s->count, s->run, run_report, run.index, run.count, run.run));
+            ok = false;
+        } else if (!holder[s->index].empty()) {
+            print_error(
+                fmt::format("shard {}/{} is given twice: {} and {}", s->index, s->count, holder[s->index], reports[r]));
+            ok = false;
+        } else {
+            holder[s->index] = reports[r];
+        }
+    }
+    if (!ok) return false;
+    std::string missing;
+    for (uint64_t k = 1; k <= run.count; ++k)
+        if (holder[k].empty()) missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", k, run.count);
+    if (!missing.empty())
+        print_error(fmt::format("missing shard(s) {} of run {}; merge every shard of the run", missing, run.run));
+    return missing.empty();
 }
 
 // Sorted by path as `check` sorts. A file reported twice with the same result (a shard job that ran twice)
@@ -92,11 +139,32 @@ std::optional<std::vector<FileResult>> combine(std::vector<Origin> all, const st
     return out;
 }
 
+// The report of every finding at or above --min-severity; the summary still counts them all.
+std::string render_shown(const MergeOptions& o, const ReportOptions& options, const std::vector<FileResult>& files) {
+    const Severity min = o.min_severity.empty() ? default_min_severity(o.format) : *parse_severity(o.min_severity);
+    const auto reporter = make_reporter(o.format, options);
+    std::string out = reporter->begin();
+    size_t hidden_notes = 0;
+    std::vector<std::string> files_with_errors;
+    for (FileResult f : files) {
+        if (std::any_of(f.diagnostics.begin(), f.diagnostics.end(),
+                        [](const Diagnostic& d) { return d.severity == Severity::error; }))
+            files_with_errors.push_back(f.path);
+        hidden_notes += hide_below(f.diagnostics, min);
+        out += reporter->file(f);
+    }
+    out += reporter->end(summarize(files));
+    if (o.format == "text" && !o.quiet)
+        out += files_with_errors_line(files_with_errors) + hidden_notes_line(hidden_notes);
+    return out;
+}
+
 }  // namespace
 
 int run_merge(const MergeOptions& o) {
-    auto origins = read_reports(o.reports);
-    if (!origins) return exit_code::usage;
+    std::vector<std::optional<ShardInfo>> shards;
+    auto origins = read_reports(o.reports, shards);
+    if (!origins || !one_complete_set(shards, o.reports)) return exit_code::usage;
     const auto files = combine(std::move(*origins), o.reports);
     if (!files) return exit_code::usage;
     std::string error;
@@ -105,7 +173,7 @@ int run_merge(const MergeOptions& o) {
         print_error(error);
         return exit_code::usage;
     }
-    sink->write(render_report(o.format, report_options_for(*sink, o.quiet), *files));
+    sink->write(render_shown(o, report_options_for(*sink, o.quiet), *files));
     if (auto failure = sink->commit()) {
         print_error(*failure);
         return exit_code::usage;

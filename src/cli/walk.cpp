@@ -15,11 +15,14 @@ namespace {
 
 bool is_model_file(const fs::path& p) { return p.extension() == ".xml" || p.extension() == ".onnx"; }
 
-bool excluded(const fs::path& path, const std::vector<std::string>& excludes) {
-    const std::string whole = path.string();
+// A glob is matched against the path relative to the PATH argument and against the entry's name, never the
+// path as it was typed, so `models`, `./models/` and an absolute spelling exclude the same files.
+bool excluded(const fs::path& path, const fs::path& root, const std::vector<std::string>& excludes) {
+    const std::string relative = path.lexically_relative(root).generic_string();
     const std::string name = path.filename().string();
     for (const auto& glob : excludes)
-        if (fnmatch(glob.c_str(), whole.c_str(), 0) == 0 || fnmatch(glob.c_str(), name.c_str(), 0) == 0) return true;
+        if (fnmatch(glob.c_str(), relative.c_str(), 0) == 0 || fnmatch(glob.c_str(), name.c_str(), 0) == 0)
+            return true;
     return false;
 }
 
@@ -67,7 +70,7 @@ private:
             problem(p, fmt::format("cannot read ({}); skipped", ec.message()));
         } else if (fs::is_directory(status)) {
             enter(p, link, dir);
-        } else if (fs::is_regular_file(status) && is_model_file(p) && !excluded(p, excludes_)) {
+        } else if (fs::is_regular_file(status) && is_model_file(p) && !excluded(p, root_, excludes_)) {
             out_.files.push_back({p.string(), p.lexically_relative(root_).generic_string(), false});
         }
     }
@@ -81,7 +84,7 @@ private:
     }
 
     void enter(const fs::path& p, bool link, const PendingDir& dir) {
-        if (excluded(p, excludes_)) return;
+        if (excluded(p, root_, excludes_)) return;
         std::error_code ec;
         const fs::path target = fs::canonical(p, ec);
         if (ec) return problem(p, fmt::format("cannot resolve ({}); skipped", ec.message()));
@@ -113,7 +116,8 @@ InputFiles find_input_files(const std::vector<std::string>& paths, const std::ve
         const auto status = fs::status(p, ec);
         if (ec || !fs::exists(status)) out.missing.push_back(p);
         else if (fs::is_directory(status)) Walker(p, excludes, out).run();
-        else if (!excluded(p, excludes)) out.files.push_back({p, fs::path(p).filename().string(), true});
+        else if (!excluded(p, fs::path(p).parent_path(), excludes))
+            out.files.push_back({p, fs::path(p).filename().string(), true});
     }
     keep_first_of_each_path(out.files);
     std::sort(out.problems.begin(), out.problems.end());  // the walk's order is the file system's

@@ -40,6 +40,7 @@ struct Diagnostic {
     std::string message;
     int line = 0;
     LayerRef layer;
+    std::string fingerprint = {};  // set by `check` (see report/baseline.hpp); stable when lines move
 
     bool operator==(const Diagnostic&) const = default;
 };

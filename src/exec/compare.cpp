@@ -62,10 +62,6 @@ struct ErrorTotals {
     std::array<size_t, kDecadeBounds.size()> reaches{};
 };
 
-inline bool same_value(double a, double e) { return a == e || (a != a && e != e); }  // NaN matches NaN
-
-inline double error_of(double a, double e) { return same_value(a, e) ? 0.0 : std::fabs(a - e); }
-
 inline bool within(double err, double e, const Tolerance& tol) {
     return err == 0 || (err <= DBL_MAX && err <= tol.atol + tol.rtol * std::fabs(e));
 }

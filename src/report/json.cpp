@@ -38,9 +38,10 @@ std::string dims_json(const Shape& shape) {
 std::string diagnostic_json(const Diagnostic& d) {
     return fmt::format(
         "{{\"severity\":\"{}\",\"rule\":{},\"message\":{},\"line\":{},\"layer_id\":{},\"layer_name\":{},"
-        "\"layer_type\":{}}}",
+        "\"layer_type\":{}{}}}",
         severity_name(d.severity), json_string(d.rule), json_string(d.message), d.line, json_string(d.layer.id),
-        json_string(d.layer.name), json_string(d.layer.type));
+        json_string(d.layer.name), json_string(d.layer.type),
+        d.fingerprint.empty() ? "" : ",\"fingerprint\":" + json_string(d.fingerprint));
 }
 
 namespace {
@@ -64,6 +65,8 @@ std::string json_list(const std::vector<T>& items, Fn item_json) {
 // extend the original keys (which keep their order), so that `merge` can rebuild every format from it.
 class JsonReporter : public Reporter {
 public:
+    explicit JsonReporter(std::optional<ShardInfo> shard) : shard_(std::move(shard)) {}
+
     std::string begin() override {
         return fmt::format("{{\"tool\":\"irlint\",\"version\":\"{}\",\"files\":[", IRLINT_VERSION);
     }
@@ -79,16 +82,25 @@ public:
     std::string end(const Summary& s) override {
         return fmt::format(
             "],\"summary\":{{\"files\":{},\"errors\":{},\"warnings\":{},\"notes\":{},\"layers\":{},"
-            "\"checked\":{}}}}}\n",
-            s.files, s.errors, s.warnings, s.notes, s.layers, s.checked);
+            "\"checked\":{}}}{}}}\n",
+            s.files, s.errors, s.warnings, s.notes, s.layers, s.checked, shard_json());
     }
 
 private:
+    std::string shard_json() const {
+        if (!shard_) return "";
+        return fmt::format(",\"shard\":{{\"index\":{},\"count\":{},\"run\":{}}}", shard_->index, shard_->count,
+                           json_string(shard_->run));
+    }
+
     bool first_ = true;
+    std::optional<ShardInfo> shard_;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_json_reporter() { return std::make_unique<JsonReporter>(); }
+std::unique_ptr<Reporter> make_json_reporter(std::optional<ShardInfo> shard) {
+    return std::make_unique<JsonReporter>(std::move(shard));
+}
 
 }  // namespace irlint

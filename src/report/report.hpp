@@ -1,6 +1,7 @@
 #pragma once
 // What a check produced for one file, and the reporters that render it.
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,10 +53,20 @@ struct Palette {
 
 inline constexpr std::string_view kReportFormats[] = {"text", "json", "sarif", "junit"};
 
+// Which shard of which run a report holds: `merge` accepts one complete set of shards of one run.
+struct ShardInfo {
+    uint64_t index = 0;  // K, 1-based
+    uint64_t count = 0;  // N
+    std::string run;     // a hash of the run's sorted relative file list and the options that change findings
+
+    bool operator==(const ShardInfo&) const = default;
+};
+
 struct ReportOptions {
     Palette palette;        // text
     bool summary = true;    // text: the closing table
     std::string base_dir;   // sarif: artifact URIs are written relative to it (absolute, lexically normal)
+    std::optional<ShardInfo> shard;  // json: the shard of a run this report is, for `merge`
 };
 
 // Renders a check report in pieces, so that a run over many files streams it: begin(), then file() for
@@ -71,7 +82,7 @@ public:
 // format is one of kReportFormats.
 std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options);
 std::unique_ptr<Reporter> make_text_reporter(const ReportOptions& options);
-std::unique_ptr<Reporter> make_json_reporter();
+std::unique_ptr<Reporter> make_json_reporter(std::optional<ShardInfo> shard = std::nullopt);
 std::unique_ptr<Reporter> make_sarif_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_junit_reporter();
 

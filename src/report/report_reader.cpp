@@ -65,6 +65,7 @@ Diagnostic read_diagnostic(const JsonValue& v, const std::string& where) {
     d.message = string_at(v, "message", where);
     d.line = static_cast<int>(count_at(v, "line", where, INT_MAX));
     d.layer = layer_at(v, where, "layer_id", "layer_name", "layer_type");
+    if (v.find("fingerprint")) d.fingerprint = string_at(v, "fingerprint", where);
     return d;
 }
 
@@ -130,6 +131,26 @@ std::optional<std::vector<FileResult>> read_check_report(std::string_view json_t
         error = e.what;
         return std::nullopt;
     }
+}
+
+}  // namespace irlint
+
+namespace irlint {
+
+std::optional<ShardInfo> read_shard_info(std::string_view json_text, std::string& error) {
+    error.clear();
+    const std::optional<JsonValue> root = parse_json(json_text, error);
+    const JsonValue* shard = root && root->kind == JsonValue::Kind::object ? root->find("shard") : nullptr;
+    if (!shard) return std::nullopt;
+    const JsonValue* index = shard->find("index");
+    const JsonValue* count = shard->find("count");
+    const JsonValue* run = shard->find("run");
+    if (!index || !count || !run || !index->integer || !count->integer || run->kind != JsonValue::Kind::string ||
+        *count->integer < 1 || *index->integer < 1 || *index->integer > *count->integer) {
+        error = "shard: expected {\"index\":K,\"count\":N,\"run\":\"...\"} with 1 <= K <= N";
+        return std::nullopt;
+    }
+    return ShardInfo{static_cast<uint64_t>(*index->integer), static_cast<uint64_t>(*count->integer), run->string};
 }
 
 }  // namespace irlint

@@ -15,4 +15,7 @@ namespace irlint {
 // Keys the reader does not know are ignored, so reports of newer versions still merge.
 std::optional<std::vector<FileResult>> read_check_report(std::string_view json_text, std::string& error);
 
+// The report's "shard" object, when it has one; `error` is set when it is there but malformed.
+std::optional<ShardInfo> read_shard_info(std::string_view json_text, std::string& error);
+
 }  // namespace irlint

@@ -24,7 +24,7 @@ Summary summarize(const std::vector<FileResult>& files) {
 }
 
 std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options) {
-    if (format == "json") return make_json_reporter();
+    if (format == "json") return make_json_reporter(options.shard);
     if (format == "sarif") return make_sarif_reporter(options);
     if (format == "junit") return make_junit_reporter();
     return make_text_reporter(options);

@@ -52,8 +52,11 @@ std::string rules_json() {
     std::string out = "[";
     bool first = true;
     for (const RuleDoc& r : rule_docs()) {
-        out += fmt::format("{}{{\"id\":{},\"shortDescription\":{{\"text\":{}}},\"helpUri\":{}}}", first ? "" : ",",
-                           json_string(r.id), json_string(r.summary), json_string(rule_help_uri(r.id)));
+        out += fmt::format(
+            "{}{{\"id\":{},\"shortDescription\":{{\"text\":{}}},\"helpUri\":{},"
+            "\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
+            first ? "" : ",", json_string(r.id), json_string(r.summary), json_string(rule_help_uri(r.id)),
+            severity_name(r.severity));
         first = false;
     }
     return out + "]";
@@ -97,9 +100,15 @@ private:
         const std::string region = d.line > 0 ? fmt::format(",\"region\":{{\"startLine\":{}}}", d.line) : "";
         return fmt::format(
             "{{\"ruleId\":{}{},\"level\":\"{}\",\"message\":{{\"text\":{}}},\"locations\":[{{\"physicalLocation\":"
-            "{{\"artifactLocation\":{{\"uri\":{}}}{}}}}}]}}",
+            "{{\"artifactLocation\":{{\"uri\":{}}}{}}}}}]{}}}",
             json_string(d.rule), rule_index_json(d.rule), severity_name(d.severity),
-            json_string(layer_prefix(d.layer) + d.message), uri_json, region);
+            json_string(layer_prefix(d.layer) + d.message), uri_json, region, partial_fingerprints(d));
+    }
+
+    // GitHub code scanning follows an alert from one commit to the next by this key.
+    static std::string partial_fingerprints(const Diagnostic& d) {
+        if (d.fingerprint.empty()) return "";
+        return ",\"partialFingerprints\":{\"irlint/v1\":" + json_string(d.fingerprint) + "}";
     }
 
     std::string base_dir_;

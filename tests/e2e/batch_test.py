@@ -232,22 +232,44 @@ def merge_writes_atomically_and_fails_on_like_check():
 
 
 @check
-def merge_keeps_a_file_reported_twice_once():
+def merge_refuses_a_repeated_missing_or_foreign_shard():
     shards = shard_reports(2)
-    once = run("merge", *shards, "--format", "json")
     twice = run("merge", *shards, shards[0], "--format", "json")
+    expect_exit(twice, 2, "merge of a shard given twice")
+    expect("shard 1/2 is given twice" in twice.stderr and shards[0] in twice.stderr, f"{twice.stderr!r}")
+    missing = run("merge", shards[0], "--format", "json")
+    expect_exit(missing, 2, "merge of 1 shard of 2")
+    expect("missing shard(s) 2/2" in missing.stderr, f"{missing.stderr!r}")
+    foreign = os.path.join(WORK, "foreign2of2.json")
+    proc = run("check", "corpus", "--shard", "2/2", "--ignore", "attr-invalid", "--format", "json", "-o", foreign)
+    expect(proc.returncode in (0, 1), f"--shard 2/2 --ignore: exit {proc.returncode}")
+    mixed = run("merge", shards[0], foreign)
+    expect_exit(mixed, 2, "merge of shards of two runs")
+    expect("from another run" in mixed.stderr and foreign in mixed.stderr, f"{mixed.stderr!r}")
+
+
+def without_shard_key(path, name):
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    del data["shard"]
+    return write(name, json.dumps(data, separators=(",", ":")) + "\n"), data
+
+
+@check
+def merge_keeps_a_file_reported_twice_once():
+    plain = [without_shard_key(p, f"plain{i}.json")[0] for i, p in enumerate(shard_reports(2))]
+    once = run("merge", *plain, "--format", "json")
+    twice = run("merge", *plain, plain[0], "--format", "json")
     expect(twice.returncode == once.returncode and twice.stdout == once.stdout,
-           "a report given twice changes the merge")
+           "a plain report (no shard key) given twice changes the merge")
 
 
 @check
 def merge_refuses_conflicting_results():
-    shards = shard_reports(2)
-    with open(shards[0], encoding="utf-8") as f:
-        data = json.load(f)
+    plain, data = without_shard_key(shard_reports(2)[0], "plain-first.json")
     data["files"][0]["layers"] += 1
     changed = write("changed.json", json.dumps(data, separators=(",", ":")) + "\n")
-    proc = run("merge", shards[0], changed)
+    proc = run("merge", plain, changed)
     expect_exit(proc, 2, "merge of two reports with different results for one file")
     expect("with different results" in proc.stderr and data["files"][0]["path"] in proc.stderr,
            f"the error does not name the file: {proc.stderr!r}")

@@ -1,0 +1,167 @@
+// The rule registry is the one list of rules: docs/rules.md, SARIF and `irlint rules` must agree with it.
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "report/report.hpp"
+#include "report/rule_docs.hpp"
+#include "report/rules_markdown.hpp"
+
+using namespace irlint;
+
+namespace {
+
+std::string read_docs_rules_md() {
+    std::ifstream in(std::string(IRLINT_DOCS) + "/rules.md", std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The rows of the first table of the page, in order.
+std::vector<std::string> table_rows(const std::string& markdown) {
+    std::vector<std::string> rows;
+    std::istringstream lines(markdown);
+    std::string line;
+    bool in_table = false;
+    while (std::getline(lines, line)) {
+        if (line.rfind("| [`", 0) == 0) {
+            in_table = true;
+            rows.push_back(line);
+        } else if (in_table) {
+            break;
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("docs/rules.md's index is the registry, row by row") {
+    const std::string markdown = read_docs_rules_md();
+    REQUIRE(!markdown.empty());
+    const std::vector<std::string> rows = table_rows(markdown);
+    REQUIRE(rows.size() == rule_docs().size());
+    for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i] == rule_table_row(rule_docs()[i]));
+}
+
+TEST_CASE("every rule has a documentation section, and the binary carries the current docs/rules.md") {
+    const std::string markdown = read_docs_rules_md();
+    CHECK(rules_markdown() == markdown);
+    for (const RuleDoc& r : rule_docs()) {
+        INFO(r.id);
+        const std::string_view section = rule_section(markdown, r.id);
+        CHECK(section.find("**What it checks.**") == 0);
+        CHECK(section.find("**How to fix.**") != std::string_view::npos);
+    }
+}
+
+TEST_CASE("rule ids are unique, kebab-case, and include the contract's ids") {
+    std::set<std::string_view> ids;
+    for (const RuleDoc& r : rule_docs()) {
+        CHECK(ids.insert(r.id).second);
+        for (char c : r.id) CHECK(((c >= 'a' && c <= 'z') || c == '-'));
+    }
+    for (std::string_view id :
+         {"xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch", "attr-invalid",
+          "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op", "check-timeout",
+          "onnx-shape-inference-mismatch", "runtime-divergence"})
+        CHECK(ids.count(id) == 1);
+    REQUIRE(find_rule("runtime-divergence"));
+    CHECK(find_rule("runtime-divergence")->severity == Severity::warning);
+    CHECK(find_rule("unsupported-op")->severity == Severity::note);
+    CHECK(!find_rule("no-such-rule"));
+}
+
+TEST_CASE("rule_section cuts one section, without its heading, up to the next one") {
+    const std::string md = "# t\n\n## a-b\n\nfirst\n\n## c\n\nsecond\n";
+    CHECK(rule_section(md, "a-b") == "first\n");
+    CHECK(rule_section(md, "c") == "second\n");
+    CHECK(rule_section(md, "a").empty());
+    CHECK(rule_section(md, "zz").empty());
+}
+
+#include "report/rule_selection.hpp"
+
+TEST_CASE("rule selection: --select, --ignore and --severity RULE=LEVEL") {
+    RuleSelection sel;
+    std::string error;
+    CHECK(add_rule_list("attr-invalid,unsupported-op", sel.select, error));
+    CHECK(add_severity_override("attr-invalid=warning", sel, error));
+    CHECK(add_severity_override("unsupported-op=off", sel, error));
+    Diagnostics ds = {{Severity::error, "attr-invalid", "a", 3, {}},
+                      {Severity::note, "unsupported-op", "b", 4, {}},
+                      {Severity::error, "output-shape-mismatch", "c", 5, {}}};
+    sel.apply(ds);
+    REQUIRE(ds.size() == 1);
+    CHECK(ds[0].rule == "attr-invalid");
+    CHECK(ds[0].severity == Severity::warning);
+
+    CHECK(!add_rule_list("attr-invalid,nope", sel.ignore, error));
+    CHECK(error.find("unknown rule 'nope'; valid rules: xml-malformed,") == 0);
+    CHECK(!add_severity_override("attr-invalid=loud", sel, error));
+    CHECK(error == "unknown level 'loud' for attr-invalid; valid levels: error, warning, note, off");
+    CHECK(!add_severity_override("attr-invalid", sel, error));
+    CHECK(error == "'attr-invalid': expected RULE=LEVEL");
+}
+
+TEST_CASE("--min-severity hides the findings below it and counts the hidden notes") {
+    Diagnostics ds = {{Severity::note, "unsupported-op", "", 0, {}},
+                      {Severity::warning, "attr-invalid", "", 1, {}},
+                      {Severity::note, "const-data-invalid", "", 2, {}}};
+    CHECK(hide_below(ds, Severity::warning) == 2);
+    CHECK(ds.size() == 1);
+    CHECK(hidden_notes_line(2) == "2 notes hidden (--min-severity note shows them)\n");
+    CHECK(hidden_notes_line(1) == "1 note hidden (--min-severity note shows them)\n");
+    CHECK(hidden_notes_line(0).empty());
+    CHECK(default_min_severity("text") == Severity::warning);
+    CHECK(default_min_severity("json") == Severity::note);
+}
+
+#include "report/baseline.hpp"
+
+TEST_CASE("a fingerprint ignores the line and follows path, rule, layer and message") {
+    const Diagnostic d{
+        Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 10, {"3", "pool1", "MaxPool"}};
+    const Diagnostic moved{
+        Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 42, {"7", "pool1", "MaxPool"}};
+    CHECK(finding_fingerprint("sub/a.xml", d) == finding_fingerprint("sub/a.xml", moved));
+    CHECK(finding_fingerprint("sub/a.xml", d).size() == 16);
+    CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/b.xml", d));
+    const Diagnostic renamed{
+        Severity::error, "output-shape-mismatch", "output 0 is declared [1,2]", 10, {"3", "pool2", "MaxPool"}};
+    CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/a.xml", renamed));
+    const Diagnostic other_port{
+        Severity::error, "output-shape-mismatch", "output 1 is declared [1,2]", 10, {"3", "pool1", "MaxPool"}};
+    CHECK(finding_fingerprint("sub/a.xml", d) != finding_fingerprint("sub/a.xml", other_port));
+}
+
+TEST_CASE("a baseline file round-trips, and anything else is an error") {
+    const std::set<std::string> prints = {"00000000000000ff", "0123456789abcdef"};
+    std::string error;
+    CHECK(parse_baseline(baseline_json(prints), error) == prints);
+    CHECK(parse_baseline(baseline_json({}), error) == std::set<std::string>{});
+    CHECK(!parse_baseline("[1]", error));
+    CHECK(error == "not a baseline: expected an object with a \"fingerprints\" array");
+    CHECK(!parse_baseline("{\"fingerprints\":[1]}", error));
+    CHECK(!parse_baseline("{", error));
+}
+
+#include "report/report_reader.hpp"
+
+TEST_CASE("a shard report's shard object is read back, and a bad one is an error") {
+    std::string error;
+    const auto shard = read_shard_info(
+        R"({"tool":"irlint","files":[],"summary":{},"shard":{"index":2,"count":3,"run":"00ff"}})", error);
+    REQUIRE(shard);
+    CHECK(*shard == ShardInfo{2, 3, "00ff"});
+    CHECK(error.empty());
+    CHECK(!read_shard_info(R"({"tool":"irlint","files":[]})", error));
+    CHECK(error.empty());
+    CHECK(!read_shard_info(R"({"shard":{"index":4,"count":3,"run":"x"}})", error));
+    CHECK(error == "shard: expected {\"index\":K,\"count\":N,\"run\":\"...\"} with 1 <= K <= N");
+}
