@@ -53,6 +53,26 @@ struct Graph {
     std::vector<Edge> edges;
 };
 
+// What the file says about the tool that wrote it. OpenVINO reads the net-level <rt_info> and then ignores
+// <meta_data>; files from before 2022.1 carry only <meta_data> (Model Optimizer) and
+// <quantization_parameters> (the Post-training Optimization Tool). None of it changes how a model runs.
+struct Producer {
+    std::string mo_version;               // MO_version as written ("2022.3.0-9052-9752fafe8eb-releases/2022/3")
+    std::string runtime_version;          // Runtime_version: the OpenVINO that serialized the file
+    std::optional<bool> legacy_path;      // legacy_path: Model Optimizer 2022.1 to 2023.0
+    bool conversion_parameters = false;   // conversion_parameters, or the older cli_parameters
+    bool fp16_compressed = false;         // compress_fp16 / compress_to_fp16 True, or data_type FP16
+    std::string quantized_by;             // "POT" or "NNCF" when the file records a quantization
+    int line = 0;                         // the <meta_data> or <rt_info> element it was read from
+    std::string section;                  // "meta_data" or "rt_info"
+
+    bool known() const { return !mo_version.empty() || !runtime_version.empty() || !quantized_by.empty(); }
+    // Model Optimizer's Python pipeline: every MO before 2022.1, and legacy_path=True after.
+    bool legacy_model_optimizer() const;
+    // "Model Optimizer 2022.3.0 (legacy path), quantized by POT"; "" when the file names no producer.
+    std::string describe() const;
+};
+
 struct Model {
     std::string xml_path;
     std::string bin_path;
@@ -60,6 +80,7 @@ struct Model {
     uint64_t bin_size = 0;
     int64_t ir_version = 0;
     std::string name;
+    Producer producer;
     std::vector<Graph> graphs;  // graphs[0] is the main graph
 
     size_t layer_count() const;

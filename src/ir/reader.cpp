@@ -13,6 +13,7 @@
 #include "core/deadline.hpp"
 #include "core/dim.hpp"
 #include "core/text.hpp"
+#include "ir/producer.hpp"
 
 namespace irlint {
 
@@ -83,6 +84,7 @@ public:
         model.name = net.attribute("name").value();
         locate_bin(model);
         read_graphs(net, model);
+        read_producer(net, model.producer);
         result_.model = std::move(model);
         result_.status = ReadStatus::ok;
     }
@@ -165,6 +167,20 @@ private:
             model.bin_present = true;
             model.bin_size = std::filesystem::file_size(bin, ec);
             if (ec) model.bin_present = false;
+        }
+    }
+
+    // OpenVINO reads the net-level <rt_info> when there is one; a file whose <rt_info> names nobody may
+    // still say in <meta_data> which tool wrote it.
+    void read_producer(const pugi::xml_node& net, Producer& producer) {
+        for (const char* name : {"rt_info", "meta_data"}) {
+            const pugi::xml_node section = net.child(name);
+            if (!section) continue;
+            read_producer_entries(section, producer);
+            if (!producer.known()) continue;
+            producer.line = line(section);
+            producer.section = name;
+            return;
         }
     }
 

@@ -49,6 +49,7 @@ private:
     struct Produced {
         Shape shape;
         std::optional<ElementType> type;
+        bool consumed = false;  // some edge takes it
     };
 
     void emit(Severity s, std::string_view rule_id, int line, std::string message, const Layer* layer = nullptr) {
@@ -75,6 +76,9 @@ private:
             for (size_t k = 0; k < l.outputs.size(); ++k)
                 produced_[i].push_back({shapes[i].declared[k], l.outputs[k].precision});
         }
+        for (const auto& inputs : index.producer_of)
+            for (const auto& src : inputs)
+                if (src) produced_[src->layer][src->port].consumed = true;
         for (size_t i : index.topo_order) check_layer(graph, index, i, shapes[i]);
         for (size_t i : index.cyclic)
             if (shapes[i].status != LayerStatus::mismatch) shapes[i].status = LayerStatus::invalid;
@@ -136,7 +140,8 @@ private:
             shapes.status = LayerStatus::invalid;
             return;
         }
-        PoolLayerInput in{&l, *op, shapes.inputs, input_types, std::nullopt};
+        PoolLayerInput in{&l, *op, shapes.inputs, input_types, std::nullopt, {}, &model_.producer};
+        for (const Produced& out : produced_[i]) in.outputs_consumed.push_back(out.consumed);
         if (op->is_adaptive() && l.inputs.size() == 2) in.output_size = output_size_of(graph, index, i);
         shapes.pool_op = op;
         shapes.output_size = in.output_size;

@@ -246,14 +246,36 @@ private:
             const Port& port = l_.outputs[k];
             if (!port.precision || *port.precision == types[k] || *port.precision == ElementType::dynamic) continue;
             const bool is_index = k == 1;
-            emit(Severity::error, rule::output_type_mismatch, port.line,
-                 fmt::format("{} output {} ({}) is declared {}, OpenVINO gives {}{}", op_label(), port.id,
-                             is_index ? "indices" : "values", element_type_name(*port.precision),
-                             element_type_name(types[k]),
-                             is_index ? fmt::format(" (index_element_type={})", element_type_name(types[k]))
-                                      : " (the input element type)"));
-            if (shapes_.status == LayerStatus::ok) shapes_.status = LayerStatus::mismatch;
+            std::string message = fmt::format(
+                "{} output {} ({}) is declared {}, OpenVINO gives {}{}", op_label(), port.id,
+                is_index ? "indices" : "values", element_type_name(*port.precision), element_type_name(types[k]),
+                is_index ? fmt::format(" (index_element_type={})", element_type_name(types[k]))
+                         : " (the input element type)");
+            // OpenVINO builds each op from its inputs and attributes and never reads an output port's
+            // precision back: a port no edge takes is stale metadata, not a different computation.
+            const bool consumed = k >= in_.outputs_consumed.size() || in_.outputs_consumed[k];
+            if (consumed) {
+                emit(Severity::error, rule::output_type_mismatch, port.line, message);
+                if (shapes_.status == LayerStatus::ok) shapes_.status = LayerStatus::mismatch;
+                continue;
+            }
+            message += fmt::format("; nothing consumes this port and OpenVINO does not check a declared output "
+                                   "precision, so the model loads and runs with {} here{}",
+                                   element_type_name(types[k]), producer_note(is_index));
+            emit(Severity::warning, rule::output_type_mismatch, port.line, message);
         }
+    }
+
+    // Who wrote the stale precision, when the file says. Model Optimizer's Python graph (which POT also
+    // saves through) gives each output of an op without a type rule of its own the first input's type.
+    std::string producer_note(bool is_index) const {
+        if (!in_.producer || !in_.producer->known()) return "";
+        const Producer& p = *in_.producer;
+        const bool python_graph = p.legacy_model_optimizer() || p.quantized_by == "POT";
+        return fmt::format(" (written by {}, per its <{}>{})", p.describe(), p.section,
+                           is_index && python_graph ? "; Model Optimizer's Python graph, which POT saves through, "
+                                                      "gives an unconnected indices port the input's type"
+                                                    : "");
     }
 
     const PoolLayerInput& in_;

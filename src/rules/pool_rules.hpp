@@ -20,6 +20,8 @@ struct PoolLayerInput {
     std::vector<Shape> input_shapes;                     // per input port: the producer's shape
     std::vector<std::optional<ElementType>> input_types; // per input port
     std::optional<std::vector<int64_t>> output_size;     // adaptive pools: the Const values, when known
+    std::vector<bool> outputs_consumed;                  // per output port: some edge takes it
+    const Producer* producer = nullptr;                  // the tool the file says wrote it
 };
 
 // Fills shapes.inferred / shapes.status and appends diagnostics.
