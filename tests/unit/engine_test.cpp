@@ -110,6 +110,78 @@ TEST_CASE("MaxPool-8 index output type follows index_element_type") {
     CHECK_FALSE(find(good, "output-type-mismatch"));
 }
 
+TEST_CASE("a stale precision on an index port nothing consumes is a warning, consumed it is an error") {
+    const std::string data = R"(kernel="2,2" strides="2,2")";
+    std::string xml = pool_model("MaxPool", "opset8", data, {1, 3, 8, 8}, {{1, 3, 4, 4}, {1, 3, 4, 4}}, "",
+                                 {"FP32", "FP32"});
+    const ModelReport stale = check(xml);
+    const Diagnostic* d = find(stale, "output-type-mismatch");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::warning);
+    CHECK(d->message ==
+          "MaxPool-8 output 2 (indices) is declared f32, OpenVINO gives i64 (index_element_type=i64); nothing "
+          "consumes this port and OpenVINO does not check a declared output precision, so the model loads and runs "
+          "with i64 here");
+    CHECK(stale.layers[1].status == LayerStatus::ok);
+
+    const std::string result2 = R"(<layer id="3" name="idx" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>4</dim><dim>4</dim></port></input></layer>
+</layers>)";
+    xml.replace(xml.find("</layers>"), 9, result2);
+    xml.replace(xml.find("</edges>"), 8, R"(<edge from-layer="1" from-port="2" to-layer="3" to-port="0"/></edges>)");
+    const ModelReport consumed = check(xml);
+    d = find(consumed, "output-type-mismatch");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::error);
+    CHECK(consumed.layers[1].status == LayerStatus::mismatch);
+}
+
+TEST_CASE("the producer named in <meta_data> or <rt_info> is read and described") {
+    const std::string base = pool_model("MaxPool", "opset8", R"(kernel="2,2" strides="2,2")", {1, 3, 8, 8},
+                                        {{1, 3, 4, 4}, {1, 3, 4, 4}}, "", {"FP32", "FP32"});
+    auto with_tail = [&](const std::string& tail) {
+        std::string xml = base;
+        xml.replace(xml.rfind("</net>"), 6, tail + "</net>");
+        ReadResult r = read_model_from_memory(xml, "mem.xml");
+        REQUIRE(r.model);
+        return r.model->producer;
+    };
+    const Producer mo = with_tail(R"(<meta_data><MO_version value="2022.3.0-9052-9752fafe8eb-releases/2022/3"/>
+<Runtime_version value="2022.3.0-9052-9752fafe8eb-releases/2022/3"/><legacy_path value="True"/>
+<cli_parameters><compress_fp16 value="True"/></cli_parameters></meta_data>
+<quantization_parameters><config>{}</config></quantization_parameters>)");
+    CHECK(mo.describe() == "Model Optimizer 2022.3.0 (legacy path), quantized by POT, weights compressed to FP16");
+    CHECK(mo.legacy_model_optimizer());
+    CHECK(mo.section == "meta_data");
+    CHECK(mo.line > 0);
+
+    const Producer old_mo = with_tail(R"(<meta_data><MO_version value="2021.4.0-3827-c5b65f2cb1d-releases/2021/4"/>
+<cli_parameters><data_type value="FP32"/></cli_parameters></meta_data>)");
+    CHECK(old_mo.describe() == "Model Optimizer 2021.4.0");
+    CHECK(old_mo.legacy_model_optimizer());  // before 2022.1 there was only the Python pipeline
+
+    const Producer ovc = with_tail(R"(<rt_info><Runtime_version value="2025.1.0-18503-6fec06580ab-releases/2025/1"/>
+<conversion_parameters><framework value="onnx"/><info name="compress_to_fp16" value="true"/></conversion_parameters>
+<nncf><quantization/></nncf></rt_info><meta_data><MO_version value="2020.1"/></meta_data>)");
+    CHECK(ovc.describe() == "OpenVINO 2025.1.0 (ovc or save_model), quantized by NNCF, weights compressed to FP16");
+    CHECK_FALSE(ovc.legacy_model_optimizer());
+    CHECK(ovc.section == "rt_info");
+
+    const Producer custom = with_tail(R"(<rt_info><MO_version value="custom_master_a1d858c5028c"/><legacy_path value="False"/></rt_info>)");
+    CHECK(custom.describe() == "Model Optimizer (new front end)");
+    CHECK_FALSE(with_tail("<rt_info/>").known());
+
+    // The warning names the producer, and why the legacy pipeline wrote f32.
+    std::string xml = base;
+    xml.replace(xml.rfind("</net>"), 6, R"(<meta_data><MO_version value="2021.4.2-3974-e2a469a3450-releases/2021/4"/></meta_data></net>)");
+    const ModelReport r = check(xml);
+    const Diagnostic* d = find(r, "output-type-mismatch");
+    REQUIRE(d);
+    CHECK(d->message.find("(written by Model Optimizer 2021.4.2, per its <meta_data>; Model Optimizer's Python graph, "
+                          "which POT saves through, gives an unconnected indices port the input's type)") !=
+          std::string::npos);
+}
+
 TEST_CASE("value output type must be the input type") {
     const ModelReport r = check(pool_model("MaxPool", "opset1", R"(kernel="2,2" strides="2,2")", {1, 3, 8, 8},
                                            {{1, 3, 4, 4}}, "", {"FP16"}));
