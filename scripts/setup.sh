@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(g++ cmake make libpugixml-dev libcli11-dev libfmt-dev libpng-dev doctest-dev python3 python3-numpy
           python3-onnx libonnx-testdata libonnx-dev libprotobuf-dev protobuf-compiler python3-jsonschema
-          python3-torch)
+          python3-torch libtomlplusplus-dev)
 # Packaging and its tests: dpkg-shlibdeps (Depends of the .deb), groff (the man page), YAML (CI definitions).
 packages+=(dpkg-dev groff-base python3-yaml)
 # A clang build (CXX=clang++ scripts/test.sh) needs the compiler.

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/check_config.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/interrupt.hpp"
@@ -39,6 +40,12 @@ void setup_check(CLI::App& app, CheckOptions& o) {
   irlint check models/ --format sarif -o irlint.sarif     for GitHub code scanning
   irlint check models/ --format junit -o irlint.xml       for GitLab and Jenkins
   irlint check models/ --shard 2/4 --format json -o shard-2.json
+  irlint check models/ --write-baseline irlint-baseline.json   accept today's findings
+  irlint check models/ --baseline irlint-baseline.json         then fail only on new ones
+
+Configuration: the nearest irlint.toml in a checked file's directory or a parent (up to the directory
+holding .git) sets select, ignore, exclude, fail-on, min-severity, [severity] and [[overrides]];
+flags win over it.
 
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage errors or missing paths.)");
     app.add_option("paths", o.paths,
@@ -52,7 +59,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage 
     app.add_option("--shard", o.shard,
                    "Check only shard K of N (1-based), chosen by a hash of each file's path relative to its PATH, "
                    "e.g. 2/4");
-    app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")
+    app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1 (default: error)")
         ->check(CLI::IsMember({"error", "warning", "never"}));
     app.add_option("--exclude", o.excludes, "Skip paths matching GLOB (repeatable)");
     app.add_flag("-q,--quiet", o.quiet, "Print findings only: no summary table, no progress line");
@@ -71,6 +78,10 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage 
                    "Do not report (nor fail on) the findings whose fingerprint is in FILE; the summary counts them");
     app.add_option("--write-baseline", o.write_baseline,
                    "Write the fingerprints of every finding of this run to FILE (atomically); exit 0");
+    auto* config = app.add_option("--config", o.config,
+                                  "Use this configuration file for every path, instead of the irlint.toml found "
+                                  "nearest each checked file");
+    app.add_flag("--no-config", o.no_config, "Ignore irlint.toml files")->excludes(config);
 }
 
 namespace {
@@ -162,8 +173,8 @@ bool parse_shard(const std::string& text, uint64_t& k, uint64_t& n) {
 
 // The hash is of the path relative to its PATH argument, so that every machine and checkout agrees on the
 // shards whatever the spelling of the PATH (models/, ./models, /abs/models).
-void keep_shard(std::vector<InputFile>& files, uint64_t k, uint64_t n) {
-    std::erase_if(files, [&](const InputFile& f) { return stable_hash(f.relative) % n != k - 1; });
+void keep_shard(std::vector<CheckJob>& jobs, uint64_t k, uint64_t n) {
+    std::erase_if(jobs, [&](const CheckJob& j) { return stable_hash(j.file.relative) % n != k - 1; });
 }
 
 int jobs_for(int requested) {
@@ -180,11 +191,10 @@ void print_closing_summary(const Summary& s, const std::string& output) {
 using Clock = std::chrono::steady_clock;
 
 // Checks the files and streams the report into the sink in path order. Returns the totals.
-// What the run reports: the rule selection, and the lowest severity printed.
+// What the command line asks of the run, and the accepted fingerprints.
 struct Filter {
-    RuleSelection selection;
-    Severity min_severity = Severity::note;
-    std::optional<std::set<std::string>> baseline;  // the accepted fingerprints
+    FlagSettings flags;
+    std::optional<std::set<std::string>> baseline;
 };
 
 // Findings of this run: every fingerprint (for --write-baseline) and how many the baseline accepted.
@@ -194,11 +204,11 @@ struct Fingerprints {
     size_t baselined = 0;
 };
 
-void apply_baseline(const InputFile& file, Diagnostics& diagnostics, const Filter& filter, Fingerprints& prints) {
+void apply_baseline(const CheckJob& job, Diagnostics& diagnostics, const Filter& filter, Fingerprints& prints) {
     std::vector<std::string> mine;
     size_t accepted = 0;
     std::erase_if(diagnostics, [&](Diagnostic& d) {
-        d.fingerprint = finding_fingerprint(file.relative, d);
+        d.fingerprint = finding_fingerprint(job.settings.fingerprint_path, d);
         const bool known = filter.baseline && filter.baseline->count(d.fingerprint);
         mine.push_back(d.fingerprint);
         accepted += known;
@@ -225,16 +235,31 @@ std::optional<Filter> filter_for(const CheckOptions& o) {
     Filter f;
     std::string error;
     bool ok = true;
-    for (const auto& list : o.select) ok = ok && add_rule_list(list, f.selection.select, error);
-    for (const auto& list : o.ignore) ok = ok && add_rule_list(list, f.selection.ignore, error);
-    for (const auto& level : o.severities) ok = ok && add_severity_override(level, f.selection, error);
+    RuleSelection flags;
+    std::set<std::string> select;
+    for (const auto& list : o.select) ok = ok && add_rule_list(list, select, error);
+    for (const auto& list : o.ignore) ok = ok && add_rule_list(list, flags.ignore, error);
+    for (const auto& level : o.severities) ok = ok && add_severity_override(level, flags, error);
     if (!ok) {
         print_error(error);
         return std::nullopt;
     }
     if (!o.baseline.empty() && !(f.baseline = load_baseline(o.baseline))) return std::nullopt;
-    f.min_severity = o.min_severity.empty() ? default_min_severity(o.format) : *parse_severity(o.min_severity);
+    if (!select.empty()) f.flags.rules.select = select;
+    f.flags.rules.ignore = flags.ignore;
+    f.flags.rules.severity = flags.severity;
+    if (!o.min_severity.empty()) f.flags.min_severity = parse_severity(o.min_severity);
+    if (!o.fail_on.empty()) f.flags.fail_on = o.fail_on;
+    f.flags.default_min_severity = default_min_severity(o.format);
     return f;
+}
+
+// Whether a file's findings reach its --fail-on level.
+bool fails(const Diagnostics& diagnostics, std::string_view fail_on) {
+    return std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
+        return (fail_on == "error" && d.severity == Severity::error) ||
+               (fail_on == "warning" && d.severity >= Severity::warning);
+    });
 }
 
 // Per rule: how many findings, and the highest severity among them.
@@ -257,34 +282,40 @@ std::string statistics_text(const RuleCounts& counts) {
 
 // The id of a run, the same in every shard job: the sorted relative file list and every option that changes
 // the findings. `merge` refuses shards of different runs.
-std::string run_id(const std::vector<InputFile>& files, const CheckOptions& o, const Filter& filter) {
+std::string run_id(const std::vector<CheckJob>& jobs, const CheckOptions& o, const Filter& filter,
+                   const Configurations& configs) {
     std::vector<std::string> relative;
-    for (const InputFile& f : files) relative.push_back(f.relative);
+    for (const CheckJob& j : jobs) relative.push_back(j.file.relative);
     std::sort(relative.begin(), relative.end());
     uint64_t h = 0xcbf29ce484222325ull;
     auto mix = [&](std::string_view part) { h = stable_hash(fmt::format("{:016x}{}\x1f", h, part)); };
     for (const auto& r : relative) mix(r);
+    const RuleSettings& rules = filter.flags.rules;
     mix("--select");
-    for (const auto& r : filter.selection.select) mix(r);
+    if (rules.select)
+        for (const auto& r : *rules.select) mix(r);
     mix("--ignore");
-    for (const auto& r : filter.selection.ignore) mix(r);
+    for (const auto& r : rules.ignore) mix(r);
     mix("--severity");
-    for (const auto& [id, level] : filter.selection.severity)
-        mix(id + "=" + std::string(level ? severity_name(*level) : "off"));
+    for (const auto& [id, level] : rules.severity) mix(id + "=" + std::string(level ? severity_name(*level) : "off"));
     mix(fmt::format("--timeout-per-file {}", o.timeout_per_file));
     mix("--baseline");
     if (filter.baseline)
         for (const auto& print : *filter.baseline) mix(print);
+    mix("configurations");
+    for (const auto& digest : configs.digests()) mix(digest);
     return fmt::format("{:016x}", h);
 }
 
-Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, const Filter& filter,
+// Checks the files and streams the report into the sink in path order. Returns the totals; `failed` tells
+// whether some file reached its --fail-on level.
+Summary check_files(const std::vector<CheckJob>& jobs, const CheckOptions& o, const Filter& filter,
                     const std::optional<ShardInfo>& shard, Fingerprints& prints, ReportSink& sink,
-                    Clock::time_point start) {
+                    Clock::time_point start, bool& failed) {
     ReportOptions options = report_options_for(sink, o.quiet);
     options.shard = shard;
     const auto reporter = make_reporter(o.format, options);
-    Progress progress(files.size(), progress_wanted(o.quiet, o.format, o.output));
+    Progress progress(jobs.size(), progress_wanted(o.quiet, o.format, o.output));
     const bool shares_terminal = progress.enabled() && sink.is_stdout() && isatty(STDOUT_FILENO);
     Summary summary;
     RuleCounts rule_counts;
@@ -293,29 +324,32 @@ Summary check_files(const std::vector<InputFile>& files, const CheckOptions& o, 
     sink.write(reporter->begin());
     progress.draw(true);
     auto check = [&](size_t i) {
-        FileResult r = check_one_safely(files[i], o.timeout_per_file);
-        filter.selection.apply(r.diagnostics);
-        apply_baseline(files[i], r.diagnostics, filter, prints);
+        FileResult r = check_one_safely(jobs[i].file, o.timeout_per_file);
+        jobs[i].settings.selection.apply(r.diagnostics);
+        apply_baseline(jobs[i], r.diagnostics, filter, prints);
         progress.file_done(r);
         return r;
     };
+    size_t taken = 0;  // results come in file order
     auto take = [&](FileResult& r) {
         summary.add(r);
         count_rules(r.diagnostics, rule_counts);
         if (std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
                         [](const Diagnostic& d) { return d.severity == Severity::error; }))
             files_with_errors.push_back(r.path);
-        hidden_notes += hide_below(r.diagnostics, filter.min_severity);
+        const FileSettings& settings = jobs[taken++].settings;
+        failed = failed || fails(r.diagnostics, settings.fail_on);
+        hidden_notes += hide_below(r.diagnostics, settings.min_severity);
         const std::string text = reporter->file(r);
         if (shares_terminal && !text.empty()) progress.clear();
         sink.write(text);
     };
     const auto threads = static_cast<size_t>(jobs_for(o.jobs));
-    const size_t done = run_ordered({threads, 64 * threads}, files.size(), check, take, [&] { progress.draw(); },
+    const size_t done = run_ordered({threads, 64 * threads}, jobs.size(), check, take, [&] { progress.draw(); },
                                     interrupted);
-    if (done < files.size())
+    if (done < jobs.size())
         print_error(fmt::format("interrupted: {} of {} files checked ({} errors, {} warnings), the rest not started",
-                                done, files.size(), summary.errors, summary.warnings));
+                                done, jobs.size(), summary.errors, summary.warnings));
     progress.clear();
     summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sink.write(reporter->end(summary));
@@ -341,6 +375,14 @@ int run_check(const CheckOptions& o) {
     for (const auto& m : input.missing) print_error(fmt::format("{}: no such file or directory", m));
     for (const auto& p : input.problems) print_warning(p);
     if (!input.missing.empty()) return exit_code::usage;
+    Configurations configs;
+    std::string error;
+    std::optional<std::vector<CheckJob>> jobs =
+        plan_checks(input.files, o.config, !o.no_config, filter->flags, configs, error);
+    if (!jobs) {
+        print_error(error);
+        return exit_code::usage;
+    }
     std::optional<ShardInfo> shard;
     if (!o.shard.empty()) {
         uint64_t k = 0, n = 0;
@@ -348,14 +390,14 @@ int run_check(const CheckOptions& o) {
             print_error(fmt::format("--shard {}: expected K/N with 1 <= K <= N", o.shard));
             return exit_code::usage;
         }
-        shard = ShardInfo{k, n, run_id(input.files, o, *filter)};
-        keep_shard(input.files, k, n);
+        shard = ShardInfo{k, n, run_id(*jobs, o, *filter, configs)};
+        keep_shard(*jobs, k, n);
     }
-    if (input.files.empty() && o.shard.empty()) {
-        print_error("no .xml files found");
+    if (jobs->empty() && o.shard.empty()) {
+        print_error(input.files.empty() ? "no .xml files found"
+                                        : "no files left to check: the configuration excludes every one");
         return exit_code::usage;
     }
-    std::string error;
     auto sink = ReportSink::open(o.output, error);
     if (!sink) {
         print_error(error);
@@ -363,7 +405,8 @@ int run_check(const CheckOptions& o) {
     }
     catch_interrupts();
     Fingerprints prints;
-    const Summary summary = check_files(input.files, o, *filter, shard, prints, *sink, start);
+    bool failed = false;
+    const Summary summary = check_files(*jobs, o, *filter, shard, prints, *sink, start, failed);
     if (interrupted()) return kInterruptedExit;  // a report file of part of the files is not written
     if (auto failure = sink->commit()) {
         print_error(*failure);
@@ -375,7 +418,7 @@ int run_check(const CheckOptions& o) {
         if (emit_output(o.write_baseline, baseline_json(prints.seen)) != exit_code::ok) return exit_code::usage;
         return exit_code::ok;
     }
-    return summary.fails(o.fail_on) ? exit_code::findings : exit_code::ok;
+    return failed ? exit_code::findings : exit_code::ok;
 }
 
 }  // namespace irlint::cli

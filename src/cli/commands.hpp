@@ -15,7 +15,7 @@ struct CheckOptions {
     std::string output;
     int jobs = 0;
     std::string shard;
-    std::string fail_on = "error";
+    std::string fail_on;  // empty: the configuration's, else error
     std::vector<std::string> excludes;
     bool quiet = false;
     double timeout_per_file = 0;  // seconds; 0: no limit
@@ -26,6 +26,8 @@ struct CheckOptions {
     bool statistics = false;
     std::string baseline;        // findings whose fingerprint is in this file are not reported
     std::string write_baseline;  // write the fingerprints of every finding to this file
+    std::string config;          // this irlint.toml for every path, no discovery
+    bool no_config = false;      // ignore irlint.toml files
 };
 void setup_check(CLI::App& app, CheckOptions& opts);
 int run_check(const CheckOptions& opts);

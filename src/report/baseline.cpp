@@ -15,10 +15,22 @@ uint64_t fnv1a(std::string_view s, uint64_t h = 0xcbf29ce484222325ull) {
 }
 }  // namespace
 
+namespace {
+// The message without its digits: line numbers and values may change, the kind of problem does not.
+std::string without_digits(std::string_view message) {
+    std::string out;
+    for (char c : message)
+        if (c < '0' || c > '9') out += c;
+    return out;
+}
+}  // namespace
+
 std::string finding_fingerprint(std::string_view relative_path, const Diagnostic& d) {
+    // A port tells a layer's findings of one rule apart; without one, what the message says has to.
+    const std::string detail = d.port.empty() ? without_digits(d.message) : std::string();
     uint64_t h = 0xcbf29ce484222325ull;
     for (std::string_view part : {relative_path, std::string_view(d.rule), std::string_view(d.layer.name),
-                                  std::string_view(d.layer.type), std::string_view(d.message)}) {
+                                  std::string_view(d.layer.type), std::string_view(d.port), std::string_view(detail)}) {
         h = fnv1a(part, h);
         h = fnv1a(std::string_view("\0", 1), h);  // so that ("ab","c") and ("a","bc") differ
     }

@@ -11,8 +11,8 @@
 
 namespace irlint {
 
-// 16 hex digits from the file's path relative to its PATH argument, the rule id, the layer's name and type,
-// and the message (which names the port).
+// 16 hex digits from the file's path relative to the configuration root or its PATH argument, the rule id,
+// the layer's name and type, and the port; a finding without a port adds its message minus the digits.
 std::string finding_fingerprint(std::string_view relative_path, const Diagnostic& d);
 
 // {"version":1,"fingerprints":[...]}, sorted.

@@ -175,8 +175,8 @@ public:
     }
 
 private:
-    void emit(Severity s, std::string_view rule_id, int line, std::string message) {
-        out_.push_back(Diagnostic{s, std::string(rule_id), std::move(message), line, layer_ref(l_)});
+    void emit(Severity s, std::string_view rule_id, int line, std::string message, std::string port = {}) {
+        out_.push_back(Diagnostic{s, std::string(rule_id), std::move(message), line, layer_ref(l_), {}, std::move(port)});
     }
 
     void invalid() {
@@ -234,7 +234,7 @@ private:
         if (!conflict)
             message += declared.is_static() ? " (the declared dims are more precise than the input allows)"
                                             : " (the declared dims are less precise than OpenVINO's)";
-        emit(conflict ? Severity::error : Severity::warning, rule::output_shape_mismatch, port.line, message);
+        emit(conflict ? Severity::error : Severity::warning, rule::output_shape_mismatch, port.line, message, port.id);
         if (conflict) shapes_.status = LayerStatus::mismatch;
     }
 
@@ -255,14 +255,14 @@ private:
             // precision back: a port no edge takes is stale metadata, not a different computation.
             const bool consumed = k >= in_.outputs_consumed.size() || in_.outputs_consumed[k];
             if (consumed) {
-                emit(Severity::error, rule::output_type_mismatch, port.line, message);
+                emit(Severity::error, rule::output_type_mismatch, port.line, message, port.id);
                 if (shapes_.status == LayerStatus::ok) shapes_.status = LayerStatus::mismatch;
                 continue;
             }
             message += fmt::format("; nothing consumes this port and OpenVINO does not check a declared output "
                                    "precision, so the model loads and runs with {} here{}",
                                    element_type_name(types[k]), producer_note(is_index));
-            emit(Severity::warning, rule::output_type_mismatch, port.line, message);
+            emit(Severity::warning, rule::output_type_mismatch, port.line, message, port.id);
         }
     }
 

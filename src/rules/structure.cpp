@@ -32,8 +32,10 @@ public:
     }
 
 private:
-    void emit(Severity s, std::string_view rule_id, int line, std::string message, const Layer* layer = nullptr) {
+    void emit(Severity s, std::string_view rule_id, int line, std::string message, const Layer* layer = nullptr,
+              std::string port = {}) {
         Diagnostic d{s, std::string(rule_id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}};
+        d.port = std::move(port);
         out_.push_back(std::move(d));
     }
 
@@ -148,13 +150,13 @@ private:
                 emit(Severity::error, rule::edge_shape_mismatch, e.line,
                      fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {}", src.id, out.id,
                                  dst.id, in.id, src.name, a.str(), dst.name, b.str()),
-                     &dst);
+                     &dst, in.id);
             } else if (!(a == b)) {
                 emit(Severity::warning, rule::edge_shape_mismatch, e.line,
                      fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {} (compatible, "
                                  "but OpenVINO writes both sides alike)",
                                  src.id, out.id, dst.id, in.id, src.name, a.str(), dst.name, b.str()),
-                     &dst);
+                     &dst, in.id);
             }
         }
         if (out.precision && in.precision && *out.precision != *in.precision) {
@@ -162,7 +164,7 @@ private:
                  fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {}", src.id, out.id,
                              dst.id, in.id, src.name, element_type_name(*out.precision), dst.name,
                              element_type_name(*in.precision)),
-                 &dst);
+                 &dst, in.id);
         }
     }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of irlint's linter surface: the rule registry (`irlint rules`), rule selection,
-severities, --min-severity, --statistics and --exclude globs relative to the PATH argument.
+severities, --min-severity, --statistics, --exclude globs relative to the PATH argument, baselines, and
+irlint.toml configuration files (discovery, keys, overrides, flags over the file, invalid files).
 
     linter_test.py --irlint build/irlint --testdata testdata
 
@@ -172,6 +173,146 @@ def baseline_survives_moved_lines_and_catches_new_findings():
         with open(bad, "w") as f:
             f.write("[1]")
         expect(run("check", "models", "--baseline", bad, cwd=tmp).returncode == 2, "a bad baseline is not exit 2")
+
+def make_repo(tmp):
+    """A model repository: .git at its root, models/a.xml (an error), models/legacy/b.xml (an error),
+    models/ok.xml (clean). Returns its path."""
+    repo = os.path.join(tmp, "repo")
+    os.makedirs(os.path.join(repo, ".git"))
+    os.makedirs(os.path.join(repo, "models", "legacy"))
+    shutil.copy(os.path.join(TESTDATA, "broken", "output_type_indices.xml"), os.path.join(repo, "models", "a.xml"))
+    shutil.copy(os.path.join(TESTDATA, "broken", "output_shape_wrong_dim.xml"),
+                os.path.join(repo, "models", "legacy", "b.xml"))
+    shutil.copy(os.path.join(TESTDATA, "valid", "pool_chain.xml"), os.path.join(repo, "models", "ok.xml"))
+    return repo
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def findings(proc):
+    """{relative file name: sorted distinct (severity, rule) pairs} of a JSON report."""
+    out = {}
+    for f in json.loads(proc.stdout)["files"]:
+        name = f["path"].replace(os.sep, "/").split("models/", 1)[-1].removeprefix("./")
+        out[name] = sorted({(d["severity"], d["rule"]) for d in f["diagnostics"] if d["severity"] != "note"})
+    return out
+
+
+@check
+def config_keys_and_overrides():
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = make_repo(tmp)
+        write(os.path.join(repo, "irlint.toml"), """# the team's settings
+exclude = ["ok.xml"]
+fail-on = "warning"
+[severity]
+output-type-mismatch = "warning"
+[[overrides]]
+paths = ["models/legacy/**"]
+ignore = ["output-shape-mismatch"]
+""")
+        proc = run("check", "models", "--format", "json", cwd=repo)
+        got = findings(proc)
+        expect(got == {"a.xml": [("warning", "output-type-mismatch")], "legacy/b.xml": []},
+               f"configured findings {got}")
+        expect(proc.returncode == 1, f"fail-on = warning: exit {proc.returncode}")
+        # flags win over the file
+        proc = run("check", "models", "--format", "json", "--fail-on", "error", "--severity",
+                   "output-type-mismatch=note", cwd=repo)
+        expect(proc.returncode == 0 and findings(proc)["a.xml"] == [], f"flags over the file: {proc.returncode}")
+        proc = run("check", "models", "--format", "json", "--select", "output-shape-mismatch", cwd=repo)
+        expect(findings(proc) == {"a.xml": [], "legacy/b.xml": [("error", "output-shape-mismatch")]},
+               f"--select over an override's ignore: {findings(proc)}")
+        # the same from inside the repository, and with the PATH spelled absolutely
+        for cwd, path in ((os.path.join(repo, "models"), "."), (tmp, os.path.join(repo, "models"))):
+            got = findings(run("check", path, "--format", "json", cwd=cwd))
+            expect(got == {"a.xml": [("warning", "output-type-mismatch")], "legacy/b.xml": []},
+                   f"check {path} from {cwd}: {got}")
+        # --no-config, and a named file is checked even where exclude names it
+        proc = run("check", "models", "--no-config", "--format", "json", cwd=repo)
+        expect(len(findings(proc)) == 3 and proc.returncode == 1, f"--no-config: {findings(proc)}")
+        proc = run("check", os.path.join("models", "ok.xml"), "--format", "json", cwd=repo)
+        expect(list(findings(proc)) == ["ok.xml"], f"a named file: {findings(proc)}")
+
+
+@check
+def config_min_severity_and_select():
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = make_repo(tmp)
+        write(os.path.join(repo, "irlint.toml"), 'select = ["output-shape-mismatch"]\nmin-severity = "error"\n')
+        proc = run("check", "models", cwd=repo)
+        expect("[output-shape-mismatch]" in proc.stdout and "[output-type-mismatch]" not in proc.stdout,
+               f"select in the file:\n{proc.stdout}")
+        proc = run("check", "models", "--format", "json", cwd=repo)
+        expect(all(sev == "error" for found in findings(proc).values() for sev, _ in found),
+               "min-severity = error in the file")
+
+
+@check
+def config_discovery_nearest_and_stops_at_git():
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = make_repo(tmp)
+        write(os.path.join(tmp, "irlint.toml"), 'ignore = ["output-type-mismatch", "output-shape-mismatch"]\n')
+        proc = run("check", "models", "--format", "json", cwd=repo)
+        expect(findings(proc)["a.xml"] == [("error", "output-type-mismatch")],
+               "an irlint.toml above the directory holding .git was used")
+        write(os.path.join(repo, "irlint.toml"), 'ignore = ["output-type-mismatch"]\n')
+        write(os.path.join(repo, "models", "legacy", "irlint.toml"), 'ignore = ["output-shape-mismatch"]\n')
+        got = findings(run("check", "models", "--format", "json", cwd=repo))
+        expect(got == {"a.xml": [], "legacy/b.xml": [], "ok.xml": []}, f"nearest configuration per file: {got}")
+        # --config: one file for every path, no discovery
+        write(os.path.join(tmp, "strict.toml"), '[severity]\noutput-shape-mismatch = "warning"\n')
+        got = findings(run("check", "models", "--config", os.path.join(tmp, "strict.toml"), "--format", "json",
+                           cwd=repo))
+        expect(got["legacy/b.xml"] == [("warning", "output-shape-mismatch")] and
+               got["a.xml"] == [("error", "output-type-mismatch")], f"--config: {got}")
+
+
+@check
+def config_invalid_is_exit_2_with_file_line_and_choices():
+    cases = [
+        ('fail-on = "error"\nselct = ["attr-invalid"]\n', "irlint.toml:2: unknown key 'selct'; valid keys: select,"),
+        ('ignore = [\n  "attr-invalid",\n  "no-such-rule",\n]\n',
+         "irlint.toml:3: unknown rule 'no-such-rule'; valid rules: xml-malformed,"),
+        ('[severity]\nattr-invalid = "fatal"\n',
+         "irlint.toml:2: unknown level 'fatal' for attr-invalid; valid levels: error, warning, note, off"),
+        ('min-severity = "loud"\n', "irlint.toml:1: unknown level 'loud' for min-severity"),
+        ('[[overrides]]\npaths = ["x/*"]\nexclude = ["y"]\n',
+         "irlint.toml:3: unknown key 'exclude' in [[overrides]]; valid keys: paths, select, ignore, severity"),
+        ('select = "attr-invalid"\n', "irlint.toml:1: 'select' must be an array of strings"),
+        ('select = ["attr-invalid"\n', "irlint.toml:"),
+    ]
+    for text, message in cases:
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = make_repo(tmp)
+            write(os.path.join(repo, "irlint.toml"), text)
+            proc = run("check", "models", cwd=repo)
+            expect(proc.returncode == 2 and message in proc.stderr and not proc.stdout,
+                   f"{text!r}: exit {proc.returncode}, stderr {proc.stderr!r}")
+            expect(run("check", "models", "--no-config", cwd=repo).returncode == 1, "--no-config read the file")
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = make_repo(tmp)
+        proc = run("check", "models", "--config", "missing.toml", cwd=repo)
+        expect(proc.returncode == 2 and "missing.toml" in proc.stderr, f"--config missing.toml: {proc.stderr!r}")
+        proc = run("check", "models", "--config", "missing.toml", "--no-config", cwd=repo)
+        expect(proc.returncode == 2, "--config with --no-config is not a usage error")
+
+
+@check
+def config_root_anchors_fingerprints():
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = make_repo(tmp)
+        write(os.path.join(repo, "irlint.toml"), "# empty: defaults\n")
+        base = os.path.join(tmp, "base.json")
+        expect(run("check", "models", "--write-baseline", base, cwd=repo).returncode == 0, "--write-baseline")
+        # checked from elsewhere, through another PATH, the same findings are the baselined ones
+        proc = run("check", os.path.join("repo", "models", "legacy"), os.path.join("repo", "models", "a.xml"),
+                   "--baseline", base, cwd=tmp)
+        expect(proc.returncode == 0 and "baselined finding" in proc.stdout, f"baseline from another PATH:\n{proc.stdout}")
+
 
 
 def main():

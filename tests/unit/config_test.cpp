@@ -1,0 +1,118 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "report/config.hpp"
+
+using namespace irlint;
+
+namespace {
+
+// Writes `text` to a fresh irlint.toml in a temporary directory and loads it.
+struct TempConfig {
+    std::filesystem::path dir;
+    std::filesystem::path file;
+    explicit TempConfig(const std::string& text) {
+        char name[] = "/tmp/irlint-config-XXXXXX";
+        dir = mkdtemp(name);
+        file = dir / "irlint.toml";
+        std::ofstream(file) << text;
+    }
+    ~TempConfig() { std::filesystem::remove_all(dir); }
+    std::optional<Config> load(std::string& error) const { return load_config(file.string(), error); }
+};
+
+}  // namespace
+
+TEST_CASE("a configuration file sets rules, levels, paths and overrides") {
+    const TempConfig t(R"(select = ["output-shape-mismatch", "output-type-mismatch", "attr-invalid"]
+ignore = ["attr-invalid"]
+exclude = ["legacy/*"]
+fail-on = "warning"
+min-severity = "note"
+[severity]
+output-type-mismatch = "warning"
+attr-invalid = "off"
+[[overrides]]
+paths = ["generated/**"]
+ignore = ["output-shape-mismatch"]
+[[overrides]]
+paths = ["generated/strict/*"]
+select = ["output-shape-mismatch"]
+severity = { output-shape-mismatch = "note" }
+)");
+    std::string error;
+    const auto c = t.load(error);
+    REQUIRE_MESSAGE(c, error);
+    CHECK(c->root == t.dir);
+    CHECK(*c->fail_on == "warning");
+    CHECK(*c->min_severity == Severity::note);
+    CHECK(c->excludes("legacy/a.xml"));
+    CHECK_FALSE(c->excludes("models/a.xml"));
+    CHECK(c->digest.size() == 16);
+
+    const RuleSettings top = c->rules_for("models/a.xml");
+    CHECK(top.select->size() == 3);
+    CHECK(top.ignore == std::set<std::string>{"attr-invalid"});
+    CHECK(top.severity.at("output-type-mismatch") == Severity::warning);
+    CHECK_FALSE(top.severity.at("attr-invalid").has_value());
+
+    const RuleSettings gen = c->rules_for("generated/x/a.xml");
+    CHECK(gen.ignore == std::set<std::string>{"attr-invalid", "output-shape-mismatch"});
+
+    const RuleSettings strict = c->rules_for("generated/strict/a.xml");  // both overrides, the later wins
+    CHECK(*strict.select == std::set<std::string>{"output-shape-mismatch"});
+    CHECK(strict.severity.at("output-shape-mismatch") == Severity::note);
+}
+
+TEST_CASE("an invalid configuration names the file, the line and the valid choices") {
+    struct Case {
+        const char* text;
+        const char* message;  // after "<file>:"
+    };
+    const Case cases[] = {
+        {"select = [\"attr-invalid\"]\nfail_on = \"error\"\n",
+         "2: unknown key 'fail_on'; valid keys: select, ignore, exclude, fail-on, min-severity, severity, overrides"},
+        {"[severity]\noutput-type-mismatch = \"loud\"\n",
+         "2: unknown level 'loud' for output-type-mismatch; valid levels: error, warning, note, off"},
+        {"ignore = [\n \"attr-invalid\",\n \"attr-invalidd\"]\n", "3: unknown rule 'attr-invalidd'; valid rules: "},
+        {"fail-on = \"note\"\n", "1: unknown level 'note' for fail-on; valid levels: error, warning, never"},
+        {"fail-on = 1\n", "1: 'fail-on' must be a string: error, warning or never"},
+        {"exclude = \"a/*\"\n", "1: 'exclude' must be an array of strings"},
+        {"overrides = 3\n", "1: 'overrides' must be an array of tables ([[overrides]])"},
+        {"\n[[overrides]]\nignore = [\"attr-invalid\"]\n", "2: [[overrides]] needs 'paths', a list of globs"},
+        {"select = [\n", "1: not valid TOML: Error while parsing array: encountered end-of-file"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.text);
+        const TempConfig t(c.text);
+        std::string error;
+        CHECK_FALSE(t.load(error));
+        CAPTURE(error);
+        CHECK(error.rfind(t.file.string() + ":" + c.message, 0) == 0);
+    }
+}
+
+TEST_CASE("globs cross directories, and a glob without a slash also matches the file name") {
+    CHECK(glob_matches("legacy/**", "legacy/a/b.xml"));
+    CHECK(glob_matches("legacy/*", "legacy/a/b.xml"));
+    CHECK(glob_matches("*.xml", "a/b/c.xml"));
+    CHECK(glob_matches("c.xml", "a/b/c.xml"));
+    CHECK_FALSE(glob_matches("b/c.xml", "a/b/c.xml"));
+    CHECK_FALSE(glob_matches("legacy/*", "models/legacy.xml"));
+}
+
+TEST_CASE("the nearest irlint.toml is found, and none above a directory holding .git") {
+    const TempConfig outer("");
+    const auto repo = outer.dir / "repo";
+    std::filesystem::create_directories(repo / ".git");
+    std::filesystem::create_directories(repo / "models" / "sub");
+    CHECK_FALSE(find_config(repo / "models" / "sub"));
+    std::ofstream(repo / "irlint.toml") << "";
+    CHECK(find_config(repo / "models" / "sub") == repo / "irlint.toml");
+    std::ofstream(repo / "models" / "irlint.toml") << "";
+    CHECK(find_config(repo / "models" / "sub") == repo / "models" / "irlint.toml");
+    CHECK(find_config(outer.dir) == outer.file);
+}
