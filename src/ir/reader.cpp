@@ -53,11 +53,14 @@ std::string quoted_if_readable(std::string_view text) {
 
 class Reader {
 public:
-    Reader(const std::string& text, ReadResult& result) : text_(text), lines_(text), result_(result) {}
+    // The line index is taken before parsing: pugixml parses in place, ending names and values with NULs.
+    Reader(std::string& text, ReadResult& result) : text_(text), lines_(text), result_(result) {}
 
     void run(const std::string& xml_path) {
         // As a fragment, pugixml keeps what lies beside the root element, so that it can be judged below.
-        const auto parsed = doc_.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_fragment);
+        // The string's own terminating NUL is handed over too: pugixml then needs no byte of the text to end it.
+        const auto parsed =
+            doc_.load_buffer_inplace(text_.data(), text_.size() + 1, pugi::parse_default | pugi::parse_fragment);
         // Running out of memory says nothing about the file.
         if (parsed.status == pugi::status_out_of_memory) throw std::bad_alloc();
         if (!parsed) {
@@ -309,7 +312,7 @@ private:
         return edge;
     }
 
-    const std::string& text_;
+    std::string& text_;
     LineIndex lines_;
     ReadResult& result_;
     pugi::xml_document doc_;
@@ -318,23 +321,35 @@ private:
 
 }  // namespace
 
-ReadResult read_model_from_memory(const std::string& xml_text, const std::string& xml_path) {
+ReadResult read_model_from_buffer(std::string& xml_text, const std::string& xml_path) {
     ReadResult result;
     Reader(xml_text, result).run(xml_path);
     return result;
 }
 
+ReadResult read_model_from_memory(const std::string& xml_text, const std::string& xml_path) {
+    std::string text = xml_text;
+    return read_model_from_buffer(text, xml_path);
+}
+
 ReadResult read_model(const std::string& xml_path) {
-    std::ifstream in(xml_path, std::ios::binary);
+    std::ifstream in(xml_path, std::ios::binary | std::ios::ate);
+    std::string text;
+    if (in) {
+        const std::streamoff size = in.tellg();
+        if (size >= 0) {
+            text.resize(static_cast<size_t>(size));
+            in.seekg(0);
+            in.read(text.data(), size);
+        }
+    }
     if (!in) {
         ReadResult result;
         result.diagnostics.push_back(
             {Severity::error, std::string(rule::ir_structure), "cannot open the file for reading", 0, {}});
         return result;
     }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return read_model_from_memory(buffer.str(), xml_path);
+    return read_model_from_buffer(text, xml_path);
 }
 
 }  // namespace irlint
