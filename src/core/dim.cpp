@@ -153,6 +153,7 @@ std::optional<Shape> parse_shape(std::string_view text, std::string* error) {
 
 Shape shape_from_port_dims(const std::vector<int64_t>& dims) {
     Shape s;
+    s.dims.reserve(dims.size());
     for (int64_t v : dims) s.dims.push_back(Dim(v));
     return s;
 }

@@ -1,6 +1,8 @@
 #include "ir/reader.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -235,29 +237,61 @@ private:
         return graph;
     }
 
+    // The first attribute with each wanted name, as attribute(name) would find it, in one pass: a file holds
+    // tens of thousands of layers and ports, and a lookup by name is a string comparison per attribute.
+    template <size_t N>
+    static std::array<pugi::xml_attribute, N> attributes_named(const pugi::xml_node& node,
+                                                             const std::array<const char*, N>& names) {
+        std::array<pugi::xml_attribute, N> found{};
+        for (const pugi::xml_attribute a : node.attributes())
+            for (size_t k = 0; k < N; ++k)
+                if (!found[k] && std::strcmp(a.name(), names[k]) == 0) {
+                    found[k] = a;
+                    break;
+                }
+        return found;
+    }
+
+    // The same for child elements.
+    template <size_t N>
+    static std::array<pugi::xml_node, N> children_named(const pugi::xml_node& node,
+                                                       const std::array<const char*, N>& names) {
+        std::array<pugi::xml_node, N> found{};
+        for (const pugi::xml_node c : node.children()) {
+            if (c.type() != pugi::node_element) continue;
+            for (size_t k = 0; k < N; ++k)
+                if (!found[k] && std::strcmp(c.name(), names[k]) == 0) {
+                    found[k] = c;
+                    break;
+                }
+        }
+        return found;
+    }
+
     Layer read_layer(const pugi::xml_node& node) {
         Layer layer;
         layer.line = line(node);
-        layer.id = node.attribute("id").value();
-        layer.name = node.attribute("name").value();
-        layer.type = node.attribute("type").value();
-        layer.version = node.attribute("version").value();
-        if (!node.attribute("id") || !parse_int(trim(layer.id)) || *parse_int(trim(layer.id)) < 0)
+        const auto [id, name, type, version] = attributes_named<4>(node, {"id", "name", "type", "version"});
+        layer.id = id.value();
+        layer.name = name.value();
+        layer.type = type.value();
+        layer.version = version.value();
+        if (!id || !parse_int(trim(layer.id)) || *parse_int(trim(layer.id)) < 0)
             error(rule::ir_structure, layer.line,
-                  node.attribute("id") ? fmt::format("layer id '{}' is not a non-negative integer", excerpt(layer.id))
-                                       : "layer has no id attribute",
+                  id ? fmt::format("layer id '{}' is not a non-negative integer", excerpt(layer.id))
+                     : "layer has no id attribute",
                   &layer);
-        if (!node.attribute("type")) error(rule::ir_structure, layer.line, "layer has no type attribute", &layer);
-        if (!node.attribute("name")) error(rule::ir_structure, layer.line, "layer has no name attribute", &layer);
-        if (!node.attribute("version"))
-            error(rule::ir_structure, layer.line, "layer has no version attribute (OpenVINO requires it)", &layer);
-        if (const pugi::xml_node data = node.child("data")) {
+        if (!type) error(rule::ir_structure, layer.line, "layer has no type attribute", &layer);
+        if (!name) error(rule::ir_structure, layer.line, "layer has no name attribute", &layer);
+        if (!version) error(rule::ir_structure, layer.line, "layer has no version attribute (OpenVINO requires it)", &layer);
+        const auto [data, input, output] = children_named<3>(node, {"data", "input", "output"});
+        if (data) {
             layer.has_data = true;
             layer.data_line = line(data);
             for (const pugi::xml_attribute a : data.attributes()) layer.attrs.emplace_back(a.name(), a.value());
         }
-        read_ports(node.child("input"), layer, layer.inputs);
-        read_ports(node.child("output"), layer, layer.outputs);
+        read_ports(input, layer, layer.inputs);
+        read_ports(output, layer, layer.outputs);
         for (const Port& p : layer.outputs)
             if (p.precision_text.empty())
                 error(rule::ir_structure, p.line,
@@ -266,22 +300,29 @@ private:
         return layer;
     }
 
+    static bool named(const pugi::xml_node& node, const char* name) {
+        return node.type() == pugi::node_element && std::strcmp(node.name(), name) == 0;
+    }
+
     void read_ports(const pugi::xml_node& group, const Layer& layer, std::vector<Port>& ports) {
-        for (pugi::xml_node p = group.child("port"); p; p = p.next_sibling("port")) {
+        for (const pugi::xml_node p : group.children()) {
+            if (!named(p, "port")) continue;
             Port port;
             port.line = line(p);
-            port.id = p.attribute("id").value();
-            port.names = p.attribute("names").value();
-            if (!p.attribute("id")) error(rule::ir_structure, port.line, "port has no id attribute", &layer);
-            if (const pugi::xml_attribute prec = p.attribute("precision")) {
-                port.precision_text = prec.value();
+            const auto [id, names, precision] = attributes_named<3>(p, {"id", "names", "precision"});
+            port.id = id.value();
+            port.names = names.value();
+            if (!id) error(rule::ir_structure, port.line, "port has no id attribute", &layer);
+            if (precision) {
+                port.precision_text = precision.value();
                 port.precision = parse_element_type(port.precision_text);
                 if (!port.precision)
                     error(rule::ir_structure, port.line,
                           fmt::format("port {} has unknown precision '{}'", port.id, excerpt(port.precision_text)),
                           &layer);
             }
-            for (pugi::xml_node d = p.child("dim"); d; d = d.next_sibling("dim")) {
+            for (const pugi::xml_node d : p.children()) {
+                if (!named(d, "dim")) continue;
                 const std::string_view text = trim(d.text().get());
                 const auto value = parse_int(text);
                 if (!value || *value < -1 || *value == Dim::kInf) {

@@ -15,9 +15,50 @@ LayerRef layer_ref(const Layer& layer) { return {layer.id, layer.name, layer.typ
 
 namespace {
 
+// Layer ids to layer indices. Real files number their layers 0, 1, 2, ...: such an id is found in an array;
+// any other spelling ("01", "x", a huge number) in a hash map, so ids stay strings compared exactly.
+class LayerIds {
+public:
+    explicit LayerIds(size_t layers) : by_number_(std::min<size_t>(4 * layers + 16, kMaxDense), kNone) {}
+
+    // The index of the layer that had `id` first; `index` is kept when the id is new.
+    size_t insert(std::string_view id, size_t index) {
+        if (const auto n = dense_number(id)) {
+            if (by_number_[*n] == kNone) by_number_[*n] = index;
+            return by_number_[*n];
+        }
+        return other_.emplace(id, index).first->second;
+    }
+
+    std::optional<size_t> find(std::string_view id) const {
+        if (const auto n = dense_number(id)) return by_number_[*n] == kNone ? std::nullopt : std::optional(by_number_[*n]);
+        const auto it = other_.find(id);
+        return it == other_.end() ? std::nullopt : std::optional(it->second);
+    }
+
+private:
+    static constexpr size_t kNone = static_cast<size_t>(-1);
+    static constexpr size_t kMaxDense = size_t{1} << 24;
+
+    // The number an id spells in canonical decimal (no sign, no leading zero), when it fits the array.
+    std::optional<size_t> dense_number(std::string_view id) const {
+        if (id.empty() || id.size() > 9 || (id.size() > 1 && id[0] == '0')) return std::nullopt;
+        size_t n = 0;
+        for (char c : id) {
+            if (c < '0' || c > '9') return std::nullopt;
+            n = n * 10 + static_cast<size_t>(c - '0');
+        }
+        return n < by_number_.size() ? std::optional(n) : std::nullopt;
+    }
+
+    std::vector<size_t> by_number_;
+    std::unordered_map<std::string_view, size_t> other_;
+};
+
 class StructureChecker {
 public:
-    StructureChecker(const Graph& graph, Diagnostics& out) : g_(graph), out_(out) {}
+    StructureChecker(const Graph& graph, Diagnostics& out)
+        : g_(graph), out_(out), layer_ids_(graph.layers.size()), duplicate_(graph.layers.size(), 0) {}
 
     GraphIndex run() {
         index_ports();
@@ -44,9 +85,10 @@ private:
     void index_layers() {
         for (size_t i = 0; i < g_.layers.size(); ++i) {
             const Layer& l = g_.layers[i];
-            auto [it, inserted] = index_.layer_by_id.emplace(l.id, i);
-            if (!inserted) {
-                const Layer& first = g_.layers[it->second];
+            const size_t first_index = layer_ids_.insert(l.id, i);
+            if (first_index != i) {
+                duplicate_[i] = 1;
+                const Layer& first = g_.layers[first_index];
                 emit(Severity::error, rule::ir_structure, l.line,
                      fmt::format("duplicate layer id {}{}: already used by '{}' at line {}; OpenVINO keeps only "
                                  "the last layer with an id",
@@ -57,47 +99,84 @@ private:
         }
     }
 
+    // A layer has a handful of ports: pairs are compared directly; a file with very many ports on one layer
+    // gets a hash set, so that no input makes this quadratic.
     void check_port_ids(const Layer& l) {
-        std::unordered_map<std::string, int> seen;
-        auto visit = [&](const Port& p) {
-            auto [it, inserted] = seen.emplace(p.id, p.line);
-            if (!inserted)
-                emit(Severity::error, rule::ir_structure, p.line,
-                     fmt::format("duplicate port id {} in layer {} (first at line {})", p.id, l.id, it->second), &l);
+        const size_t n = l.inputs.size() + l.outputs.size();
+        auto port = [&](size_t k) -> const Port& {
+            return k < l.inputs.size() ? l.inputs[k] : l.outputs[k - l.inputs.size()];
         };
-        for (const Port& p : l.inputs) visit(p);
-        for (const Port& p : l.outputs) visit(p);
-    }
-
-    const Layer* find_layer(const std::string& id, size_t* index) const {
-        auto it = index_.layer_by_id.find(id);
-        if (it == index_.layer_by_id.end()) return nullptr;
-        *index = it->second;
-        return &g_.layers[it->second];
-    }
-
-    // Port id -> index of its first port, per layer and direction: an edge finds its ports in constant time
-    // however many ports a layer declares.
-    using PortIds = std::unordered_map<std::string_view, size_t>;
-
-    static PortIds ids_of(const std::vector<Port>& ports) {
-        PortIds ids;
-        for (size_t i = 0; i < ports.size(); ++i) ids.emplace(ports[i].id, i);
-        return ids;
-    }
-
-    void index_ports() {
-        for (const Layer& l : g_.layers) {
-            input_ids_.push_back(ids_of(l.inputs));
-            output_ids_.push_back(ids_of(l.outputs));
+        auto report = [&](const Port& p, const Port& first) {
+            emit(Severity::error, rule::ir_structure, p.line,
+                 fmt::format("duplicate port id {} in layer {} (first at line {})", p.id, l.id, first.line), &l);
+        };
+        if (n <= kLinearPorts) {
+            for (size_t i = 1; i < n; ++i)
+                for (size_t j = 0; j < i; ++j)
+                    if (port(j).id == port(i).id) {
+                        report(port(i), port(j));
+                        break;
+                    }
+            return;
+        }
+        std::unordered_map<std::string_view, const Port*> seen;
+        for (size_t k = 0; k < n; ++k) {
+            auto [it, inserted] = seen.emplace(port(k).id, &port(k));
+            if (!inserted) report(port(k), *it->second);
         }
     }
 
-    static std::optional<size_t> port_index(const PortIds& ids, const std::string& id) {
-        const auto it = ids.find(id);
-        if (it == ids.end()) return std::nullopt;
-        return it->second;
+    const Layer* find_layer(std::string_view id, size_t* index) const {
+        const auto found = layer_ids_.find(id);
+        if (!found) return nullptr;
+        *index = *found;
+        return &g_.layers[*found];
     }
+
+    static constexpr size_t kLinearPorts = 16;
+
+    // Port ids are a digit or two: comparing them inline beats a call to memcmp.
+    static bool same_short_text(std::string_view a, std::string_view b) {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (a[i] != b[i]) return false;
+        return true;
+    }
+
+    // Finds a layer's port by id: by a scan for the usual handful of ports, through a hash index built once
+    // for a layer with many, so that an edge finds its port in constant time however many a layer declares.
+    class PortIds {
+    public:
+        explicit PortIds(const std::vector<Port>& ports) : ports_(&ports) {
+            if (ports.size() <= kLinearPorts) return;
+            for (size_t i = 0; i < ports.size(); ++i) by_id_.emplace(ports[i].id, i);
+        }
+        std::optional<size_t> find(std::string_view id) const {
+            if (ports_->size() <= kLinearPorts) {
+                for (size_t i = 0; i < ports_->size(); ++i)
+                    if (same_short_text((*ports_)[i].id, id)) return i;
+                return std::nullopt;
+            }
+            const auto it = by_id_.find(id);
+            if (it == by_id_.end()) return std::nullopt;
+            return it->second;
+        }
+
+    private:
+        const std::vector<Port>* ports_;
+        std::unordered_map<std::string_view, size_t> by_id_;
+    };
+
+    void index_ports() {
+        input_ids_.reserve(g_.layers.size());
+        output_ids_.reserve(g_.layers.size());
+        for (const Layer& l : g_.layers) {
+            input_ids_.emplace_back(l.inputs);
+            output_ids_.emplace_back(l.outputs);
+        }
+    }
+
+    static std::optional<size_t> port_index(const PortIds& ids, std::string_view id) { return ids.find(id); }
 
     void connect(const Edge& e) {
         size_t from = 0, to = 0;
@@ -171,7 +250,7 @@ private:
     void report_unconnected_inputs() {
         for (size_t i = 0; i < g_.layers.size(); ++i) {
             const Layer& l = g_.layers[i];
-            if (index_.layer_by_id.at(l.id) != i) continue;  // a duplicate: already reported
+            if (duplicate_[i]) continue;  // already reported
             for (size_t p = 0; p < l.inputs.size(); ++p)
                 if (!index_.producer_of[i][p])
                     emit(Severity::error, rule::ir_structure, l.inputs[p].line,
@@ -186,13 +265,20 @@ private:
     void order_topologically() {
         const size_t n = g_.layers.size();
         std::vector<size_t> pending(n, 0);
-        std::vector<std::vector<size_t>> consumers(n);
+        // Each layer's consumers, side by side in one array: consumers[begin[i] .. begin[i + 1]).
+        std::vector<size_t> begin(n + 1, 0);
         for (size_t i = 0; i < n; ++i)
             for (const auto& p : index_.producer_of[i])
                 if (p) {
                     ++pending[i];
-                    consumers[p->layer].push_back(i);
+                    ++begin[p->layer + 1];
                 }
+        for (size_t i = 0; i < n; ++i) begin[i + 1] += begin[i];
+        std::vector<size_t> consumers(begin[n]);
+        std::vector<size_t> filled(begin.begin(), begin.end() - 1);
+        for (size_t i = 0; i < n; ++i)
+            for (const auto& p : index_.producer_of[i])
+                if (p) consumers[filled[p->layer]++] = i;
         std::vector<size_t> ready;
         for (size_t i = n; i-- > 0;)
             if (pending[i] == 0) ready.push_back(i);
@@ -200,8 +286,8 @@ private:
             const size_t i = ready.back();
             ready.pop_back();
             index_.topo_order.push_back(i);
-            for (size_t c : consumers[i])
-                if (--pending[c] == 0) ready.push_back(c);
+            for (size_t k = begin[i]; k < begin[i + 1]; ++k)
+                if (--pending[consumers[k]] == 0) ready.push_back(consumers[k]);
         }
         if (index_.topo_order.size() == n) return;
         index_.has_cycle = true;
@@ -255,6 +341,8 @@ private:
     const Graph& g_;
     Diagnostics& out_;
     GraphIndex index_;
+    LayerIds layer_ids_;
+    std::vector<char> duplicate_;                  // per layer: its id was taken by an earlier layer
     std::vector<PortIds> input_ids_, output_ids_;  // per layer
 };
 

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -18,7 +19,6 @@ struct PortRef {
 };
 
 struct GraphIndex {
-    std::unordered_map<std::string, size_t> layer_by_id;           // first layer with each id
     std::vector<std::vector<std::optional<PortRef>>> producer_of;  // [layer][input] -> producer output
     std::vector<size_t> topo_order;                                // every layer; cycles appended last
     bool has_cycle = false;
