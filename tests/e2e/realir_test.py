@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Runs `irlint check` over a directory of real OpenVINO IR files (the shared realir/ corpus).
 
-    realir_test.py --irlint build/irlint --dir ../shared/realir
+    realir_test.py --irlint build/irlint --dir ../shared/realir [--min-pooling N]
 
 For every .xml in DIR: irlint must not crash (exit 0 or 1 only, no signal, no timeout) and its JSON must parse.
 The only files allowed error-level findings are the known negative cases below, and they must have them;
-every other file must have none. Across the directory at least MIN_POOLING pooling layers must be checked.
+every other file must have none. Across the directory at least N pooling layers (default 70) must be checked.
 Prints one line per failure and a closing line `N passed, M failed`; exits 1 on any failure.
 """
 import argparse
@@ -16,7 +16,6 @@ import sys
 import irlint_process
 
 TIMEOUT_SECONDS = 120
-MIN_POOLING = 70
 
 # file -> (the only rule its errors may carry, text one of them must contain, case-insensitive, or None)
 EXPECTED_ERRORS = {
@@ -26,12 +25,32 @@ EXPECTED_ERRORS = {
 }
 
 
+def expected_errors_of(directory):
+    """The known negative cases of DIR: its manifest.tsv's `expected_error` column (RULE or RULE:TEXT, empty for a
+    file that must check clean) where it has one, else the shared corpus's list above."""
+    manifest = os.path.join(directory, "manifest.tsv")
+    if not os.path.exists(manifest):
+        return EXPECTED_ERRORS
+    with open(manifest, encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    header, rows = rows[0], rows[1:]
+    if "expected_error" not in header:
+        return EXPECTED_ERRORS
+    name_column, error_column = header.index("name"), header.index("expected_error")
+    expected = {}
+    for row in rows:
+        if row[error_column]:
+            rule, _, text = row[error_column].partition(":")
+            expected[row[name_column] + ".xml"] = (rule, text or None)
+    return expected
+
+
 def run(irlint, args):
     return irlint_process.run(irlint, args, TIMEOUT_SECONDS)
 
 
-def check_file(irlint, path):
-    """Returns (failure messages, pooling layers checked)."""
+def check_file(irlint, path, expected):
+    """Returns (failure messages, pooling layers checked); EXPECTED is the (rule, text) of a known negative case."""
     name = os.path.basename(path)
     code, out, err = run(irlint, ["check", path, "--format", "json"])
     if code is None:
@@ -50,7 +69,6 @@ def check_file(irlint, path):
 
     failures = []
     errors = [d for d in diags if d.get("severity") == "error"]
-    expected = EXPECTED_ERRORS.get(name)
     if expected is None:
         for d in errors:
             failures.append(f"{name}: unexpected error:{d.get('rule')} at line {d.get('line')}: {d.get('message')}")
@@ -74,10 +92,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--irlint", required=True, help="the irlint binary")
     ap.add_argument("--dir", required=True, help="directory of real IR .xml files")
+    ap.add_argument("--min-pooling", type=int, default=70, help="pooling layers that must be checked in DIR")
     args = ap.parse_args()
     irlint = os.path.abspath(args.irlint)
 
     names = sorted(n for n in os.listdir(args.dir) if n.endswith(".xml"))
+    negatives = expected_errors_of(args.dir)
     passed = failed = 0
     total_checked = 0
 
@@ -93,19 +113,21 @@ def main():
     if not names:
         record([f"{args.dir}: no .xml files"])
     for name in names:
-        failures, checked = check_file(irlint, os.path.join(args.dir, name))
+        failures, checked = check_file(irlint, os.path.join(args.dir, name), negatives.get(name))
         total_checked += checked
         record(failures)
 
-    record([f"{name}: expected negative case is not in {args.dir}" for name in EXPECTED_ERRORS if name not in names])
-    record([] if total_checked >= MIN_POOLING else
-           [f"only {total_checked} pooling layers checked across {len(names)} files, expected at least {MIN_POOLING}"])
+    record([f"{name}: expected negative case is not in {args.dir}" for name in negatives if name not in names])
+    record([] if total_checked >= args.min_pooling else
+           [f"only {total_checked} pooling layers checked across {len(names)} files, "
+            f"expected at least {args.min_pooling}"])
 
     # the whole directory at once: the summary must count every file and exactly the known errors
     code, out, err = run(irlint, ["check", args.dir, "--format", "json"])
     dir_failures = []
-    if code != 1:
-        dir_failures.append(f"check DIR: exit {code}, expected 1 (the directory holds known negative cases)")
+    expected_code = 1 if negatives else 0
+    if code != expected_code:
+        dir_failures.append(f"check DIR: exit {code}, expected {expected_code}")
     else:
         try:
             summary = json.loads(out)["summary"]
