@@ -201,24 +201,27 @@ private:
             pending.pop_front();
             const size_t index = model.graphs.size();
             model.graphs.push_back(Graph{job.owner, {}, {}});
-            std::vector<pugi::xml_node> layer_nodes;
-            Graph graph = read_graph(job.node, job.owner.empty(), layer_nodes);
-            for (size_t i = 0; i < graph.layers.size(); ++i) {
-                Layer& layer = graph.layers[i];
-                for (const char* body_name : {"body", "then_body", "else_body"}) {
-                    const pugi::xml_node body = layer_nodes[i].child(body_name);
-                    if (!body) continue;
-                    layer.bodies.push_back(model.graphs.size() + pending.size());
-                    pending.push_back({body, fmt::format("{} of layer {}", body_name, layer.id)});
-                }
+            std::vector<LayerBody> bodies;
+            Graph graph = read_graph(job.node, job.owner.empty(), bodies);
+            for (const LayerBody& body : bodies) {
+                Layer& layer = graph.layers[body.layer];
+                layer.bodies.push_back(model.graphs.size() + pending.size());
+                pending.push_back({body.node, fmt::format("{} of layer {}", body.node.name(), layer.id)});
             }
             graph.owner = job.owner;
             model.graphs[index] = std::move(graph);
         }
     }
 
-    Graph read_graph(const pugi::xml_node& node, bool is_main, std::vector<pugi::xml_node>& nodes) {
+    // A nested graph (<body>, <then_body>, <else_body>) of the layer at index `layer`.
+    struct LayerBody {
+        size_t layer;
+        pugi::xml_node node;
+    };
+
+    Graph read_graph(const pugi::xml_node& node, bool is_main, std::vector<LayerBody>& bodies) {
         Graph graph;
+        std::vector<pugi::xml_node> nodes;
         const pugi::xml_node layers = node.child("layers");
         if (!layers) {
             error(rule::ir_structure, line(node),
@@ -226,9 +229,9 @@ private:
         }
         for (pugi::xml_node l = layers.child("layer"); l; l = l.next_sibling("layer")) nodes.push_back(l);
         graph.layers.reserve(nodes.size());
-        for (const auto& l : nodes) {
+        for (size_t i = 0; i < nodes.size(); ++i) {
             check_deadline();
-            graph.layers.push_back(read_layer(l));
+            graph.layers.push_back(read_layer(nodes[i], i, bodies));
         }
         for (pugi::xml_node e = node.child("edges").child("edge"); e; e = e.next_sibling("edge")) {
             check_deadline();
@@ -268,7 +271,7 @@ private:
         return found;
     }
 
-    Layer read_layer(const pugi::xml_node& node) {
+    Layer read_layer(const pugi::xml_node& node, size_t index, std::vector<LayerBody>& bodies) {
         Layer layer;
         layer.line = line(node);
         const auto [id, name, type, version] = attributes_named<4>(node, {"id", "name", "type", "version"});
@@ -284,7 +287,10 @@ private:
         if (!type) error(rule::ir_structure, layer.line, "layer has no type attribute", &layer);
         if (!name) error(rule::ir_structure, layer.line, "layer has no name attribute", &layer);
         if (!version) error(rule::ir_structure, layer.line, "layer has no version attribute (OpenVINO requires it)", &layer);
-        const auto [data, input, output] = children_named<3>(node, {"data", "input", "output"});
+        const auto [data, input, output, body, then_body, else_body] =
+            children_named<6>(node, {"data", "input", "output", "body", "then_body", "else_body"});
+        for (const pugi::xml_node& b : {body, then_body, else_body})
+            if (b) bodies.push_back({index, b});
         if (data) {
             layer.has_data = true;
             layer.data_line = line(data);
