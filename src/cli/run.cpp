@@ -94,7 +94,7 @@ const LayerShapes* find_layer(const ModelReport& report, const std::string& want
         *error = fmt::format("no layer with id or name '{}'{}{}", wanted,
                              pools.empty() ? "" : "; pooling layers: ", fmt::join(pools, ", "));
     } else {
-        std::vector<std::string> ids;
+        std::vector<std::string_view> ids;
         for (const auto* l : by_name) ids.push_back(l->layer->id);
         *error =
             fmt::format("'{}' names {} layers (ids {}): give the id", wanted, by_name.size(), fmt::join(ids, ", "));

@@ -57,7 +57,7 @@ int run_shape(const ShapeOptions& o) {
             print_error(fmt::format("--attr {}: expected KEY=VALUE", a));
             return exit_code::usage;
         }
-        attrs.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+        attrs.emplace_back(std::string_view(a).substr(0, eq), std::string_view(a).substr(eq + 1));
     }
     const ParsedAttrs parsed = parse_pool_attrs(*op, attrs);
     const std::string label = fmt::format("{}-{}", op->type_name(), op->version);

@@ -104,7 +104,7 @@ public:
     LayerRun run() {
         const Layer& l = *ls_.layer;
         const PoolOp op = *ls_.pool_op;
-        r_.layer = LayerRef{l.id, l.name, l.type};
+        r_.layer = layer_ref(l);
         r_.version = l.version;
         r_.op_name = fmt::format("{}-{}", op.type_name(), op.version);
         r_.input_path = req_.input_path;

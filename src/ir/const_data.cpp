@@ -23,7 +23,7 @@ std::optional<ConstInfo> parse_const(const Layer& layer, std::string* error) {
         return fail(fmt::format("Const element_type=\"{}\" is not a static element type",
                                 excerpt(*layer.attr("element_type"))));
     info.type = *type;
-    const std::string& shape = *layer.attr("shape");
+    const std::string_view shape = *layer.attr("shape");
     if (!trim(shape).empty()) {
         for (std::string_view field : split(shape, ',')) {
             const auto v = parse_int(trim(field));

@@ -2,7 +2,7 @@
 
 namespace irlint {
 
-const std::string* Layer::attr(std::string_view key) const {
+const std::string_view* Layer::attr(std::string_view key) const {
     for (const auto& [k, v] : attrs)
         if (k == key) return &v;
     return nullptr;
@@ -18,6 +18,12 @@ const Port* Layer::find_output(std::string_view port_id) const {
     for (const auto& p : outputs)
         if (p.id == port_id) return &p;
     return nullptr;
+}
+
+std::string_view Model::keep(std::string s) { return kept.emplace_back(std::move(s)); }
+
+LayerRef layer_ref(const Layer& layer) {
+    return {std::string(layer.id), std::string(layer.name), std::string(layer.type)};
 }
 
 size_t Model::layer_count() const {

@@ -2,48 +2,58 @@
 // The in-memory form of an IR .xml: graphs of layers with their ports and edges, each element keeping
 // its source line. It holds what the file says, unvalidated beyond the syntax of single values; the
 // rules judge it.
+//
+// Ids, names, types and attribute values are views of the file's text, which the Model owns (parsed in
+// place, so each value ends with a NUL there): a large IR has hundreds of thousands of them, and a copy
+// of each would cost as much as the parse. Text that is not in a file goes through Model::keep().
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/diagnostic.hpp"
 #include "core/element_type.hpp"
 
 namespace irlint {
 
 struct Port {
-    std::string id;
+    std::string_view id;
     int line = 0;
-    std::string precision_text;               // as written, empty when absent
+    std::string_view precision_text;          // as written, empty when absent
     std::optional<ElementType> precision;     // parsed; nullopt when absent or unknown
     std::vector<int64_t> dims;                // -1 is a dynamic dim
     bool dims_valid = true;                   // false when some <dim> was not an integer >= -1
-    std::string names;
+    std::string_view names;
 };
 
 struct Layer {
-    std::string id;
-    std::string name;
-    std::string type;
-    std::string version;
+    std::string_view id;
+    std::string_view name;
+    std::string_view type;
+    std::string_view version;
     int line = 0;
     bool has_data = false;
     int data_line = 0;
-    std::vector<std::pair<std::string, std::string>> attrs;  // <data> attributes in file order
+    std::vector<std::pair<std::string_view, std::string_view>> attrs;  // <data> attributes in file order
     std::vector<Port> inputs;
     std::vector<Port> outputs;
     std::vector<size_t> bodies;  // indices into Model::graphs of nested bodies (TensorIterator, Loop, If)
 
-    const std::string* attr(std::string_view key) const;
+    const std::string_view* attr(std::string_view key) const;
     const Port* find_input(std::string_view port_id) const;
     const Port* find_output(std::string_view port_id) const;
 };
 
+// The layer as diagnostics name it (copies: a diagnostic outlives the model).
+LayerRef layer_ref(const Layer& layer);
+
 struct Edge {
-    std::string from_layer, from_port, to_layer, to_port;
+    std::string_view from_layer, from_port, to_layer, to_port;
     int line = 0;
 };
 
@@ -74,6 +84,17 @@ struct Producer {
 };
 
 struct Model {
+    Model() = default;
+    Model(Model&&) = default;
+    Model& operator=(Model&&) = default;
+    Model(const Model&) = delete;  // the views would still point into the original's text
+    Model& operator=(const Model&) = delete;
+
+    // Keeps `s` as long as the model and returns a view of it.
+    std::string_view keep(std::string s);
+
+    std::unique_ptr<std::string> text;  // the file, parsed in place: the views point into it
+    std::deque<std::string> kept;       // text from elsewhere (a deque never moves its elements)
     std::string xml_path;
     std::string bin_path;
     bool bin_present = false;

@@ -25,7 +25,7 @@ struct ReadResult {
 
 ReadResult read_model(const std::string& xml_path);
 ReadResult read_model_from_memory(const std::string& xml_text, const std::string& xml_path);
-// Parses `xml_text` in place: the text is left changed, and the model holds copies of what it needs.
-ReadResult read_model_from_buffer(std::string& xml_text, const std::string& xml_path);
+// Parses `xml_text` in place; the model keeps it (Model::text).
+ReadResult read_model_from_buffer(std::string xml_text, const std::string& xml_path);
 
 }  // namespace irlint

@@ -17,29 +17,30 @@ const OnnxPoolNode* OnnxCheck::pool_for(size_t node) const {
 
 namespace {
 
-Port port_for(const std::string& value, const OnnxModel& m, size_t index) {
+// `value` lives in the OnnxModel, which the OnnxCheck keeps beside the Model.
+Port port_for(const std::string& value, const OnnxModel& m, size_t index, Model& model) {
     Port p;
-    p.id = std::to_string(index);
+    p.id = model.keep(std::to_string(index));
     p.names = value;
     const auto it = m.values.find(value);
     if (it == m.values.end()) return p;
     if (it->second.type) {
         p.precision = it->second.type;
-        p.precision_text = std::string(element_type_name(*it->second.type));
+        p.precision_text = element_type_name(*it->second.type);
     }
     if (it->second.shape && !it->second.shape->rank_dynamic)
         for (const Dim& d : it->second.shape->dims) p.dims.push_back(d.is_static() ? d.length() : -1);
     return p;
 }
 
-Layer layer_for(const OnnxNode& n, const OnnxModel& m) {
+Layer layer_for(const OnnxNode& n, const OnnxModel& m, Model& model) {
     Layer l;
-    l.id = std::to_string(n.index);
-    l.name = n.display_name();
+    l.id = model.keep(std::to_string(n.index));
+    l.name = model.keep(n.display_name());
     l.type = n.op_type;
-    l.version = n.domain.empty() ? fmt::format("opset{}", m.default_opset()) : n.domain;
-    for (size_t i = 0; i < n.inputs.size(); ++i) l.inputs.push_back(port_for(n.inputs[i], m, i));
-    for (size_t i = 0; i < n.outputs.size(); ++i) l.outputs.push_back(port_for(n.outputs[i], m, i));
+    l.version = n.domain.empty() ? model.keep(fmt::format("opset{}", m.default_opset())) : std::string_view(n.domain);
+    for (size_t i = 0; i < n.inputs.size(); ++i) l.inputs.push_back(port_for(n.inputs[i], m, i, model));
+    for (size_t i = 0; i < n.outputs.size(); ++i) l.outputs.push_back(port_for(n.outputs[i], m, i, model));
     return l;
 }
 
@@ -79,7 +80,7 @@ private:
 
     void emit(Severity s, std::string_view rule_id, size_t node, std::string message) {
         const Layer& l = layer(node);
-        c_.report.diagnostics.push_back({s, std::string(rule_id), std::move(message), 0, LayerRef{l.id, l.name, l.type}});
+        c_.report.diagnostics.push_back({s, std::string(rule_id), std::move(message), 0, layer_ref(l)});
     }
 
     Shape input_shape(const OnnxNode& n) const {
@@ -224,7 +225,7 @@ std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check) {
     c->model.xml_path = c->onnx.path;
     c->model.ir_version = c->onnx.ir_version;
     c->model.graphs.resize(1);
-    for (const auto& n : c->onnx.nodes) c->model.graphs[0].layers.push_back(layer_for(n, c->onnx));
+    for (const auto& n : c->onnx.nodes) c->model.graphs[0].layers.push_back(layer_for(n, c->onnx, c->model));
     Checker(*c).run(cross_check);
     return c;
 }
@@ -266,7 +267,7 @@ FileResult check_onnx_file(const std::string& path) {
     out.layers = c->onnx.nodes.size();
     out.checked = c->report.pooling_checked;
     for (const auto& ls : c->report.layers)
-        if (ls.pooling_checked) out.checked_layers.push_back({LayerRef{ls.layer->id, ls.layer->name, ls.layer->type}, 0});
+        if (ls.pooling_checked) out.checked_layers.push_back({layer_ref(*ls.layer), 0});
     out.diagnostics = c->report.diagnostics;
     return out;
 }

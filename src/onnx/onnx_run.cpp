@@ -121,7 +121,7 @@ public:
 
     LayerRun run() {
         const Layer& l = c_.model.graphs[0].layers[node_.index];
-        r_.layer = LayerRef{l.id, l.name, l.type};
+        r_.layer = layer_ref(l);
         r_.version = l.version;
         r_.input_path = req_.input_path;
         if (!execute()) r_.status = RunStatus::error;

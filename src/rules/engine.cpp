@@ -117,7 +117,7 @@ private:
             return;
         }
         if (!opset || !shapes.pooling) {
-            ++unsupported_[l.type];
+            ++unsupported_[std::string(l.type)];
             return;
         }
         check_pool(graph, index, i, *opset, input_types, shapes);
@@ -177,7 +177,7 @@ private:
     void check_parameter(const Layer& l, size_t i, LayerShapes& shapes) {
         shapes.status = LayerStatus::ok;
         const int at = l.has_data ? l.data_line : l.line;
-        if (const std::string* et = l.attr("element_type")) {
+        if (const std::string_view* et = l.attr("element_type")) {
             const auto type = parse_element_type_attr(*et);
             if (!type) emit(Severity::error, rule::attr_invalid, at,
                             fmt::format("Parameter element_type=\"{}\" is not an element type", excerpt(*et)), &l);
@@ -188,7 +188,7 @@ private:
                      &l);
             if (type && !produced_[i].empty()) produced_[i][0].type = type;
         }
-        const std::string* text = l.attr("shape");
+        const std::string_view* text = l.attr("shape");
         if (!text) return;
         std::string error;
         const auto shape = parse_shape(*text, &error);

@@ -38,7 +38,7 @@ public:
 
     // OpenVINO splits on ',' and reads each field with a stream: it takes "1.0" as 1 and rejects an empty
     // field. irlint accepts the integral float form with a warning and refuses anything else.
-    void int_list(const std::string& key, const std::string& value, std::vector<int64_t>& out) {
+    void int_list(std::string_view key, std::string_view value, std::vector<int64_t>& out) {
         out.clear();
         if (trim(value).empty()) return;
         // Counted before splitting, so that a huge attribute costs no memory beyond its own text.
@@ -73,7 +73,7 @@ public:
                                 join_ints(out)));
     }
 
-    void boolean(const std::string& key, const std::string& value, bool& out) {
+    void boolean(std::string_view key, std::string_view value, bool& out) {
         const std::string v = to_lower(trim(value));
         if (v == "true" || v == "1") {
             out = true;
@@ -86,7 +86,7 @@ public:
         }
     }
 
-    void index_type(const std::string& value, ElementType& out) {
+    void index_type(std::string_view value, ElementType& out) {
         const auto t = parse_element_type_attr(value);
         if (!t) {
             error(fmt::format("index_element_type=\"{}\" is not an element type", excerpt(value)));
@@ -102,7 +102,7 @@ public:
         }
     }
 
-    void read(const std::string& key, const std::string& value) {
+    void read(std::string_view key, std::string_view value) {
         PoolingDesc& d = out_.desc;
         if (key == "kernel") return int_list(key, value, d.kernel);
         if (key == "strides") return int_list(key, value, d.strides);

@@ -22,7 +22,7 @@ struct ParsedAttrs {
     bool usable() const;  // no error-level issue: shape inference can run
 };
 
-using AttrList = std::vector<std::pair<std::string, std::string>>;
+using AttrList = std::vector<std::pair<std::string_view, std::string_view>>;
 
 ParsedAttrs parse_pool_attrs(const PoolOp& op, const AttrList& attrs);
 

@@ -175,8 +175,9 @@ public:
     }
 
 private:
-    void emit(Severity s, std::string_view rule_id, int line, std::string message, std::string port = {}) {
-        out_.push_back(Diagnostic{s, std::string(rule_id), std::move(message), line, layer_ref(l_), {}, std::move(port)});
+    void emit(Severity s, std::string_view rule_id, int line, std::string message, std::string_view port = {}) {
+        out_.push_back(
+            Diagnostic{s, std::string(rule_id), std::move(message), line, layer_ref(l_), {}, std::string(port)});
     }
 
     void invalid() {

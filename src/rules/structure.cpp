@@ -11,8 +11,6 @@
 
 namespace irlint {
 
-LayerRef layer_ref(const Layer& layer) { return {layer.id, layer.name, layer.type}; }
-
 namespace {
 
 // Layer ids to layer indices. Real files number their layers 0, 1, 2, ...: such an id is found in an array;
@@ -74,9 +72,9 @@ public:
 
 private:
     void emit(Severity s, std::string_view rule_id, int line, std::string message, const Layer* layer = nullptr,
-              std::string port = {}) {
+              std::string_view port = {}) {
         Diagnostic d{s, std::string(rule_id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}};
-        d.port = std::move(port);
+        d.port = std::string(port);
         out_.push_back(std::move(d));
     }
 
@@ -291,7 +289,7 @@ private:
         }
         if (index_.topo_order.size() == n) return;
         index_.has_cycle = true;
-        std::vector<std::string> ids;
+        std::vector<std::string_view> ids;
         const Layer* first = nullptr;
         size_t in_cycle = 0;
         for (size_t i = 0; i < n; ++i)

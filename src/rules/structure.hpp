@@ -28,6 +28,4 @@ struct GraphIndex {
 // Checks one graph and returns its index. Diagnostics are appended to `out`.
 GraphIndex check_structure(const Graph& graph, Diagnostics& out);
 
-LayerRef layer_ref(const Layer& layer);
-
 }  // namespace irlint
