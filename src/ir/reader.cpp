@@ -244,17 +244,27 @@ private:
             error(rule::ir_structure, line(node),
                   is_main ? "<net> has no <layers> element" : fmt::format("<{}> has no <layers> element", node.name()));
         }
-        for (pugi::xml_node l = layers.child("layer"); l; l = l.next_sibling("layer")) nodes.push_back(l);
+        for (const pugi::xml_node l : layers.children())
+            if (named(l, "layer")) nodes.push_back(l);
         graph.layers.reserve(nodes.size());
         for (size_t i = 0; i < nodes.size(); ++i) {
             check_deadline();
             graph.layers.push_back(read_layer(nodes[i], i, bodies));
         }
-        for (pugi::xml_node e = node.child("edges").child("edge"); e; e = e.next_sibling("edge")) {
+        for (const pugi::xml_node e : node.child("edges").children()) {
+            if (!named(e, "edge")) continue;
             check_deadline();
             graph.edges.push_back(read_edge(e));
         }
         return graph;
+    }
+
+    // An inline comparison of a name with a short literal: a large IR has a million names to compare, most
+    // a few bytes long, and a call to strcmp for each was the reader's largest single cost.
+    static bool same(const char* a, const char* b) {
+        for (; *a == *b; ++a, ++b)
+            if (*a == '\0') return true;
+        return false;
     }
 
     // The first attribute with each wanted name, as attribute(name) would find it, in one pass: a file holds
@@ -265,7 +275,7 @@ private:
         std::array<pugi::xml_attribute, N> found{};
         for (const pugi::xml_attribute a : node.attributes())
             for (size_t k = 0; k < N; ++k)
-                if (!found[k] && std::strcmp(a.name(), names[k]) == 0) {
+                if (!found[k] && same(a.name(), names[k])) {
                     found[k] = a;
                     break;
                 }
@@ -280,7 +290,7 @@ private:
         for (const pugi::xml_node c : node.children()) {
             if (c.type() != pugi::node_element) continue;
             for (size_t k = 0; k < N; ++k)
-                if (!found[k] && std::strcmp(c.name(), names[k]) == 0) {
+                if (!found[k] && same(c.name(), names[k])) {
                     found[k] = c;
                     break;
                 }
@@ -324,10 +334,14 @@ private:
     }
 
     static bool named(const pugi::xml_node& node, const char* name) {
-        return node.type() == pugi::node_element && std::strcmp(node.name(), name) == 0;
+        return node.type() == pugi::node_element && same(node.name(), name);
     }
 
     void read_ports(const pugi::xml_node& group, const Layer& layer, std::vector<Port>& ports) {
+        // Counted first, and the dims gathered in a scratch list: one allocation per list instead of a
+        // reallocation at every power of two.
+        ports.reserve(static_cast<size_t>(std::count_if(group.begin(), group.end(),
+                                                        [](const pugi::xml_node& p) { return named(p, "port"); })));
         for (const pugi::xml_node p : group.children()) {
             if (!named(p, "port")) continue;
             Port port;
@@ -355,11 +369,13 @@ private:
                                       "and '?' are written only in a Parameter's shape attribute)",
                                       port.id, excerpt(text)),
                           &layer);
-                    port.dims.push_back(-1);
+                    dims_.push_back(-1);
                 } else {
-                    port.dims.push_back(*value);
+                    dims_.push_back(*value);
                 }
             }
+            port.dims.assign(dims_.begin(), dims_.end());
+            dims_.clear();
             ports.push_back(std::move(port));
         }
     }
@@ -367,16 +383,19 @@ private:
     Edge read_edge(const pugi::xml_node& node) {
         Edge edge;
         edge.line = line(node);
-        edge.from_layer = node.attribute("from-layer").value();
-        edge.from_port = node.attribute("from-port").value();
-        edge.to_layer = node.attribute("to-layer").value();
-        edge.to_port = node.attribute("to-port").value();
-        for (const char* a : {"from-layer", "from-port", "to-layer", "to-port"})
-            if (!node.attribute(a)) error(rule::ir_structure, edge.line, fmt::format("edge has no {} attribute", a));
+        static constexpr std::array<const char*, 4> names{"from-layer", "from-port", "to-layer", "to-port"};
+        const auto found = attributes_named<4>(node, names);
+        edge.from_layer = found[0].value();
+        edge.from_port = found[1].value();
+        edge.to_layer = found[2].value();
+        edge.to_port = found[3].value();
+        for (size_t k = 0; k < names.size(); ++k)
+            if (!found[k]) error(rule::ir_structure, edge.line, fmt::format("edge has no {} attribute", names[k]));
         return edge;
     }
 
     std::string& text_;
+    std::vector<int64_t> dims_;  // the port being read
     LineIndex lines_;
     ReadResult& result_;
     pugi::xml_document doc_;
