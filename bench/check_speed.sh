@@ -6,7 +6,7 @@
 # Environment: LAYERS (default 20000), RUNS (default 7), SEED (default 1),
 #              BUILD_DIR (irlint build, default build), BENCH_BUILD_DIR (default build-bench).
 # Both programs are timed as whole processes (wall clock, `date +%s%N`), alternating, RUNS times each;
-# the table shows the medians.
+# the table shows the medians, and the peak RSS of one more run of each (/usr/bin/time).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -86,5 +86,13 @@ printf '%-28s %s ms\n' "irlint check -q (median)" "$(ms "$irlint_med")"
 printf '%-28s %s ms\n' "pugixml parse only (median)" "$(ms "$parse_med")"
 printf '%-28s %s\n' "ratio irlint / parse" "$(awk -v a="$irlint_med" -v b="$parse_med" 'BEGIN { printf "%.2fx", a / b }')"
 runs_ms() { local t out=""; for t in "$@"; do out+="$(ms "$t") "; done; echo "${out% }"; }
+peak_kb() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1; }
+irlint_kb=$(peak_kb "$IRLINT" check "$model" -q)
+parse_kb=$(peak_kb "$PARSE" "$model")
+mb() { awk -v kb="$1" 'BEGIN { printf "%.1f MB", kb / 1024 }'; }
+printf '%-28s %s\n' "irlint peak RSS" "$(mb "$irlint_kb")"
+printf '%-28s %s\n' "parse-only peak RSS" "$(mb "$parse_kb")"
+printf '%-28s %s\n' "irlint - parse-only RSS" "$(awk -v a="$irlint_kb" -v b="$parse_kb" -v f="$bytes" \
+  'BEGIN { printf "%.1f MB (%.2f file sizes)", (a - b) / 1024, (a - b) * 1024 / f }')"
 printf '%-28s %s\n' "irlint runs (ms)" "$(runs_ms "${irlint_us[@]}")"
 printf '%-28s %s\n' "parse-only runs (ms)" "$(runs_ms "${parse_us[@]}")"
