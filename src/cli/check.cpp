@@ -17,6 +17,7 @@
 #include "cli/check_config.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/fix.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/onnx_commands.hpp"
 #include "cli/ordered_pool.hpp"
@@ -82,6 +83,13 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage 
                                   "Use this configuration file for every path, instead of the irlint.toml found "
                                   "nearest each checked file");
     app.add_flag("--no-config", o.no_config, "Ignore irlint.toml files")->excludes(config);
+    auto* fix = app.add_flag("--fix", o.fix,
+                             "Rewrite in place (atomically) the declared output dims and precisions of pooling "
+                             "layers that disagree with inference, and the same dims and precisions on the input "
+                             "ports their edges feed; every other byte stays; then check the result");
+    app.add_flag("--diff", o.diff, "With --fix: print the unified diff instead and change nothing; exit 1 if "
+                                   "there is something to fix")
+        ->needs(fix);
 }
 
 namespace {
@@ -397,6 +405,13 @@ int run_check(const CheckOptions& o) {
         print_error(input.files.empty() ? "no .xml files found"
                                         : "no files left to check: the configuration excludes every one");
         return exit_code::usage;
+    }
+    if (o.fix) {
+        const FixTotals fixed = fix_files(*jobs, o.diff);
+        if (o.diff) return fixed.files > 0 || fixed.refused > 0 ? exit_code::findings : exit_code::ok;
+        if (fixed.files > 0)
+            fmt::print(stderr, "irlint: --fix: {} finding{} fixed in {} file{}\n", fixed.findings,
+                       fixed.findings == 1 ? "" : "s", fixed.files, fixed.files == 1 ? "" : "s");
     }
     auto sink = ReportSink::open(o.output, error);
     if (!sink) {

@@ -28,6 +28,8 @@ struct CheckOptions {
     std::string write_baseline;  // write the fingerprints of every finding to this file
     std::string config;          // this irlint.toml for every path, no discovery
     bool no_config = false;      // ignore irlint.toml files
+    bool fix = false;            // rewrite the fixable findings' ports in place
+    bool diff = false;           // with fix: print the unified diff instead, write nothing
 };
 void setup_check(CLI::App& app, CheckOptions& opts);
 int run_check(const CheckOptions& opts);

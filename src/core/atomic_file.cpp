@@ -1,6 +1,7 @@
 #include "core/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -94,6 +95,22 @@ std::optional<std::string> AtomicFileWriter::commit() {
 
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content) {
     return write_file_atomically(path, std::vector<std::string_view>{content});
+}
+
+std::optional<std::string> replace_file_atomically(const std::string& path, std::string_view content) {
+    struct stat target {};
+    if (::stat(path.c_str(), &target) != 0) return write_error(path, errno);
+    std::string error;
+    auto file = AtomicFileWriter::open(path, error);
+    if (!file) return error;
+    if (auto failure = file->keep_mode(target.st_mode & 07777)) return failure;
+    file->write(content);
+    return file->commit();
+}
+
+std::optional<std::string> AtomicFileWriter::keep_mode(unsigned mode) {
+    if (fd_ >= 0 && ::fchmod(fd_, static_cast<mode_t>(mode)) != 0) return write_error(path_, errno);
+    return std::nullopt;
 }
 
 std::optional<std::string> write_file_atomically(const std::string& path, const std::vector<std::string_view>& pieces) {

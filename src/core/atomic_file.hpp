@@ -22,6 +22,8 @@ public:
 
     // A failure is kept and reported by commit().
     void write(std::string_view piece);
+    // Gives the file these permission bits (those of the file it replaces).
+    std::optional<std::string> keep_mode(unsigned mode);
     // Closes the file and renames it over the target. Returns an error text on failure; the target is then
     // unchanged and the temporary file removed.
     std::optional<std::string> commit();
@@ -38,5 +40,7 @@ private:
 std::optional<std::string> write_file_atomically(const std::string& path, std::string_view content);
 // The same for content in pieces, written one after another (a header, then a large buffer).
 std::optional<std::string> write_file_atomically(const std::string& path, const std::vector<std::string_view>& pieces);
+// Replaces an existing file, keeping its permission bits (a model rewritten by `check --fix`).
+std::optional<std::string> replace_file_atomically(const std::string& path, std::string_view content);
 
 }  // namespace irlint

@@ -61,6 +61,7 @@ std::optional<ElementType> parse_element_type_attr(std::string_view text) {
 }
 
 std::string_view element_type_name(ElementType t) { return info(t).name; }
+std::string_view element_type_legacy_name(ElementType t) { return info(t).legacy; }
 int element_type_bits(ElementType t) { return info(t).bits; }
 
 bool is_float_type(ElementType t) {

@@ -19,6 +19,7 @@ std::optional<ElementType> parse_element_type(std::string_view text);
 // An element type attribute (element_type, index_element_type): lowercase names, any case ("f32", "F32").
 std::optional<ElementType> parse_element_type_attr(std::string_view text);
 std::string_view element_type_name(ElementType t);  // lowercase OpenVINO name
+std::string_view element_type_legacy_name(ElementType t);  // upper-case port precision ("FP32")
 int element_type_bits(ElementType t);                // 0 for dynamic and string
 bool is_float_type(ElementType t);
 bool is_integer_type(ElementType t);

@@ -1,0 +1,100 @@
+#include "rules/fixes.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include "rules/pool_attrs.hpp"
+#include "rules/pool_rules.hpp"
+
+namespace irlint {
+
+namespace {
+
+bool reported(const Diagnostics& findings, std::string_view rule_id, const Layer& layer, std::string_view port) {
+    return std::any_of(findings.begin(), findings.end(), [&](const Diagnostic& d) {
+        return d.rule == rule_id && d.port == port && d.layer.id == layer.id && d.layer.name == layer.name &&
+               d.layer.type == layer.type;
+    });
+}
+
+// The inferred dims as port dims, when every one is static and the rank is the declared one.
+std::optional<std::vector<int64_t>> static_dims(const Shape& inferred, const Port& port) {
+    if (!port.dims_valid || inferred.rank_dynamic || inferred.rank() != port.dims.size()) return std::nullopt;
+    std::vector<int64_t> dims;
+    for (const Dim& d : inferred.dims) {
+        if (!d.is_static()) return std::nullopt;
+        dims.push_back(d.length());
+    }
+    return dims;
+}
+
+// The output element types OpenVINO gives the layer, when its input type and attributes are known.
+std::vector<ElementType> output_types(const LayerShapes& s) {
+    if (s.input_types.empty() || !s.input_types[0] || *s.input_types[0] == ElementType::dynamic) return {};
+    const ParsedAttrs attrs = parse_pool_attrs(*s.pool_op, s.layer->attrs);
+    if (!attrs.usable()) return {};
+    return pool_output_types(*s.pool_op, attrs.desc, *s.input_types[0]);
+}
+
+const Port* input_port(const Graph& graph, std::string_view layer_id, std::string_view port_id,
+                       const Layer** layer) {
+    for (const Layer& l : graph.layers)
+        if (l.id == layer_id) {
+            *layer = &l;
+            return l.find_input(port_id);
+        }
+    return nullptr;
+}
+
+// The same values on every input port an edge from `output` of `layer` feeds, where they differ.
+void fix_consumers(const Graph& graph, const Layer& layer, const PortFix& output, FixPlan& plan) {
+    for (const Edge& e : graph.edges) {
+        if (e.from_layer != layer.id || e.from_port != output.port->id) continue;
+        const Layer* consumer = nullptr;
+        const Port* in = input_port(graph, e.to_layer, e.to_port, &consumer);
+        if (!in) continue;
+        PortFix fix{in, consumer, std::nullopt, std::nullopt};
+        if (output.dims && in->dims_valid && in->dims.size() == output.dims->size() && in->dims != *output.dims)
+            fix.dims = output.dims;
+        if (output.precision && in->precision && *in->precision != *output.precision) fix.precision = output.precision;
+        if (fix.dims || fix.precision) plan.ports.push_back(std::move(fix));
+    }
+}
+
+void plan_layer(const Model& model, const LayerShapes& s, const Diagnostics& findings, FixPlan& plan) {
+    const Layer& layer = *s.layer;
+    const std::vector<ElementType> types = output_types(s);
+    for (size_t k = 0; k < layer.outputs.size(); ++k) {
+        const Port& port = layer.outputs[k];
+        PortFix fix{&port, &layer, std::nullopt, std::nullopt};
+        if (k < s.inferred.size() && reported(findings, rule::output_shape_mismatch, layer, port.id)) {
+            fix.dims = static_dims(s.inferred[k], port);
+            if (fix.dims && *fix.dims == port.dims) fix.dims.reset();
+        }
+        if (k < types.size() && port.precision && *port.precision != types[k] &&
+            reported(findings, rule::output_type_mismatch, layer, port.id))
+            fix.precision = types[k];
+        if (!fix.dims && !fix.precision) continue;
+        plan.findings += (fix.dims ? 1 : 0) + (fix.precision ? 1 : 0);
+        fix_consumers(model.graphs[s.graph], layer, fix, plan);
+        plan.ports.push_back(std::move(fix));
+    }
+}
+
+}  // namespace
+
+FixPlan plan_fixes(const Model& model, const ModelReport& report, const Diagnostics& reported_findings) {
+    FixPlan plan;
+    for (const LayerShapes& s : report.layers)
+        if (s.pooling_checked && s.pool_op && s.status != LayerStatus::invalid)
+            plan_layer(model, s, reported_findings, plan);
+    return plan;
+}
+
+bool blocks_fixing(const Diagnostics& diagnostics) {
+    return std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) {
+        return d.severity == Severity::error && (d.rule == rule::xml_malformed || d.rule == rule::ir_structure);
+    });
+}
+
+}  // namespace irlint
