@@ -43,6 +43,7 @@ void setup_check(CLI::App& app, CheckOptions& o) {
   irlint check models/ --shard 2/4 --format json -o shard-2.json
   irlint check models/ --write-baseline irlint-baseline.json   accept today's findings
   irlint check models/ --baseline irlint-baseline.json         then fail only on new ones
+  irlint check model.xml --fix --diff          what --fix would rewrite; --fix alone rewrites it
 
 Configuration: the nearest irlint.toml in a checked file's directory or a parent (up to the directory
 holding .git) sets select, ignore, exclude, fail-on, min-severity, [severity] and [[overrides]];
