@@ -40,6 +40,7 @@ void setup_check(CLI::App& app, CheckOptions& o) {
   irlint check models/ --exclude "legacy/*" -j 4
   irlint check models/ --format sarif -o irlint.sarif     for GitHub code scanning
   irlint check models/ --format junit -o irlint.xml       for GitLab and Jenkins
+  irlint check models/ --format html -o irlint.html       a page to read or hand on
   irlint check models/ --shard 2/4 --format json -o shard-2.json
   irlint check models/ --write-baseline irlint-baseline.json   accept today's findings
   irlint check models/ --baseline irlint-baseline.json         then fail only on new ones
@@ -53,7 +54,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage 
     app.add_option("paths", o.paths,
                    "IR .xml or ONNX .onnx files, or directories (searched recursively for *.xml and *.onnx)")
         ->required();
-    app.add_option("--format", o.format, "Output format: text, json, sarif (2.1.0) or junit (XML)")
+    app.add_option("--format", o.format, "Output format: text, json, sarif (2.1.0), junit (XML) or html (one self-contained page)")
         ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormats), std::end(kReportFormats))));
     app.add_option("-o,--output", o.output, "Write the report to FILE (atomically) instead of stdout");
     app.add_option("-j,--jobs", o.jobs, "Files checked in parallel (default: hardware threads)")

@@ -67,6 +67,7 @@ struct RunOptions {
     int threads = 0;
     std::string max_memory;
     std::string map_png;  // the mismatch maps as a PNG heatmap; empty: none
+    std::string report;   // the HTML report; empty: none
 };
 void setup_run(CLI::App& app, RunOptions& opts);
 int run_run(const RunOptions& opts);

@@ -22,7 +22,7 @@ void setup_merge(CLI::App& app, MergeOptions& o) {
 
 Exit codes: as check for the merged files; 2 when a report is not an irlint JSON report.)");
     app.add_option("reports", o.reports, "JSON reports written by `irlint check --format json`")->required();
-    app.add_option("--format", o.format, "Output format: text, json, sarif (2.1.0) or junit (XML)")
+    app.add_option("--format", o.format, "Output format: text, json, sarif (2.1.0), junit (XML) or html (one self-contained page)")
         ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormats), std::end(kReportFormats))));
     app.add_option("-o,--output", o.output, "Write the report to FILE (atomically) instead of stdout");
     app.add_option("--fail-on", o.fail_on, "Lowest severity that makes the exit code 1")

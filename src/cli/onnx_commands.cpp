@@ -43,7 +43,7 @@ int run_one(const OnnxCheck& c, const RunOptions& o, const RunLimits& limits) {
     request.save_paths = o.saves;
     const LayerRun run = run_onnx_node(c, *node, request);
     emit_output("", o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO)));
-    return status_exit({run});
+    return write_run_report(o, {run}, status_exit({run}));
 }
 
 std::optional<std::string> existing(const fs::path& base, const std::string& suffix) {
@@ -74,7 +74,7 @@ int run_data_dir(const OnnxCheck& c, const RunOptions& o, const RunLimits& limit
         return exit_code::usage;
     }
     emit_output("", o.format == "json" ? runs_json(runs) : runs_text(runs, palette_for(STDOUT_FILENO)));
-    return status_exit(runs);
+    return write_run_report(o, runs, status_exit(runs));
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ void setup_run(CLI::App& app, RunOptions& o) {
   irlint run model.xml --layer pool1 --input x.npy --save out.npy --save indices.npy
   irlint run model.onnx --layer pool --input x.pb --expect y.pb --map-png where.png
   irlint run model.xml --data dumps/           every layer with dumps/<layer-id>.in0.npy
+  irlint run model.xml --data dumps/ --report run.html      the same, as a page with heatmaps
 
 Exit codes: 0 all compared outputs match, 1 a mismatch or a layer that cannot run, 2 usage errors.)");
     app.add_option("model", o.model, "IR .xml or ONNX .onnx file")->required();
@@ -46,8 +47,12 @@ Exit codes: 0 all compared outputs match, 1 a mismatch or a layer that cannot ru
         ->check(CLI::Range(0, 1024));
     app.add_option("--max-memory", o.max_memory,
                    "Refuse tensors above SIZE bytes in all (suffixes K, M, G, T; default: half the physical memory)");
+    app.add_option("--report", o.report,
+                   "Write an HTML report (one self-contained page, atomically): per layer the statistics, the first "
+                   "and worst mismatch, heatmaps of where the errors are and a histogram");
     app.add_option("--map-png", o.map_png,
-                   "Write where the outputs mismatch as a PNG heatmap, one panel per mismatching output");
+                   "Write where the outputs mismatch as a bare PNG heatmap, one panel per mismatching output (for "
+                   "CI artifacts; --report draws them with axes and a legend)");
 }
 
 namespace {
@@ -146,7 +151,7 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunLimits& set
     const LayerRun run = run_layer(*layer, request);
     const std::string content = o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO));
     emit_output("", content);
-    return write_map_png(o.map_png, {run}, status_exit({run}));
+    return write_run_report(o, {run}, write_map_png(o.map_png, {run}, status_exit({run})));
 }
 
 std::optional<std::string> existing(const fs::path& p) {
@@ -181,7 +186,7 @@ int run_data_dir(const ModelReport& report, const RunOptions& o, const RunLimits
         return exit_code::usage;
     }
     emit_output("", o.format == "json" ? runs_json(runs) : runs_text(runs, palette_for(STDOUT_FILENO)));
-    return write_map_png(o.map_png, runs, status_exit(runs));
+    return write_run_report(o, runs, write_map_png(o.map_png, runs, status_exit(runs)));
 }
 
 std::optional<std::string> usage_problem(const RunOptions& o) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "cli/common.hpp"
+#include "core/atomic_file.hpp"
+#include "report/run_report.hpp"
 
 namespace irlint::cli {
 
@@ -12,7 +14,17 @@ RunRequest request_for(const RunOptions& o, const RunLimits& limits) {
     r.max_bytes = limits.max_bytes;
     r.atol = limits.atol;
     r.rtol = limits.rtol;
+    r.error_detail = !o.report.empty();
     return r;
+}
+
+int write_run_report(const RunOptions& o, const std::vector<LayerRun>& runs, int status) {
+    if (o.report.empty()) return status;
+    if (auto failed = write_file_atomically(o.report, runs_html(runs, o.model, !o.data_dir.empty()))) {
+        print_error(*failed);
+        return exit_code::usage;
+    }
+    return status;
 }
 
 int status_exit(const std::vector<LayerRun>& runs) {

@@ -21,4 +21,8 @@ RunRequest request_for(const RunOptions& o, const RunLimits& limits);
 // 1 when a run mismatched or could not run, else 0 (ok and not-compared).
 int status_exit(const std::vector<LayerRun>& runs);
 
+// Writes the HTML report of `run --report FILE` atomically when one is asked for. Returns `status`, or 2
+// when the file cannot be written.
+int write_run_report(const RunOptions& o, const std::vector<LayerRun>& runs, int status);
+
 }  // namespace irlint::cli

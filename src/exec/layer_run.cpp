@@ -242,6 +242,7 @@ private:
         o.expect_path = path;
         o.comparison = compare_tensors(computed, expected, o.tolerance);
         if (o.comparison.compared()) o.map = mismatch_map(computed, expected, o);
+        add_error_detail(computed, expected, req_, o);
         return expected;
     }
 
@@ -257,6 +258,11 @@ MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const O
     if (o.comparison.mismatches > 0)
         for_each_mismatch(computed, expected, o.tolerance, [&map](size_t i) { map.add(i); });
     return map.map();
+}
+
+void add_error_detail(const Tensor& computed, const Tensor& expected, const RunRequest& request, OutputRun& o) {
+    if (request.error_detail && o.comparison.compared() && o.comparison.mismatches > 0)
+        o.detail = error_detail(computed, expected, o.tolerance);
 }
 
 OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request) {

@@ -9,6 +9,7 @@
 #include "core/diagnostic.hpp"
 #include "exec/compare.hpp"
 #include "exec/conventions.hpp"
+#include "exec/error_detail.hpp"
 #include "exec/mismatch_map.hpp"
 #include "exec/tensor.hpp"
 #include "ir/model.hpp"
@@ -24,6 +25,7 @@ struct RunRequest {
     std::optional<double> atol, rtol;             // unset: the element type's default
     int threads = 0;
     size_t max_bytes = SIZE_MAX;  // memory budget for the tensors of this run
+    bool error_detail = false;    // an output with mismatches gets its ErrorDetail (the HTML report)
 };
 
 struct OutputRun {
@@ -38,6 +40,7 @@ struct OutputRun {
     std::optional<MismatchMap> map;         // compared element by element: where the mismatches are
     std::vector<Explanation> explanations;  // mismatching: the conventions under which the expected data matches
     bool diagnosed = false;                 // the conventions were tried (AvgPool / MaxPool, same element type)
+    std::optional<ErrorDetail> detail;      // with RunRequest::error_detail, for an output with mismatches
     bool compared() const { return !expect_path.empty() && comparison.compared(); }
 };
 
@@ -76,6 +79,8 @@ OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& req
 void add_output(LayerRun& run, OutputRun output);
 // Where the compared output's mismatches are (a second pass over the data only when there are any).
 MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const OutputRun& compared);
+// The ErrorDetail of a compared output when the request asks for it and the output has mismatches.
+void add_error_detail(const Tensor& computed, const Tensor& expected, const RunRequest& request, OutputRun& o);
 
 // The last step of both runners: a warning for each output the layer declares otherwise than it computed,
 // and not_compared for a run that compared nothing.

@@ -241,6 +241,7 @@ private:
                 expected = convert_f32_to_bf16(*expected);
             o.expect_path = req_.expect_paths[i];
             o.comparison = compare_tensors(computed, *expected, o.tolerance);
+            add_error_detail(computed, *expected, req_, o);
         }
         if (i < req_.save_paths.size() && !req_.save_paths[i].empty()) {
             if (auto error = write_npy(req_.save_paths[i], computed)) return fail(*error);

@@ -51,7 +51,7 @@ struct Palette {
     static Palette colored();
 };
 
-inline constexpr std::string_view kReportFormats[] = {"text", "json", "sarif", "junit"};
+inline constexpr std::string_view kReportFormats[] = {"text", "json", "sarif", "junit", "html"};
 
 // Which shard of which run a report holds: `merge` accepts one complete set of shards of one run.
 struct ShardInfo {
@@ -85,6 +85,7 @@ std::unique_ptr<Reporter> make_text_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_json_reporter(std::optional<ShardInfo> shard = std::nullopt);
 std::unique_ptr<Reporter> make_sarif_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_junit_reporter();
+std::unique_ptr<Reporter> make_html_reporter();
 
 // The whole report of `files` at once.
 std::string render_report(std::string_view format, const ReportOptions& options, const std::vector<FileResult>& files,

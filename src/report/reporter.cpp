@@ -27,6 +27,7 @@ std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOpt
     if (format == "json") return make_json_reporter(options.shard);
     if (format == "sarif") return make_sarif_reporter(options);
     if (format == "junit") return make_junit_reporter();
+    if (format == "html") return make_html_reporter();
     return make_text_reporter(options);
 }
 

@@ -16,4 +16,7 @@ std::string run_json(const LayerRun& run);
 std::string runs_text(const std::vector<LayerRun>& runs, const Palette& palette);
 std::string runs_json(const std::vector<LayerRun>& runs);
 
+// `run --report`: one self-contained HTML page; `data_run` adds the table of layers at the top.
+std::string runs_html(const std::vector<LayerRun>& runs, std::string_view model_path, bool data_run);
+
 }  // namespace irlint
