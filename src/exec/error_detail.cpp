@@ -91,7 +91,9 @@ ErrorDetail error_detail(const Tensor& computed, const Tensor& expected, const T
         d.listed.push_back({plane_index(by_count[i].first, computed.shape(), g.leading_axes), by_count[i].second, {}});
 
     d.depth_multiples = g.leading_axes == 3;
-    const std::vector<size_t> drawn = planes_to_draw(by_count, computed.shape(), d.depth_multiples);
+    std::vector<size_t> drawn = planes_to_draw(by_count, computed.shape(), d.depth_multiples);
+    if (any && std::find(drawn.begin(), drawn.end(), d.worst / g.plane_size) == drawn.end())
+        drawn.push_back(d.worst / g.plane_size);
     const auto cells = static_cast<size_t>(d.grid_rows * d.grid_cols);
     for (size_t plane : drawn)
         d.drawn.push_back({plane_index(plane, computed.shape(), g.leading_axes), counts[plane],
@@ -102,13 +104,15 @@ ErrorDetail error_detail(const Tensor& computed, const Tensor& expected, const T
         if (at == drawn.end()) return;
         const auto position = static_cast<int64_t>(i % g.plane_size);
         const int64_t r = position / g.cols / d.block_rows, c = position % g.cols / d.block_cols;
-        // Kept above 0, which marks a cell without mismatches.
-        const auto err = std::max(static_cast<float>(std::min<double>(
-                                      error_of(computed.value_as_double(i), expected.value_as_double(i)),
-                                      std::numeric_limits<float>::max())),
+        // Kept above 0, which marks a cell without mismatches; an infinite error stays infinite.
+        const auto err = std::max(static_cast<float>(error_of(computed.value_as_double(i), expected.value_as_double(i))),
                                   std::numeric_limits<float>::denorm_min());
         float& cell = d.drawn[static_cast<size_t>(at - drawn.begin())].max_error[static_cast<size_t>(r * d.grid_cols + c)];
         cell = std::max(cell, err);
+        if (std::isinf(err)) {
+            d.non_finite_drawn = true;
+            return;
+        }
         d.min_error = seen ? std::min(d.min_error, err) : err;
         d.max_error = seen ? std::max(d.max_error, err) : err;
         seen = true;

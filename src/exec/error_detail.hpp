@@ -35,10 +35,11 @@ struct ErrorDetail {
     int64_t grid_rows = 1, grid_cols = 1;
     size_t worst = 0;  // flat index of the mismatching element with the largest error (the first of equals)
     double worst_actual = 0, worst_expected = 0, worst_error = 0;  // worst_error: inf where one side is NaN
-    float min_error = 0, max_error = 0;  // over the mismatching elements drawn, for the color scale
+    float min_error = 0, max_error = 0;  // over the finite errors drawn, for the color scale
+    bool non_finite_drawn = false;       // some drawn cell holds an infinite error (NaN on one side)
     size_t planes_with_mismatches = 0;
     std::vector<ErrorPlane> listed;  // up to kErrorPlanesListed, most mismatches first (grids left empty)
-    std::vector<ErrorPlane> drawn;   // with their grids
+    std::vector<ErrorPlane> drawn;   // with their grids; the worst element's plane is always among them
     bool depth_multiples = false;    // drawn are depth planes of one (n, c)
 };
 

@@ -30,6 +30,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 th.sortable { cursor: pointer; } th.sortable::after { content: " \2195"; color: #8c959f; }
 figure { display: inline-block; margin: 6px 16px 10px 0; vertical-align: top; }
 figcaption { font-size: 13px; color: #57606a; max-width: 520px; }
+svg { overflow: visible; }
 svg text { font: 11px system-ui, sans-serif; fill: #1b1f24; }
 .worst { fill: none; stroke: #0550ae; stroke-width: 2; }
 .note { color: #57606a; font-size: 13px; }

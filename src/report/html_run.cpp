@@ -19,6 +19,7 @@ namespace {
 constexpr std::array<std::string_view, 8> kColors{"#fee8c8", "#fdd49e", "#fdbb84", "#fc8d59",
                                                   "#ef6548", "#d7301f", "#b30000", "#7f0000"};
 constexpr int kBuckets = static_cast<int>(kColors.size());
+constexpr std::string_view kNonFiniteColor = "#6f42c1";  // NaN on one side only: no size to scale
 
 // Errors to colors: linear from 0, or logarithmic when the errors drawn span more than two decades.
 struct ColorScale {
@@ -108,16 +109,17 @@ std::string cells_svg(const ErrorDetail& d, const ErrorPlane& p, const ColorScal
                 ++c;
                 continue;
             }
-            const int color = scale.bucket(err);
+            const int color = std::isinf(err) ? kBuckets : scale.bucket(err);  // kBuckets: not finite
             int64_t end = c + 1;
             while (end < d.grid_cols) {
                 const float next = p.max_error[static_cast<size_t>(r * d.grid_cols + end)];
-                if (next <= 0 || scale.bucket(next) != color) break;
+                if (next <= 0 || (std::isinf(next) ? kBuckets : scale.bucket(next)) != color) break;
                 ++end;
             }
             out += fmt::format("<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
                                g.left + static_cast<int>(c) * g.cell_w, g.top + static_cast<int>(r) * g.cell_h,
-                               static_cast<int>(end - c) * g.cell_w, g.cell_h, kColors[static_cast<size_t>(color)]);
+                               static_cast<int>(end - c) * g.cell_w, g.cell_h,
+                               color == kBuckets ? kNonFiniteColor : kColors[static_cast<size_t>(color)]);
             c = end;
         }
     }
@@ -132,7 +134,7 @@ std::string worst_marker(const ErrorDetail& d, const ErrorPlane& p, const Output
     const int cx = g.left + static_cast<int>(w / d.block_cols) * g.cell_w + g.cell_w / 2;
     const int cy = g.top + static_cast<int>(h / d.block_rows) * g.cell_h + g.cell_h / 2;
     return fmt::format("<circle class=\"worst\" cx=\"{}\" cy=\"{}\" r=\"{}\"><title>worst element {}</title></circle>",
-                       cx, cy, std::max(g.cell_w, 8), index_text(worst));
+                       cx, cy, std::max(g.cell_w * 3 / 4, 6), index_text(worst));
 }
 
 std::string heatmap_svg(const OutputRun& o, const ErrorDetail& d, const ErrorPlane& p, const ColorScale& scale,
@@ -147,12 +149,12 @@ std::string heatmap_svg(const OutputRun& o, const ErrorDetail& d, const ErrorPla
     return svg + "</svg>";
 }
 
-std::string legend_svg(const ColorScale& scale) {
+std::string legend_svg(const ColorScale& scale, bool non_finite) {
     constexpr int kSwatch = 44;
     constexpr int kLeft = 30;  // room for the first label, centred on the first swatch's edge
     std::string svg = fmt::format("<svg class=\"legend\" width=\"{}\" height=\"52\" role=\"img\" aria-label=\"color "
                                   "legend\">",
-                                  kSwatch * kBuckets + 2 * kLeft);
+                                  kSwatch * kBuckets + 2 * kLeft + 200);
     for (int k = 0; k < kBuckets; ++k) {
         svg += fmt::format("<rect x=\"{}\" y=\"4\" width=\"{}\" height=\"14\" fill=\"{}\"/>", kLeft + k * kSwatch,
                            kSwatch, kColors[static_cast<size_t>(k)]);
@@ -162,8 +164,11 @@ std::string legend_svg(const ColorScale& scale) {
     }
     svg += fmt::format("<text x=\"{}\" y=\"32\" text-anchor=\"middle\">{}</text>", kLeft + kBuckets * kSwatch,
                        html_number(scale.bound(kBuckets)));
-    svg += fmt::format("<text x=\"{}\" y=\"48\">absolute error |computed − expected|{}; white: no mismatch</text>",
-                       kLeft, scale.log ? ", log scale" : "");
+    svg += fmt::format("<text x=\"{}\" y=\"48\">absolute error |computed − expected|{}; white: no mismatch{}</text>",
+                       kLeft, scale.log ? ", log scale" : "", non_finite ? "; violet: NaN on one side" : "");
+    if (non_finite)
+        svg += fmt::format("<rect x=\"{}\" y=\"4\" width=\"14\" height=\"14\" fill=\"{}\"/>",
+                           kLeft + kBuckets * kSwatch + 24, kNonFiniteColor);
     return svg + "</svg>";
 }
 
@@ -194,7 +199,7 @@ std::string planes_html(const OutputRun& o, const ErrorDetail& d) {
     const ColorScale scale = ColorScale::of(d);
     const Geometry g = geometry_of(d, d.drawn.size());
     std::string out = fmt::format(
-        "<p class=\"planes\">Mismatches in <b>{}</b> plane{} of the output (a plane: the {} of one {}). Drawn: {}{}. "
+        "<p class=\"planes\">Mismatches in <b>{}</b> plane{} of the output (a plane: the {} of one {}). Drawn: {}{}, and always the plane of the worst element (circled). "
         "Each cell shows the largest error of its elements{}.</p>\n",
         d.planes_with_mismatches, d.planes_with_mismatches == 1 ? "" : "s", d.rows > 1 ? "H × W positions" : "W positions",
         d.depth_multiples ? "batch, channel and depth index" : "batch and channel index",
@@ -209,7 +214,7 @@ std::string planes_html(const OutputRun& o, const ErrorDetail& d) {
         out += fmt::format("<figure>{}<figcaption>{}: {} mismatch{}</figcaption></figure>\n",
                            heatmap_svg(o, d, p, scale, g), plane_label(p.index), p.mismatches,
                            p.mismatches == 1 ? "" : "es");
-    out += "<div>" + legend_svg(scale) + "</div>\n";
+    out += "<div>" + legend_svg(scale, d.non_finite_drawn) + "</div>\n";
     std::string items;
     for (const ErrorPlane& p : d.listed)
         items += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>", plane_label(p.index), p.mismatches);

@@ -165,8 +165,8 @@ def completion_offers_every_subcommand_and_flag():
         offered = complete(["irlint", sub, "-"])
         missing = help_flags(sub) - offered
         expect(not missing, f"irlint {sub} -<TAB> misses {sorted(missing)}")
-    expect(complete(["irlint", "check", "models/", "--format", ""]) == {"text", "json", "sarif", "junit"},
-           "irlint check --format <TAB> does not give the four formats")
+    expect(complete(["irlint", "check", "models/", "--format", ""]) == {"text", "json", "sarif", "junit", "html"},
+           "irlint check --format <TAB> does not give the five formats")
     expect(complete(["irlint", "check", "--fail-on", "w"]) == {"warning"}, "irlint check --fail-on w<TAB>")
     expect(complete(["irlint", "infer", "--format", ""]) == {"text", "json"}, "irlint infer --format <TAB>")
     expect("testdata/valid" in complete(["irlint", "check", "testdata/va"]), "irlint check testdata/va<TAB>")
