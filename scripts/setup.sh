@@ -8,6 +8,8 @@ packages=(g++ cmake make libpugixml-dev libcli11-dev libfmt-dev libpng-dev docte
           python3-torch libtomlplusplus-dev)
 # Packaging and its tests: dpkg-shlibdeps (Depends of the .deb), groff (the man page), YAML (CI definitions).
 packages+=(dpkg-dev groff-base python3-yaml)
+# The HTML reports' test opens them in a real browser: headless Chromium, and a font to render their text.
+packages+=(chromium fonts-dejavu-core)
 # A clang build (CXX=clang++ scripts/test.sh) needs the compiler.
 case "${CXX:-}" in *clang*) packages+=(clang) ;; esac
 

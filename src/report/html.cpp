@@ -14,7 +14,8 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin:
        padding: 0 16px; color: #1b1f24; background: #fff; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 8px; } h3 { font-size: 15px; margin: 18px 0 6px; }
 .meta { color: #57606a; margin: 0 0 16px; }
-code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 13px; }
+code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 13px;
+              overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: 6px 0 14px; }
 table.findings { width: 100%; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; vertical-align: top; }
@@ -33,6 +34,7 @@ figcaption { font-size: 13px; color: #57606a; max-width: 520px; }
 svg { overflow: visible; }
 svg text { font: 11px system-ui, sans-serif; fill: #1b1f24; }
 .worst { fill: none; stroke: #0550ae; stroke-width: 2; }
+.worst-halo { fill: none; stroke: #ffffff; stroke-width: 5; }
 .note { color: #57606a; font-size: 13px; }
 )";
 

@@ -133,8 +133,10 @@ std::string worst_marker(const ErrorDetail& d, const ErrorPlane& p, const Output
     const int64_t h = worst.size() >= lead + 2 ? worst[lead] : 0, w = worst.back();
     const int cx = g.left + static_cast<int>(w / d.block_cols) * g.cell_w + g.cell_w / 2;
     const int cy = g.top + static_cast<int>(h / d.block_rows) * g.cell_h + g.cell_h / 2;
-    return fmt::format("<circle class=\"worst\" cx=\"{}\" cy=\"{}\" r=\"{}\"><title>worst element {}</title></circle>",
-                       cx, cy, std::max(g.cell_w * 3 / 4, 6), index_text(worst));
+    const int r = std::max(g.cell_w * 3 / 4, 6);
+    return fmt::format("<circle class=\"worst-halo\" cx=\"{0}\" cy=\"{1}\" r=\"{2}\"/><circle class=\"worst\" cx=\"{0}\" "
+                       "cy=\"{1}\" r=\"{2}\"><title>worst element {3}</title></circle>",
+                       cx, cy, r, index_text(worst));
 }
 
 std::string heatmap_svg(const OutputRun& o, const ErrorDetail& d, const ErrorPlane& p, const ColorScale& scale,
@@ -178,7 +180,7 @@ std::string histogram_svg(const Comparison& c) {
     const size_t most = *std::max_element(c.histogram.begin(), c.histogram.end());
     std::string svg = fmt::format("<svg class=\"histogram\" width=\"{}\" height=\"{}\" role=\"img\" "
                                   "aria-label=\"error histogram\">",
-                                  kBar * kErrorBuckets + 20, kHeight + 70);
+                                  kBar * kErrorBuckets + 20, kHeight + 90);
     for (int b = 0; b < kErrorBuckets; ++b) {
         const size_t n = c.histogram[static_cast<size_t>(b)];
         const int h = most ? static_cast<int>(std::lround(kHeight * std::log10(1.0 + static_cast<double>(n)) /
