@@ -5,11 +5,13 @@
 
 The generated IR and ONNX models name their pooling layer with ESC sequences, BEL, CR, LF followed by a
 GitHub Actions workflow command, bidi overrides, bytes that are not UTF-8 and 20 KB of text, and give
-layers path-like ids. For check (text, json, sarif, junit), merge, infer (text, json), run and run --data
-(text, json), the test asserts that:
+layers path-like ids. For check (text, json, sarif, junit, html), merge, infer (text, json), run and run --data
+(text, json, and the --report page), the test asserts that:
 - text output has no raw control byte but newline and tab, no raw bidi control, no C1 control, and no line
   that starts with "::" (a workflow command) or with anything from the model;
 - JSON and SARIF parse, JUnit parses as XML 1.0;
+- an HTML page has no raw control byte, bidi or C1 control either, and no element but its own (one script,
+  the tags irlint writes);
 - run --data opens nothing outside DIR: a planted file at DIR/../outside/p.in0.npy, which a layer whose id
   is "../outside/p" would name, is not run.
 """
@@ -110,8 +112,27 @@ def parses_as_xml(label, data):
         return check(f"{label}: JUnit XML 1.0", False, str(e))
 
 
+HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "script", "h1", "h2", "h3", "h4", "p", "b", "span",
+             "table", "thead", "tbody", "tr", "th", "td", "a", "code", "div", "label", "select", "option", "section",
+             "details", "summary", "ul", "li", "figure", "figcaption", "svg", "rect", "text", "line", "circle"}
+
+
+def safe_html(label, data):
+    """An HTML page: no raw control byte but LF and TAB, no bidi or C1 control, only irlint's own tags."""
+    bad = sorted({b for b in data if (b < 0x20 and b not in (0x0A, 0x09)) or b == 0x7F})
+    check(f"{label}: control bytes", not bad, f"raw bytes {bad}")
+    text = data.decode("utf-8", errors="replace")
+    check(f"{label}: bidi controls", not BIDI.search(text), repr(BIDI.findall(text)))
+    check(f"{label}: C1 controls", not C1.search(text), repr(C1.findall(text)))
+    tags = set(re.findall(r"<([a-zA-Z][a-zA-Z0-9-]*)", text))
+    check(f"{label}: tags", tags <= HTML_TAGS, repr(sorted(tags - HTML_TAGS)))
+    check(f"{label}: scripts", text.count("<script") <= 1, str(text.count("<script")))
+
+
 def every_command(irlint, model, tmp, label, layer_selector):
     """check/merge/infer/run in every format on one model."""
+    proc = run(irlint, "check", model, "--format", "html")
+    safe_html(f"{label} check html", proc.stdout)
     for fmt in ("text", "json", "sarif", "junit"):
         proc = run(irlint, "check", model, "--format", fmt)
         check(f"{label} check {fmt}: exit", proc.returncode in (0, 1), f"exit {proc.returncode} {proc.stderr[-300:]}")
@@ -124,11 +145,13 @@ def every_command(irlint, model, tmp, label, layer_selector):
             parses_as_json(f"{label} check {fmt}", proc.stdout)
     shard = os.path.join(tmp, "shard.json")
     run(irlint, "check", model, "--format", "json", "-o", shard)
-    for fmt in ("text", "json", "sarif", "junit"):
+    for fmt in ("text", "json", "sarif", "junit", "html"):
         proc = run(irlint, "merge", shard, "--format", fmt)
         safe_text(f"{label} merge {fmt} stderr", proc.stderr)
         if fmt == "text":
             safe_text(f"{label} merge text", proc.stdout)
+        elif fmt == "html":
+            safe_html(f"{label} merge html", proc.stdout)
     for fmt in ("text", "json"):
         proc = run(irlint, "infer", model, "--all", "--format", fmt)
         safe_text(f"{label} infer {fmt} stderr", proc.stderr)
@@ -145,6 +168,14 @@ def every_command(irlint, model, tmp, label, layer_selector):
             safe_text(f"{label} run text", proc.stdout)
         else:
             parses_as_json(f"{label} run json", proc.stdout)
+    # A report of a mismatching run: the layer's name is in its headings, tables and heatmap captions.
+    expected = os.path.join(tmp, "y.npy")
+    np.save(expected, np.full((1, 1, 2, 2), 99, dtype=np.float32))
+    report = os.path.join(tmp, "report.html")
+    proc = run(irlint, "run", model, "--layer", layer_selector, "--input", x, "--expect", expected, "--report", report)
+    check(f"{label} run --report: exit", proc.returncode == 1, f"exit {proc.returncode} {proc.stderr[-300:]}")
+    with open(report, "rb") as f:
+        safe_html(f"{label} run --report", f.read())
 
 
 def data_dir_outside(irlint, tmp):
