@@ -83,13 +83,19 @@ def run(irlint, *args):
     return subprocess.run([irlint, *args], capture_output=True, timeout=TIMEOUT, env=dict(os.environ, NO_COLOR="1"))
 
 
-def safe_text(label, data):
-    """Text output: no raw control byte but LF and TAB, no C1 or bidi control, no '::' line start."""
+def no_raw_controls(label, data):
+    """No raw control byte but LF and TAB, no C1 or bidi control; returns the text."""
     bad = sorted({b for b in data if (b < 0x20 and b not in (0x0A, 0x09)) or b == 0x7F})
     check(f"{label}: control bytes", not bad, f"raw bytes {bad}")
     text = data.decode("utf-8", errors="replace")
     check(f"{label}: bidi controls", not BIDI.search(text), repr(BIDI.findall(text)))
     check(f"{label}: C1 controls", not C1.search(text), repr(C1.findall(text)))
+    return text
+
+
+def safe_text(label, data):
+    """Text output: no raw controls, no '::' line start, no line starting with model text."""
+    text = no_raw_controls(label, data)
     for line in text.split("\n"):
         check(f"{label}: workflow command", not line.startswith("::"), repr(line[:120]))
         check(f"{label}: line starts with model text", not line.startswith(("pool", "n" * 10, "../", "hostile")),
@@ -118,12 +124,8 @@ HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "script", "h1", "
 
 
 def safe_html(label, data):
-    """An HTML page: no raw control byte but LF and TAB, no bidi or C1 control, only irlint's own tags."""
-    bad = sorted({b for b in data if (b < 0x20 and b not in (0x0A, 0x09)) or b == 0x7F})
-    check(f"{label}: control bytes", not bad, f"raw bytes {bad}")
-    text = data.decode("utf-8", errors="replace")
-    check(f"{label}: bidi controls", not BIDI.search(text), repr(BIDI.findall(text)))
-    check(f"{label}: C1 controls", not C1.search(text), repr(C1.findall(text)))
+    """An HTML page: no raw controls, only irlint's own tags."""
+    text = no_raw_controls(label, data)
     tags = set(re.findall(r"<([a-zA-Z][a-zA-Z0-9-]*)", text))
     check(f"{label}: tags", tags <= HTML_TAGS, repr(sorted(tags - HTML_TAGS)))
     check(f"{label}: scripts", text.count("<script") <= 1, str(text.count("<script")))
