@@ -94,6 +94,7 @@ struct Model {
     std::string_view keep(std::string s);
 
     std::unique_ptr<std::string> text;  // the file, parsed in place: the views point into it
+    std::shared_ptr<const void> parsed_document;  // instead, when the parse could not be in place (UTF-16)
     std::deque<std::string> kept;       // text from elsewhere (a deque never moves its elements)
     std::string xml_path;
     std::string bin_path;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <new>
 #include <sstream>
 
@@ -79,7 +80,7 @@ public:
         // As a fragment, pugixml keeps what lies beside the root element, so that it can be judged below.
         // The string's own terminating NUL is handed over too: pugixml then needs no byte of the text to end it.
         const auto parsed =
-            doc_.load_buffer_inplace(text_.data(), text_.size() + 1, pugi::parse_default | pugi::parse_fragment);
+            doc_->load_buffer_inplace(text_.data(), text_.size() + 1, pugi::parse_default | pugi::parse_fragment);
         // Running out of memory says nothing about the file.
         if (parsed.status == pugi::status_out_of_memory) throw std::bad_alloc();
         if (!parsed) {
@@ -92,7 +93,7 @@ public:
             result_.status = ReadStatus::failed;
             return;
         }
-        const pugi::xml_node net = doc_.document_element();
+        const pugi::xml_node net = doc_->document_element();
         if (!net || !iequals(net.name(), "net")) {
             error(rule::ir_structure, line(net),
                   fmt::format("not an OpenVINO IR: the root element is <{}>, expected <net>", net ? net.name() : ""));
@@ -107,6 +108,9 @@ public:
         locate_bin(model);
         read_graphs(net, model);
         read_producer(net, model.producer);
+        // A file in another encoding than UTF-8 (UTF-16) is converted by pugixml into a buffer of its own,
+        // which the model's views then point into: the model keeps the document.
+        if (!within_text(net.name())) model.parsed_document = doc_;
         result_.model = std::move(model);
         result_.status = ReadStatus::ok;
     }
@@ -114,11 +118,13 @@ public:
 private:
     int line(const pugi::xml_node& node) { return node ? lines_.line_of(node.offset_debug()) : 0; }
 
+    bool within_text(const char* s) const { return s >= text_.data() && s < text_.data() + text_.size() + 1; }
+
     // A well-formed document has exactly one root element and no text beside it (XML 1.0, production 1).
     // OpenVINO would read the first <net> and ignore the rest.
     bool has_one_root() {
         pugi::xml_node root;
-        for (const pugi::xml_node n : doc_.children()) {
+        for (const pugi::xml_node n : doc_->children()) {
             if (n.type() == pugi::node_pcdata || n.type() == pugi::node_cdata) {
                 const std::string_view text = n.value();
                 const size_t blank = std::min(text.find_first_not_of(" \t\r\n"), text.size());
@@ -398,7 +404,7 @@ private:
     std::vector<int64_t> dims_;  // the port being read
     LineIndex lines_;
     ReadResult& result_;
-    pugi::xml_document doc_;
+    std::shared_ptr<pugi::xml_document> doc_ = std::make_shared<pugi::xml_document>();
     int64_t ir_version_ = 0;
 };
 

@@ -113,9 +113,14 @@ std::optional<std::vector<TextEdit>> plan_text_edits(const Model& model, std::st
     }
     const auto by_offset = ports_by_id_offset(doc, copy);
     EditPlanner planner(text, copy);
+    // The model's views point into its text when the file was parsed in place (UTF-8); a file pugixml had to
+    // convert (UTF-16) is not rewritten, as its offsets are not those of the bytes on disk.
+    const auto begin = reinterpret_cast<uintptr_t>(model.text->data());
+    const uintptr_t end = begin + model.text->size();
     for (const PortRewrite& p : ports) {
-        const ptrdiff_t id_at = p.port->id.data() - model.text->data();
-        const auto found = id_at >= 0 ? by_offset.find(static_cast<size_t>(id_at)) : by_offset.end();
+        const auto id = reinterpret_cast<uintptr_t>(p.port->id.data());
+        const auto found = !model.parsed_document && id >= begin && id < end ? by_offset.find(id - begin)
+                                                                               : by_offset.end();
         const bool ok = found != by_offset.end() && (!p.dims || planner.dims(found->second, *p.dims)) &&
                         (!p.precision || planner.precision(found->second, *p.precision));
         if (!ok) {

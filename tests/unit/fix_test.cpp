@@ -75,20 +75,22 @@ std::string pool_model(const std::string& values_dims, const std::string& indice
 }
 
 struct Fixed {
+    ReadResult read;  // the model the plan points into
     FixPlan plan;
     std::string text;  // after the edits
     std::string error;
 };
 
 Fixed fix(const std::string& text) {
-    ReadResult read = read_model_from_memory(text, "m.xml");
-    REQUIRE(read.model);
-    const ModelReport report = check_model(*read.model);
     Fixed out;
-    out.plan = plan_fixes(*read.model, report, report.diagnostics);
+    out.read = read_model_from_memory(text, "m.xml");
+    REQUIRE(out.read.model);
+    const Model& model = *out.read.model;
+    const ModelReport report = check_model(model);
+    out.plan = plan_fixes(model, report, report.diagnostics);
     std::vector<PortRewrite> rewrites;
     for (const PortFix& f : out.plan.ports) rewrites.push_back({f.port, f.dims, f.precision});
-    const auto edits = plan_text_edits(*read.model, text, rewrites, out.error);
+    const auto edits = plan_text_edits(model, text, rewrites, out.error);
     out.text = edits ? apply_text_edits(text, *edits) : text;
     return out;
 }
