@@ -39,7 +39,10 @@ demo: what the findings mean
   testdata/spec holds the examples of OpenVINO's operation specification. The two errors are real: the
   AvgPool-1 examples 1 and 2 declare an output of [1,3,32,32], but with strides 2,2 OpenVINO computes
   [1,3,16,16] (the arithmetic is in each line, and irlint notes that strides=1,1 would give the declared dims).
-  testdata/valid holds correct models: its one note says a .bin is missing on purpose, so an adaptive pool's
-  output_size could not be read. Exit code 1 means "errors found", as a CI job would see it.
-  Next: `build/irlint --help`, `build/irlint check --help`, docs/cli.md and docs/rules.md.
+  testdata/valid holds models OpenVINO loads and runs: its one warning is a stale precision on a MaxPool-8
+  indices port nothing consumes (as Model Optimizer's legacy path and POT wrote it; `irlint check --fix`
+  rewrites it), and its one note says a .bin is missing on purpose, so an adaptive pool's output_size could
+  not be read. Exit code 1 means "errors found", as a CI job would see it.
+  Next: `build/irlint --help`, `build/irlint check --help`, docs/cli.md and docs/rules.md; `--format html -o
+  report.html` for a page to read (docs/reports.md).
 EOF
