@@ -46,8 +46,10 @@ public:
     }
 
 private:
+    // What an output port carries to its consumers. The shape is the LayerShapes' own (declared, or inferred
+    // once known), not a copy: a large model has one per port.
     struct Produced {
-        Shape shape;
+        const Shape* shape;
         std::optional<ElementType> type;
         bool consumed = false;  // some edge takes it
     };
@@ -74,7 +76,7 @@ private:
             shapes[i].graph = g;
             shapes[i].declared = port_shapes(l.outputs);
             for (size_t k = 0; k < l.outputs.size(); ++k)
-                produced_[i].push_back({shapes[i].declared[k], l.outputs[k].precision});
+                produced_[i].push_back({&shapes[i].declared[k], l.outputs[k].precision});
         }
         for (const auto& inputs : index.producer_of)
             for (const auto& src : inputs)
@@ -91,7 +93,7 @@ private:
         std::vector<std::optional<ElementType>> input_types;
         for (size_t p = 0; p < l.inputs.size(); ++p) {
             if (const auto& src = index.producer_of[i][p]) {
-                shapes.inputs.push_back(produced_[src->layer][src->port].shape);
+                shapes.inputs.push_back(*produced_[src->layer][src->port].shape);
                 input_types.push_back(produced_[src->layer][src->port].type);
             } else {
                 shapes.inputs.push_back(shape_from_port_dims(l.inputs[p].dims));
@@ -149,7 +151,7 @@ private:
         ++r_.pooling_checked;
         shapes.pooling_checked = true;
         for (size_t k = 0; k < shapes.inferred.size() && k < produced_[i].size(); ++k)
-            produced_[i][k].shape = shapes.inferred[k];
+            produced_[i][k].shape = &shapes.inferred[k];
     }
 
     std::optional<std::vector<int64_t>> output_size_of(const Graph& graph, const GraphIndex& index, size_t i) {
@@ -207,7 +209,7 @@ private:
             shapes.status = LayerStatus::mismatch;
             return;
         }
-        produced_[i][0].shape = *shape;  // the more precise form: intervals are written only here
+        produced_[i][0].shape = &shapes.inferred[0];  // the more precise form: intervals are written only here
     }
 
     void check_const(const Layer& l, LayerShapes& shapes) {
