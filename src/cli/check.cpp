@@ -119,7 +119,7 @@ FileResult check_one(const InputFile& file) {
         return out;
     }
     if (!read.model) return out;
-    ModelReport report = check_model(*read.model);
+    ModelReport report = check_model(*read.model, LayerRows::with_rules);
     out.layers = read.model->layer_count();
     out.checked = report.pooling_checked;
     out.checked_layers = checked_layers(report);

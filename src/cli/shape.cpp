@@ -50,7 +50,7 @@ int run_shape(const ShapeOptions& o) {
         print_error(fmt::format("--input {}: {}", o.input, error));
         return exit_code::usage;
     }
-    AttrList attrs;
+    std::vector<Attr> attrs;
     for (const std::string& a : o.attrs) {
         const auto eq = a.find('=');
         if (eq == std::string::npos || eq == 0) {

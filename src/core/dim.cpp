@@ -151,7 +151,7 @@ std::optional<Shape> parse_shape(std::string_view text, std::string* error) {
     return shape;
 }
 
-Shape shape_from_port_dims(const std::vector<int64_t>& dims) {
+Shape shape_from_port_dims(std::span<const int64_t> dims) {
     Shape s;
     s.dims.reserve(dims.size());
     for (int64_t v : dims) s.dims.push_back(Dim(v));

@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +73,7 @@ inline constexpr size_t kMaxShapeRank = 1024;
 std::optional<Shape> parse_shape(std::string_view text, std::string* error);
 
 // Converts integer port dims (-1 dynamic) to a Shape.
-Shape shape_from_port_dims(const std::vector<int64_t>& dims);
+Shape shape_from_port_dims(std::span<const int64_t> dims);
+inline Shape shape_from_port_dims(std::initializer_list<int64_t> dims) { return shape_from_port_dims({dims.begin(), dims.size()}); }
 
 }  // namespace irlint

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/text.hpp"
+
 namespace irlint {
 
 namespace {
@@ -51,12 +53,9 @@ std::optional<ElementType> parse_element_type(std::string_view text) {
 }
 
 std::optional<ElementType> parse_element_type_attr(std::string_view text) {
-    std::string lower(text);
-    for (char& c : lower)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     for (const auto& t : kTypes)
-        if (lower == t.name) return t.type;
-    if (lower == "undefined") return ElementType::dynamic;
+        if (iequals(text, t.name)) return t.type;
+    if (iequals(text, "undefined")) return ElementType::dynamic;
     return std::nullopt;
 }
 

@@ -6,12 +6,18 @@
 
 namespace irlint {
 
+namespace {
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+}  // namespace
+
+// Loops rather than find_first_not_of: a large IR trims every <dim>, and the library's search makes a
+// call per character.
 std::string_view trim(std::string_view s) {
-    const char* ws = " \t\r\n";
-    const auto b = s.find_first_not_of(ws);
-    if (b == std::string_view::npos) return {};
-    const auto e = s.find_last_not_of(ws);
-    return s.substr(b, e - b + 1);
+    size_t b = 0, e = s.size();
+    while (b < e && is_blank(s[b])) ++b;
+    while (e > b && is_blank(s[e - 1])) --e;
+    return s.substr(b, e - b);
 }
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -36,7 +42,12 @@ std::string to_lower(std::string_view s) {
     return out;
 }
 
-bool iequals(std::string_view a, std::string_view b) { return a.size() == b.size() && to_lower(a) == to_lower(b); }
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+    return true;
+}
 
 std::optional<int64_t> parse_int(std::string_view s) {
     if (s.empty()) return std::nullopt;

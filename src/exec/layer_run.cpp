@@ -284,7 +284,7 @@ void add_output(LayerRun& run, OutputRun output) {
 
 void finish_run(const LayerShapes& layer, LayerRun& run) {
     if (run.status == RunStatus::error) return;
-    const std::vector<Port>& ports = layer.layer->outputs;
+    const std::span<const Port> ports = layer.layer->outputs;
     for (const OutputRun& o : run.outputs) {
         if (o.index < layer.declared.size() && !layer.declared[o.index].rank_dynamic) {
             const Shape& declared = layer.declared[o.index];

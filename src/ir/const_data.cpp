@@ -10,34 +10,68 @@
 
 namespace irlint {
 
+namespace {
+
+// The values of a Const's four attributes, found in one pass over <data> (the first of each name, as
+// Layer::attr finds it): a large IR has thousands of Consts.
+struct ConstAttrs {
+    const std::string_view* element_type = nullptr;
+    const std::string_view* shape = nullptr;
+    const std::string_view* offset = nullptr;
+    const std::string_view* size = nullptr;
+};
+
+ConstAttrs const_attrs(const Layer& layer) {
+    ConstAttrs found;
+    for (const auto& [key, value] : layer.attrs) {
+        const std::string_view** slot = key == "element_type" ? &found.element_type
+                                        : key == "shape"      ? &found.shape
+                                        : key == "offset"     ? &found.offset
+                                        : key == "size"       ? &found.size
+                                                              : nullptr;
+        if (slot && !*slot) *slot = &value;
+    }
+    return found;
+}
+
+// "1, 3, 224, 224" -> {1, 3, 224, 224}; false when a field is not a non-negative integer.
+bool parse_dims_list(std::string_view text, std::vector<int64_t>& out) {
+    if (trim(text).empty()) return true;
+    while (true) {
+        const size_t comma = text.find(',');
+        const auto v = parse_int(trim(text.substr(0, comma)));
+        if (!v || *v < 0) return false;
+        out.push_back(*v);
+        if (comma == std::string_view::npos) return true;
+        text.remove_prefix(comma + 1);
+    }
+}
+
+}  // namespace
+
 std::optional<ConstInfo> parse_const(const Layer& layer, std::string* error) {
     ConstInfo info;
     auto fail = [&](std::string why) -> std::optional<ConstInfo> {
         *error = std::move(why);
         return std::nullopt;
     };
-    for (const char* key : {"element_type", "shape", "offset", "size"})
-        if (!layer.attr(key)) return fail(fmt::format("Const has no {} attribute", key));
-    const auto type = parse_element_type_attr(*layer.attr("element_type"));
+    const ConstAttrs a = const_attrs(layer);
+    if (!a.element_type) return fail("Const has no element_type attribute");
+    if (!a.shape) return fail("Const has no shape attribute");
+    if (!a.offset) return fail("Const has no offset attribute");
+    if (!a.size) return fail("Const has no size attribute");
+    const auto type = parse_element_type_attr(*a.element_type);
     if (!type || *type == ElementType::dynamic)
-        return fail(fmt::format("Const element_type=\"{}\" is not a static element type",
-                                excerpt(*layer.attr("element_type"))));
+        return fail(fmt::format("Const element_type=\"{}\" is not a static element type", excerpt(*a.element_type)));
     info.type = *type;
-    const std::string_view shape = *layer.attr("shape");
-    if (!trim(shape).empty()) {
-        for (std::string_view field : split(shape, ',')) {
-            const auto v = parse_int(trim(field));
-            if (!v || *v < 0) return fail(fmt::format("Const shape=\"{}\" is not a list of non-negative integers",
-                                                     excerpt(shape)));
-            info.shape.push_back(*v);
-        }
-    }
-    const auto offset = parse_int(trim(*layer.attr("offset")));
-    const auto size = parse_int(trim(*layer.attr("size")));
-    if (!offset || *offset < 0) return fail(fmt::format("Const offset=\"{}\" is not a non-negative integer",
-                                                       excerpt(*layer.attr("offset"))));
-    if (!size || *size < 0) return fail(fmt::format("Const size=\"{}\" is not a non-negative integer",
-                                                   excerpt(*layer.attr("size"))));
+    if (!parse_dims_list(*a.shape, info.shape))
+        return fail(fmt::format("Const shape=\"{}\" is not a list of non-negative integers", excerpt(*a.shape)));
+    const auto offset = parse_int(trim(*a.offset));
+    const auto size = parse_int(trim(*a.size));
+    if (!offset || *offset < 0)
+        return fail(fmt::format("Const offset=\"{}\" is not a non-negative integer", excerpt(*a.offset)));
+    if (!size || *size < 0)
+        return fail(fmt::format("Const size=\"{}\" is not a non-negative integer", excerpt(*a.size)));
     info.offset = static_cast<uint64_t>(*offset);
     info.size = static_cast<uint64_t>(*size);
     return info;

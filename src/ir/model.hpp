@@ -6,13 +6,20 @@
 // Ids, names, types and attribute values are views of the file's text, which the Model owns (parsed in
 // place, so each value ends with a NUL there): a large IR has hundreds of thousands of them, and a copy
 // of each would cost as much as the parse. Text that is not in a file goes through Model::keep().
+//
+// A layer's ports, a port's dims and a layer's attributes are spans of arrays in one arena that the Model
+// owns and frees at once (Model::store): a small heap object for each was a fifth of the time to check a
+// large IR, and as much again to free. So Port, Layer and Edge hold no owning member.
 
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <memory_resource>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -21,28 +28,53 @@
 
 namespace irlint {
 
+// An id's value when it is written as a canonical decimal number ("0", "17"; not "01", "+1" or "x") that
+// fits 31 bits, else -1. Two ids are the same text exactly when these agree, or when both are -1 and their
+// texts are equal: real files number their layers and ports, and an integer compares without reading text.
+int32_t canonical_id_number(std::string_view id);
+
+inline bool same_id(std::string_view a, int32_t a_number, std::string_view b, int32_t b_number) {
+    if (a_number >= 0 || b_number >= 0) return a_number == b_number;
+    return a == b;
+}
+
+using Attr = std::pair<std::string_view, std::string_view>;
+
+// The layer types the rules treat apart, told once while the file is read (OpenVINO matches type names
+// without regard to case): the rules then compare a byte, not the type's text, which a large file has
+// long pushed out of the cache.
+enum class LayerKind : uint8_t { other, parameter, constant, result, assign, pooling };
+LayerKind layer_kind(std::string_view type);
+
+// "opset8" -> 8; nullopt for anything else (extensions, custom domains).
+std::optional<int> opset_number(std::string_view version);
+
 struct Port {
     std::string_view id;
+    int32_t id_number = -1;                   // canonical_id_number(id)
     int line = 0;
     std::string_view precision_text;          // as written, empty when absent
     std::optional<ElementType> precision;     // parsed; nullopt when absent or unknown
-    std::vector<int64_t> dims;                // -1 is a dynamic dim
     bool dims_valid = true;                   // false when some <dim> was not an integer >= -1
+    std::span<const int64_t> dims;            // -1 is a dynamic dim
     std::string_view names;
 };
 
 struct Layer {
     std::string_view id;
+    int32_t id_number = -1;  // canonical_id_number(id)
+    int line = 0;
     std::string_view name;
     std::string_view type;
     std::string_view version;
-    int line = 0;
+    LayerKind kind = LayerKind::other;  // layer_kind(type)
+    std::optional<int> opset;           // opset_number(version)
     bool has_data = false;
     int data_line = 0;
-    std::vector<std::pair<std::string_view, std::string_view>> attrs;  // <data> attributes in file order
-    std::vector<Port> inputs;
-    std::vector<Port> outputs;
-    std::vector<size_t> bodies;  // indices into Model::graphs of nested bodies (TensorIterator, Loop, If)
+    std::span<const Attr> attrs;  // <data> attributes in file order
+    std::span<const Port> inputs;
+    std::span<const Port> outputs;
+    std::span<const size_t> bodies;  // indices into Model::graphs of nested bodies (TensorIterator, Loop, If)
 
     const std::string_view* attr(std::string_view key) const;
     const Port* find_input(std::string_view port_id) const;
@@ -54,6 +86,7 @@ LayerRef layer_ref(const Layer& layer);
 
 struct Edge {
     std::string_view from_layer, from_port, to_layer, to_port;
+    int32_t from_layer_number = -1, from_port_number = -1, to_layer_number = -1, to_port_number = -1;
     int line = 0;
 };
 
@@ -93,6 +126,18 @@ struct Model {
     // Keeps `s` as long as the model and returns a view of it.
     std::string_view keep(std::string s);
 
+    // Copies `items` into the model's arena and returns the copy, which lives as long as the model.
+    template <class T>
+    std::span<const T> store(std::span<const T> items) {
+        static_assert(std::is_trivially_destructible_v<T>, "the arena runs no destructors");
+        if (items.empty()) return {};
+        T* out = static_cast<T*>(arena->allocate(items.size_bytes(), alignof(T)));
+        std::uninitialized_copy(items.begin(), items.end(), out);
+        return {out, items.size()};
+    }
+
+    // Where ports, dims, attributes and body lists live; first, so that it is freed last.
+    std::unique_ptr<std::pmr::monotonic_buffer_resource> arena = std::make_unique<std::pmr::monotonic_buffer_resource>();
     std::unique_ptr<std::string> text;  // the file, parsed in place: the views point into it
     std::shared_ptr<const void> parsed_document;  // instead, when the parse could not be in place (UTF-16)
     std::deque<std::string> kept;       // text from elsewhere (a deque never moves its elements)

@@ -28,7 +28,7 @@ namespace {
 class LineIndex {
 public:
     explicit LineIndex(const std::string& text) {
-        newlines_.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')));
+        newlines_.reserve(text.size() / 16);  // a guess: counting first would read the text twice
         for (const char* p = text.data(); (p = static_cast<const char*>(
                                                std::memchr(p, '\n', static_cast<size_t>(text.data() + text.size() - p))));
              ++p)
@@ -222,17 +222,21 @@ private:
         while (!pending.empty()) {
             Pending job = std::move(pending.front());
             pending.pop_front();
-            const size_t index = model.graphs.size();
-            model.graphs.push_back(Graph{job.owner, {}, {}});
             std::vector<LayerBody> bodies;
-            Graph graph = read_graph(job.node, job.owner.empty(), bodies);
-            for (const LayerBody& body : bodies) {
-                Layer& layer = graph.layers[body.layer];
-                layer.bodies.push_back(model.graphs.size() + pending.size());
-                pending.push_back({body.node, fmt::format("{} of layer {}", body.node.name(), layer.id)});
+            Graph graph = read_graph(job.node, job.owner.empty(), bodies, model);
+            graph.owner = std::move(job.owner);
+            // The graph being read is graphs[model.graphs.size()]; the bodies it names follow the pending ones.
+            for (size_t b = 0; b < bodies.size();) {
+                const size_t layer = bodies[b].layer;
+                body_indices_.clear();
+                for (; b < bodies.size() && bodies[b].layer == layer; ++b) {
+                    body_indices_.push_back(model.graphs.size() + 1 + pending.size());
+                    pending.push_back({bodies[b].node, fmt::format("{} of layer {}", bodies[b].node.name(),
+                                                                   graph.layers[layer].id)});
+                }
+                graph.layers[layer].bodies = model.store(std::span<const size_t>(body_indices_));
             }
-            graph.owner = job.owner;
-            model.graphs[index] = std::move(graph);
+            model.graphs.push_back(std::move(graph));
         }
     }
 
@@ -242,7 +246,7 @@ private:
         pugi::xml_node node;
     };
 
-    Graph read_graph(const pugi::xml_node& node, bool is_main, std::vector<LayerBody>& bodies) {
+    Graph read_graph(const pugi::xml_node& node, bool is_main, std::vector<LayerBody>& bodies, Model& model) {
         Graph graph;
         std::vector<pugi::xml_node> nodes;
         const pugi::xml_node layers = node.child("layers");
@@ -250,14 +254,18 @@ private:
             error(rule::ir_structure, line(node),
                   is_main ? "<net> has no <layers> element" : fmt::format("<{}> has no <layers> element", node.name()));
         }
-        for (const pugi::xml_node l : layers.children())
+        for (pugi::xml_node l = layers.first_child(); l; l = l.next_sibling())
             if (named(l, "layer")) nodes.push_back(l);
         graph.layers.reserve(nodes.size());
         for (size_t i = 0; i < nodes.size(); ++i) {
             check_deadline();
-            graph.layers.push_back(read_layer(nodes[i], i, bodies));
+            graph.layers.push_back(read_layer(nodes[i], i, bodies, model));
         }
-        for (const pugi::xml_node e : node.child("edges").children()) {
+        const pugi::xml_node edges = node.child("edges");
+        size_t edge_count = 0;
+        for (pugi::xml_node e = edges.first_child(); e; e = e.next_sibling()) edge_count += named(e, "edge");
+        graph.edges.reserve(edge_count);
+        for (pugi::xml_node e = edges.first_child(); e; e = e.next_sibling()) {
             if (!named(e, "edge")) continue;
             check_deadline();
             graph.edges.push_back(read_edge(e));
@@ -275,16 +283,19 @@ private:
 
     // The first attribute with each wanted name, as attribute(name) would find it, in one pass: a file holds
     // tens of thousands of layers and ports, and a lookup by name is a string comparison per attribute.
+    // (Loops here follow first/next links: pugixml's ranges cost a call per iterator operation.)
     template <size_t N>
     static std::array<pugi::xml_attribute, N> attributes_named(const pugi::xml_node& node,
                                                              const std::array<const char*, N>& names) {
         std::array<pugi::xml_attribute, N> found{};
-        for (const pugi::xml_attribute a : node.attributes())
+        for (pugi::xml_attribute a = node.first_attribute(); a; a = a.next_attribute()) {
+            const char* name = a.name();
             for (size_t k = 0; k < N; ++k)
-                if (!found[k] && same(a.name(), names[k])) {
+                if (!found[k] && same(name, names[k])) {
                     found[k] = a;
                     break;
                 }
+        }
         return found;
     }
 
@@ -293,10 +304,11 @@ private:
     static std::array<pugi::xml_node, N> children_named(const pugi::xml_node& node,
                                                        const std::array<const char*, N>& names) {
         std::array<pugi::xml_node, N> found{};
-        for (const pugi::xml_node c : node.children()) {
+        for (pugi::xml_node c = node.first_child(); c; c = c.next_sibling()) {
             if (c.type() != pugi::node_element) continue;
+            const char* name = c.name();
             for (size_t k = 0; k < N; ++k)
-                if (!found[k] && same(c.name(), names[k])) {
+                if (!found[k] && same(name, names[k])) {
                     found[k] = c;
                     break;
                 }
@@ -304,15 +316,18 @@ private:
         return found;
     }
 
-    Layer read_layer(const pugi::xml_node& node, size_t index, std::vector<LayerBody>& bodies) {
+    Layer read_layer(const pugi::xml_node& node, size_t index, std::vector<LayerBody>& bodies, Model& model) {
         Layer layer;
         layer.line = line(node);
         const auto [id, name, type, version] = attributes_named<4>(node, {"id", "name", "type", "version"});
         layer.id = id.value();
+        layer.id_number = canonical_id_number(layer.id);
         layer.name = name.value();
         layer.type = type.value();
         layer.version = version.value();
-        if (!id || !parse_int(trim(layer.id)) || *parse_int(trim(layer.id)) < 0)
+        layer.kind = layer_kind(layer.type);
+        layer.opset = opset_number(layer.version);
+        if (!id || (layer.id_number < 0 && (!parse_int(trim(layer.id)) || *parse_int(trim(layer.id)) < 0)))
             error(rule::ir_structure, layer.line,
                   id ? fmt::format("layer id '{}' is not a non-negative integer", excerpt(layer.id))
                      : "layer has no id attribute",
@@ -327,10 +342,13 @@ private:
         if (data) {
             layer.has_data = true;
             layer.data_line = line(data);
-            for (const pugi::xml_attribute a : data.attributes()) layer.attrs.emplace_back(a.name(), a.value());
+            attrs_.clear();
+            for (pugi::xml_attribute a = data.first_attribute(); a; a = a.next_attribute())
+                attrs_.emplace_back(a.name(), a.value());
+            layer.attrs = model.store(std::span<const Attr>(attrs_));
         }
-        read_ports(input, layer, layer.inputs);
-        read_ports(output, layer, layer.outputs);
+        layer.inputs = read_ports(input, layer, model);
+        layer.outputs = read_ports(output, layer, model);
         for (const Port& p : layer.outputs)
             if (p.precision_text.empty())
                 error(rule::ir_structure, p.line,
@@ -339,51 +357,70 @@ private:
         return layer;
     }
 
+    // A <dim>'s value. Nearly every one is plain digits, read here without a call; anything else (blanks,
+    // a sign, -1, garbage) goes through trim and parse_int, which have the final word.
+    static std::optional<int64_t> dim_value(std::string_view text) {
+        if (!text.empty() && text.size() <= 18) {
+            int64_t v = 0;
+            size_t i = 0;
+            for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) v = v * 10 + (text[i] - '0');
+            if (i == text.size()) return v;
+        }
+        return parse_int(trim(text));
+    }
+
+    // Ports of a file nearly always repeat one or two precisions: the last one read is checked first.
+    std::optional<ElementType> element_type_of(std::string_view text) {
+        if (text != last_precision_text_) {
+            last_precision_text_ = text;
+            last_precision_ = parse_element_type(text);
+        }
+        return last_precision_;
+    }
+
     static bool named(const pugi::xml_node& node, const char* name) {
         return node.type() == pugi::node_element && same(node.name(), name);
     }
 
-    void read_ports(const pugi::xml_node& group, const Layer& layer, std::vector<Port>& ports) {
-        // Counted first, and the dims gathered in a scratch list: one allocation per list instead of a
-        // reallocation at every power of two.
-        ports.reserve(static_cast<size_t>(std::count_if(group.begin(), group.end(),
-                                                        [](const pugi::xml_node& p) { return named(p, "port"); })));
-        for (const pugi::xml_node p : group.children()) {
+    std::span<const Port> read_ports(const pugi::xml_node& group, const Layer& layer, Model& model) {
+        ports_.clear();
+        for (pugi::xml_node p = group.first_child(); p; p = p.next_sibling()) {
             if (!named(p, "port")) continue;
-            Port port;
+            Port& port = ports_.emplace_back();
             port.line = line(p);
             const auto [id, names, precision] = attributes_named<3>(p, {"id", "names", "precision"});
             port.id = id.value();
+            port.id_number = canonical_id_number(port.id);
             port.names = names.value();
             if (!id) error(rule::ir_structure, port.line, "port has no id attribute", &layer);
             if (precision) {
                 port.precision_text = precision.value();
-                port.precision = parse_element_type(port.precision_text);
+                port.precision = element_type_of(port.precision_text);
                 if (!port.precision)
                     error(rule::ir_structure, port.line,
                           fmt::format("port {} has unknown precision '{}'", port.id, excerpt(port.precision_text)),
                           &layer);
             }
-            for (const pugi::xml_node d : p.children()) {
+            dims_.clear();
+            for (pugi::xml_node d = p.first_child(); d; d = d.next_sibling()) {
                 if (!named(d, "dim")) continue;
-                const std::string_view text = trim(d.text().get());
-                const auto value = parse_int(text);
+                const std::string_view text = d.child_value();
+                const auto value = dim_value(text);
                 if (!value || *value < -1 || *value == Dim::kInf) {
                     port.dims_valid = false;
                     error(rule::ir_structure, line(d),
                           fmt::format("port {}: dimension '{}' must be an integer >= -1 (-1 is dynamic; intervals "
                                       "and '?' are written only in a Parameter's shape attribute)",
-                                      port.id, excerpt(text)),
+                                      port.id, excerpt(trim(text))),
                           &layer);
                     dims_.push_back(-1);
                 } else {
                     dims_.push_back(*value);
                 }
             }
-            port.dims.assign(dims_.begin(), dims_.end());
-            dims_.clear();
-            ports.push_back(std::move(port));
+            port.dims = model.store(std::span<const int64_t>(dims_));
         }
+        return model.store(std::span<const Port>(ports_));
     }
 
     Edge read_edge(const pugi::xml_node& node) {
@@ -395,13 +432,23 @@ private:
         edge.from_port = found[1].value();
         edge.to_layer = found[2].value();
         edge.to_port = found[3].value();
+        edge.from_layer_number = canonical_id_number(edge.from_layer);
+        edge.from_port_number = canonical_id_number(edge.from_port);
+        edge.to_layer_number = canonical_id_number(edge.to_layer);
+        edge.to_port_number = canonical_id_number(edge.to_port);
         for (size_t k = 0; k < names.size(); ++k)
             if (!found[k]) error(rule::ir_structure, edge.line, fmt::format("edge has no {} attribute", names[k]));
         return edge;
     }
 
     std::string& text_;
-    std::vector<int64_t> dims_;  // the port being read
+    // Scratch lists, reused: what one layer, port or body list holds before it is stored in the arena.
+    std::vector<Attr> attrs_;
+    std::vector<Port> ports_;
+    std::vector<int64_t> dims_;
+    std::vector<size_t> body_indices_;
+    std::string_view last_precision_text_;
+    std::optional<ElementType> last_precision_;
     LineIndex lines_;
     ReadResult& result_;
     std::shared_ptr<pugi::xml_document> doc_ = std::make_shared<pugi::xml_document>();

@@ -21,6 +21,7 @@ namespace {
 Port port_for(const std::string& value, const OnnxModel& m, size_t index, Model& model) {
     Port p;
     p.id = model.keep(std::to_string(index));
+    p.id_number = canonical_id_number(p.id);
     p.names = value;
     const auto it = m.values.find(value);
     if (it == m.values.end()) return p;
@@ -28,19 +29,28 @@ Port port_for(const std::string& value, const OnnxModel& m, size_t index, Model&
         p.precision = it->second.type;
         p.precision_text = element_type_name(*it->second.type);
     }
-    if (it->second.shape && !it->second.shape->rank_dynamic)
-        for (const Dim& d : it->second.shape->dims) p.dims.push_back(d.is_static() ? d.length() : -1);
+    if (it->second.shape && !it->second.shape->rank_dynamic) {
+        std::vector<int64_t> dims;
+        for (const Dim& d : it->second.shape->dims) dims.push_back(d.is_static() ? d.length() : -1);
+        p.dims = model.store(std::span<const int64_t>(dims));
+    }
     return p;
 }
 
 Layer layer_for(const OnnxNode& n, const OnnxModel& m, Model& model) {
     Layer l;
     l.id = model.keep(std::to_string(n.index));
+    l.id_number = canonical_id_number(l.id);
     l.name = model.keep(n.display_name());
     l.type = n.op_type;
+    l.kind = layer_kind(l.type);
     l.version = n.domain.empty() ? model.keep(fmt::format("opset{}", m.default_opset())) : std::string_view(n.domain);
-    for (size_t i = 0; i < n.inputs.size(); ++i) l.inputs.push_back(port_for(n.inputs[i], m, i, model));
-    for (size_t i = 0; i < n.outputs.size(); ++i) l.outputs.push_back(port_for(n.outputs[i], m, i, model));
+    l.opset = opset_number(l.version);
+    std::vector<Port> inputs, outputs;
+    for (size_t i = 0; i < n.inputs.size(); ++i) inputs.push_back(port_for(n.inputs[i], m, i, model));
+    for (size_t i = 0; i < n.outputs.size(); ++i) outputs.push_back(port_for(n.outputs[i], m, i, model));
+    l.inputs = model.store(std::span<const Port>(inputs));
+    l.outputs = model.store(std::span<const Port>(outputs));
     return l;
 }
 

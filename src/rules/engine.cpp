@@ -1,6 +1,7 @@
 #include "rules/engine.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -24,18 +25,17 @@ std::string_view layer_status_name(LayerStatus s) {
     return "unsupported";
 }
 
-std::optional<int> opset_number(std::string_view version) {
-    if (version.substr(0, 5) != "opset") return std::nullopt;
-    const auto n = parse_int(version.substr(5));
-    if (!n || *n < 0 || *n > 1000000) return std::nullopt;
-    return static_cast<int>(*n);
-}
-
 namespace {
+
+// Parameter, Const, Result and the pooling types have rules; every other layer is only counted.
+bool has_rules(const Layer& l) {
+    return l.kind == LayerKind::parameter || l.kind == LayerKind::constant || l.kind == LayerKind::result ||
+           l.kind == LayerKind::pooling;
+}
 
 class ModelChecker {
 public:
-    ModelChecker(const Model& model, ModelReport& report) : model_(model), r_(report) {}
+    ModelChecker(const Model& model, LayerRows rows, ModelReport& report) : model_(model), rows_(rows), r_(report) {}
 
     void run() {
         for (size_t g = 0; g < model_.graphs.size(); ++g) check_graph(g);
@@ -47,8 +47,10 @@ public:
 
 private:
     // What an output port carries to its consumers. The shape is the LayerShapes' own (declared, or inferred
-    // once known), not a copy: a large model has one per port.
+    // once known), not a copy: a large model has one per port. A layer without rows has none until a
+    // consumer asks (shape_of).
     struct Produced {
+        const Port* port;
         const Shape* shape;
         std::optional<ElementType> type;
         bool consumed = false;  // some edge takes it
@@ -59,28 +61,42 @@ private:
             Diagnostic{s, std::string(rule_id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}});
     }
 
-    static std::vector<Shape> port_shapes(const std::vector<Port>& ports) {
+    static std::vector<Shape> port_shapes(std::span<const Port> ports) {
         std::vector<Shape> out;
+        out.reserve(ports.size());
         for (const Port& p : ports) out.push_back(shape_from_port_dims(p.dims));
         return out;
+    }
+
+    bool has_row(const Layer& l) const { return rows_ == LayerRows::all || has_rules(l); }
+
+    // The outputs of layer i: produced_[first_output_[i] .. first_output_[i + 1]).
+    Produced& produced(size_t layer, size_t port) { return produced_[first_output_[layer] + port]; }
+
+    const Shape& shape_of(Produced& p) {
+        if (!p.shape) p.shape = &unrowed_shapes_.emplace_back(shape_from_port_dims(p.port->dims));
+        return *p.shape;
     }
 
     void check_graph(size_t g) {
         const Graph& graph = model_.graphs[g];
         const GraphIndex index = check_structure(graph, r_.diagnostics);
         std::vector<LayerShapes> shapes(graph.layers.size());
-        produced_.assign(graph.layers.size(), {});
+        produced_.clear();
+        first_output_.assign(1, 0);
         for (size_t i = 0; i < graph.layers.size(); ++i) {
             const Layer& l = graph.layers[i];
             shapes[i].layer = &l;
             shapes[i].graph = g;
-            shapes[i].declared = port_shapes(l.outputs);
+            if (has_row(l)) shapes[i].declared = port_shapes(l.outputs);
             for (size_t k = 0; k < l.outputs.size(); ++k)
-                produced_[i].push_back({&shapes[i].declared[k], l.outputs[k].precision});
+                produced_.push_back({&l.outputs[k], shapes[i].declared.empty() ? nullptr : &shapes[i].declared[k],
+                                     l.outputs[k].precision});
+            first_output_.push_back(produced_.size());
         }
         for (const auto& inputs : index.producer_of)
             for (const auto& src : inputs)
-                if (src) produced_[src->layer][src->port].consumed = true;
+                if (src) produced(src->layer, src->port).consumed = true;
         for (size_t i : index.topo_order) check_layer(graph, index, i, shapes[i]);
         for (size_t i : index.cyclic)
             if (shapes[i].status != LayerStatus::mismatch) shapes[i].status = LayerStatus::invalid;
@@ -90,26 +106,30 @@ private:
     void check_layer(const Graph& graph, const GraphIndex& index, size_t i, LayerShapes& shapes) {
         check_deadline();
         const Layer& l = graph.layers[i];
-        std::vector<std::optional<ElementType>> input_types;
-        for (size_t p = 0; p < l.inputs.size(); ++p) {
-            if (const auto& src = index.producer_of[i][p]) {
-                shapes.inputs.push_back(*produced_[src->layer][src->port].shape);
-                input_types.push_back(produced_[src->layer][src->port].type);
-            } else {
-                shapes.inputs.push_back(shape_from_port_dims(l.inputs[p].dims));
-                input_types.push_back(l.inputs[p].precision);
+        if (has_row(l)) {
+            shapes.inputs.reserve(l.inputs.size());
+            shapes.input_types.reserve(l.inputs.size());
+            for (size_t p = 0; p < l.inputs.size(); ++p) {
+                if (const auto& src = index.producer_of[i][p]) {
+                    Produced& from = produced(src->layer, src->port);
+                    shapes.inputs.push_back(shape_of(from));
+                    shapes.input_types.push_back(from.type);
+                } else {
+                    shapes.inputs.push_back(shape_from_port_dims(l.inputs[p].dims));
+                    shapes.input_types.push_back(l.inputs[p].precision);
+                }
             }
         }
-        shapes.input_types = input_types;
-        if (iequals(l.type, "Parameter")) return check_parameter(l, i, shapes);
-        if (iequals(l.type, "Const")) return check_const(l, shapes);
-        if (iequals(l.type, "Result")) {
+        const std::vector<std::optional<ElementType>>& input_types = shapes.input_types;
+        if (l.kind == LayerKind::parameter) return check_parameter(l, i, shapes);
+        if (l.kind == LayerKind::constant) return check_const(l, shapes);
+        if (l.kind == LayerKind::result) {
             shapes.status = LayerStatus::ok;
             return;
         }
         // Any opset that has the type tells a pooling layer; which version it is comes later.
-        shapes.pooling = pool_op_for(l.type, kNewestOpset).has_value();
-        const auto opset = opset_number(l.version);
+        shapes.pooling = l.kind == LayerKind::pooling;
+        const auto opset = l.opset;
         if (opset && *opset == 0) {
             emit(Severity::error, rule::ir_structure, l.line,
                  fmt::format("version=\"{}\" names no opset: OpenVINO's opsets are opset1 to opset{}", l.version,
@@ -119,7 +139,7 @@ private:
             return;
         }
         if (!opset || !shapes.pooling) {
-            ++unsupported_[std::string(l.type)];
+            ++unsupported_[l.type];
             return;
         }
         check_pool(graph, index, i, *opset, input_types, shapes);
@@ -143,22 +163,22 @@ private:
             return;
         }
         PoolLayerInput in{&l, *op, shapes.inputs, input_types, std::nullopt, {}, &model_.producer};
-        for (const Produced& out : produced_[i]) in.outputs_consumed.push_back(out.consumed);
+        for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k)
+            in.outputs_consumed.push_back(produced_[k].consumed);
         if (op->is_adaptive() && l.inputs.size() == 2) in.output_size = output_size_of(graph, index, i);
         shapes.pool_op = op;
         shapes.output_size = in.output_size;
         check_pool_layer(in, shapes, r_.diagnostics);
         ++r_.pooling_checked;
         shapes.pooling_checked = true;
-        for (size_t k = 0; k < shapes.inferred.size() && k < produced_[i].size(); ++k)
-            produced_[i][k].shape = &shapes.inferred[k];
+        for (size_t k = 0; k < shapes.inferred.size() && k < l.outputs.size(); ++k) produced(i, k).shape = &shapes.inferred[k];
     }
 
     std::optional<std::vector<int64_t>> output_size_of(const Graph& graph, const GraphIndex& index, size_t i) {
         const auto& src = index.producer_of[i][1];
         if (!src) return std::nullopt;
         const Layer& c = graph.layers[src->layer];
-        if (!iequals(c.type, "Const")) return std::nullopt;
+        if (c.kind != LayerKind::constant) return std::nullopt;
         std::string error;
         const auto info = parse_const(c, &error);
         if (!info) return std::nullopt;  // reported by the Const's own check
@@ -183,12 +203,12 @@ private:
             const auto type = parse_element_type_attr(*et);
             if (!type) emit(Severity::error, rule::attr_invalid, at,
                             fmt::format("Parameter element_type=\"{}\" is not an element type", excerpt(*et)), &l);
-            else if (!produced_[i].empty() && produced_[i][0].type && *produced_[i][0].type != *type)
+            else if (!l.outputs.empty() && produced(i, 0).type && *produced(i, 0).type != *type)
                 emit(Severity::error, rule::output_type_mismatch, l.outputs[0].line,
                      fmt::format("Parameter element_type={} but its output port declares {}", element_type_name(*type),
-                                 element_type_name(*produced_[i][0].type)),
+                                 element_type_name(*produced(i, 0).type)),
                      &l);
-            if (type && !produced_[i].empty()) produced_[i][0].type = type;
+            if (type && !l.outputs.empty()) produced(i, 0).type = type;
         }
         const std::string_view* text = l.attr("shape");
         if (!text) return;
@@ -201,7 +221,7 @@ private:
             return;
         }
         shapes.inferred = {*shape};
-        if (produced_[i].empty()) return;
+        if (l.outputs.empty()) return;
         const Shape& declared = shapes.declared[0];
         if (!shape->compatible(declared)) {
             emit(Severity::error, rule::output_shape_mismatch, l.outputs[0].line,
@@ -209,7 +229,7 @@ private:
             shapes.status = LayerStatus::mismatch;
             return;
         }
-        produced_[i][0].shape = &shapes.inferred[0];  // the more precise form: intervals are written only here
+        produced(i, 0).shape = &shapes.inferred[0];  // the more precise form: intervals are written only here
     }
 
     void check_const(const Layer& l, LayerShapes& shapes) {
@@ -265,18 +285,21 @@ private:
     }
 
     const Model& model_;
+    const LayerRows rows_;
     ModelReport& r_;
-    std::vector<std::vector<Produced>> produced_;
-    std::map<std::string, size_t> unsupported_;
+    std::vector<Produced> produced_;      // the current graph's output ports, layer by layer
+    std::vector<size_t> first_output_;    // per layer of the current graph, and one past the last
+    std::deque<Shape> unrowed_shapes_;    // the declared shapes of layers without rows that a consumer needed
+    std::map<std::string_view, size_t> unsupported_;  // views of the model's text
     size_t const_count_ = 0;
     size_t skipped_for_bin_ = 0;
 };
 
 }  // namespace
 
-ModelReport check_model(const Model& model) {
+ModelReport check_model(const Model& model, LayerRows rows) {
     ModelReport report;
-    ModelChecker(model, report).run();
+    ModelChecker(model, rows, report).run();
     mark_layers_with_errors(report);
     return report;
 }

@@ -37,14 +37,16 @@ struct ModelReport {
     size_t pooling_checked = 0;
 };
 
-ModelReport check_model(const Model& model);
+// Which layers get a full row (input, declared and inferred shapes). `infer --all` shows every layer;
+// `check` needs rows only for the layers with rules (Parameter, Const, Result, pooling), and a large IR is
+// mostly other layers: theirs then hold only the layer and its status.
+enum class LayerRows { all, with_rules };
+
+ModelReport check_model(const Model& model, LayerRows rows = LayerRows::all);
 
 // A layer that an error finding names is `invalid` unless it is already `mismatch`: a broken edge, a
 // duplicate id or a bad port makes the layer's row untrustworthy. check_model applies it to its own findings;
 // call it again after adding the reader's.
 void mark_layers_with_errors(ModelReport& report);
-
-// "opset8" -> 8; nullopt for anything else (extensions, custom domains).
-std::optional<int> opset_number(std::string_view version);
 
 }  // namespace irlint

@@ -54,7 +54,8 @@ void fix_consumers(const Graph& graph, const Layer& layer, const PortFix& output
         const Port* in = input_port(graph, e.to_layer, e.to_port, &consumer);
         if (!in) continue;
         PortFix fix{in, consumer, std::nullopt, std::nullopt};
-        if (output.dims && in->dims_valid && in->dims.size() == output.dims->size() && in->dims != *output.dims)
+        if (output.dims && in->dims_valid && in->dims.size() == output.dims->size() &&
+            !std::equal(in->dims.begin(), in->dims.end(), output.dims->begin()))
             fix.dims = output.dims;
         if (output.precision && in->precision && *in->precision != *output.precision) fix.precision = output.precision;
         if (fix.dims || fix.precision) plan.ports.push_back(std::move(fix));
@@ -69,7 +70,7 @@ void plan_layer(const Model& model, const LayerShapes& s, const Diagnostics& fin
         PortFix fix{&port, &layer, std::nullopt, std::nullopt};
         if (k < s.inferred.size() && reported(findings, rule::output_shape_mismatch, layer, port.id)) {
             fix.dims = static_dims(s.inferred[k], port);
-            if (fix.dims && *fix.dims == port.dims) fix.dims.reset();
+            if (fix.dims && std::equal(fix.dims->begin(), fix.dims->end(), port.dims.begin(), port.dims.end())) fix.dims.reset();
         }
         if (k < types.size() && port.precision && *port.precision != types[k] &&
             reported(findings, rule::output_type_mismatch, layer, port.id))

@@ -143,7 +143,7 @@ private:
 
 }  // namespace
 
-ParsedAttrs parse_pool_attrs(const PoolOp& op, const AttrList& attrs) {
+ParsedAttrs parse_pool_attrs(const PoolOp& op, AttrList attrs) {
     ParsedAttrs out;
     AttrReader reader(op, out);
     const auto known = pool_attr_names(op);

@@ -36,16 +36,14 @@ std::string_view rounding_type_name(RoundingType t) {
 }
 
 std::optional<PadType> parse_pad_type(std::string_view text) {
-    const std::string lower = to_lower(text);
     for (const auto& [name, value] : kPadTypes)
-        if (lower == name) return value;
+        if (iequals(text, name)) return value;
     return std::nullopt;
 }
 
 std::optional<RoundingType> parse_rounding_type(std::string_view text) {
-    const std::string lower = to_lower(text);
     for (const auto& [name, value] : kRoundingTypes)
-        if (lower == name) return value;
+        if (iequals(text, name)) return value;
     return std::nullopt;
 }
 
@@ -74,11 +72,11 @@ bool PoolOp::has_index_output() const {
 bool PoolOp::has_axis() const { return kind == PoolKind::max_pool && version >= 8; }
 
 std::optional<PoolOp> pool_op_for(std::string_view type, int opset) {
-    const std::string t = to_lower(type);  // OpenVINO looks types up case-insensitively
-    if (t == "avgpool") return PoolOp{PoolKind::avg_pool, opset >= 16 ? 16 : opset >= 14 ? 14 : 1};
-    if (t == "maxpool") return PoolOp{PoolKind::max_pool, opset >= 14 ? 14 : opset >= 8 ? 8 : 1};
-    if (t == "adaptiveavgpool" && opset >= 8) return PoolOp{PoolKind::adaptive_avg_pool, 8};
-    if (t == "adaptivemaxpool" && opset >= 8) return PoolOp{PoolKind::adaptive_max_pool, 8};
+    // OpenVINO looks types up case-insensitively.
+    if (iequals(type, "avgpool")) return PoolOp{PoolKind::avg_pool, opset >= 16 ? 16 : opset >= 14 ? 14 : 1};
+    if (iequals(type, "maxpool")) return PoolOp{PoolKind::max_pool, opset >= 14 ? 14 : opset >= 8 ? 8 : 1};
+    if (iequals(type, "adaptiveavgpool") && opset >= 8) return PoolOp{PoolKind::adaptive_avg_pool, 8};
+    if (iequals(type, "adaptivemaxpool") && opset >= 8) return PoolOp{PoolKind::adaptive_max_pool, 8};
     return std::nullopt;
 }
 

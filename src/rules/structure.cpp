@@ -1,6 +1,8 @@
 #include "rules/structure.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -20,16 +22,19 @@ public:
     explicit LayerIds(size_t layers) : by_number_(std::min<size_t>(4 * layers + 16, kMaxDense), kNone) {}
 
     // The index of the layer that had `id` first; `index` is kept when the id is new.
-    size_t insert(std::string_view id, size_t index) {
-        if (const auto n = dense_number(id)) {
-            if (by_number_[*n] == kNone) by_number_[*n] = index;
-            return by_number_[*n];
+    size_t insert(std::string_view id, int32_t number, size_t index) {
+        if (dense(number)) {
+            if (by_number_[static_cast<size_t>(number)] == kNone) by_number_[static_cast<size_t>(number)] = index;
+            return by_number_[static_cast<size_t>(number)];
         }
         return other_.emplace(id, index).first->second;
     }
 
-    std::optional<size_t> find(std::string_view id) const {
-        if (const auto n = dense_number(id)) return by_number_[*n] == kNone ? std::nullopt : std::optional(by_number_[*n]);
+    std::optional<size_t> find(std::string_view id, int32_t number) const {
+        if (dense(number)) {
+            const size_t found = by_number_[static_cast<size_t>(number)];
+            return found == kNone ? std::nullopt : std::optional(found);
+        }
         const auto it = other_.find(id);
         return it == other_.end() ? std::nullopt : std::optional(it->second);
     }
@@ -38,16 +43,7 @@ private:
     static constexpr size_t kNone = static_cast<size_t>(-1);
     static constexpr size_t kMaxDense = size_t{1} << 24;
 
-    // The number an id spells in canonical decimal (no sign, no leading zero), when it fits the array.
-    std::optional<size_t> dense_number(std::string_view id) const {
-        if (id.empty() || id.size() > 9 || (id.size() > 1 && id[0] == '0')) return std::nullopt;
-        size_t n = 0;
-        for (char c : id) {
-            if (c < '0' || c > '9') return std::nullopt;
-            n = n * 10 + static_cast<size_t>(c - '0');
-        }
-        return n < by_number_.size() ? std::optional(n) : std::nullopt;
-    }
+    bool dense(int32_t number) const { return number >= 0 && static_cast<size_t>(number) < by_number_.size(); }
 
     std::vector<size_t> by_number_;
     std::unordered_map<std::string_view, size_t> other_;
@@ -83,7 +79,7 @@ private:
     void index_layers() {
         for (size_t i = 0; i < g_.layers.size(); ++i) {
             const Layer& l = g_.layers[i];
-            const size_t first_index = layer_ids_.insert(l.id, i);
+            const size_t first_index = layer_ids_.insert(l.id, l.id_number, i);
             if (first_index != i) {
                 duplicate_[i] = 1;
                 const Layer& first = g_.layers[first_index];
@@ -111,7 +107,7 @@ private:
         if (n <= kLinearPorts) {
             for (size_t i = 1; i < n; ++i)
                 for (size_t j = 0; j < i; ++j)
-                    if (port(j).id == port(i).id) {
+                    if (same_id(port(j).id, port(j).id_number, port(i).id, port(i).id_number)) {
                         report(port(i), port(j));
                         break;
                     }
@@ -124,8 +120,8 @@ private:
         }
     }
 
-    const Layer* find_layer(std::string_view id, size_t* index) const {
-        const auto found = layer_ids_.find(id);
+    const Layer* find_layer(std::string_view id, int32_t number, size_t* index) const {
+        const auto found = layer_ids_.find(id, number);
         if (!found) return nullptr;
         *index = *found;
         return &g_.layers[*found];
@@ -133,36 +129,29 @@ private:
 
     static constexpr size_t kLinearPorts = 16;
 
-    // Port ids are a digit or two: comparing them inline beats a call to memcmp.
-    static bool same_short_text(std::string_view a, std::string_view b) {
-        if (a.size() != b.size()) return false;
-        for (size_t i = 0; i < a.size(); ++i)
-            if (a[i] != b[i]) return false;
-        return true;
-    }
-
     // Finds a layer's port by id: by a scan for the usual handful of ports, through a hash index built once
     // for a layer with many, so that an edge finds its port in constant time however many a layer declares.
     class PortIds {
     public:
-        explicit PortIds(const std::vector<Port>& ports) : ports_(&ports) {
+        explicit PortIds(std::span<const Port> ports) : ports_(ports) {
             if (ports.size() <= kLinearPorts) return;
-            for (size_t i = 0; i < ports.size(); ++i) by_id_.emplace(ports[i].id, i);
+            by_id_ = std::make_unique<std::unordered_map<std::string_view, size_t>>();
+            for (size_t i = 0; i < ports.size(); ++i) by_id_->emplace(ports[i].id, i);
         }
-        std::optional<size_t> find(std::string_view id) const {
-            if (ports_->size() <= kLinearPorts) {
-                for (size_t i = 0; i < ports_->size(); ++i)
-                    if (same_short_text((*ports_)[i].id, id)) return i;
+        std::optional<size_t> find(std::string_view id, int32_t number) const {
+            if (!by_id_) {
+                for (size_t i = 0; i < ports_.size(); ++i)
+                    if (same_id(ports_[i].id, ports_[i].id_number, id, number)) return i;
                 return std::nullopt;
             }
-            const auto it = by_id_.find(id);
-            if (it == by_id_.end()) return std::nullopt;
+            const auto it = by_id_->find(id);
+            if (it == by_id_->end()) return std::nullopt;
             return it->second;
         }
 
     private:
-        const std::vector<Port>* ports_;
-        std::unordered_map<std::string_view, size_t> by_id_;
+        std::span<const Port> ports_;
+        std::unique_ptr<std::unordered_map<std::string_view, size_t>> by_id_;  // only for many ports
     };
 
     void index_ports() {
@@ -174,22 +163,20 @@ private:
         }
     }
 
-    static std::optional<size_t> port_index(const PortIds& ids, std::string_view id) { return ids.find(id); }
-
     void connect(const Edge& e) {
         size_t from = 0, to = 0;
-        const Layer* src = find_layer(e.from_layer, &from);
-        const Layer* dst = find_layer(e.to_layer, &to);
+        const Layer* src = find_layer(e.from_layer, e.from_layer_number, &from);
+        const Layer* dst = find_layer(e.to_layer, e.to_layer_number, &to);
         if (!src || !dst) {
             emit(Severity::error, rule::ir_structure, e.line,
                  fmt::format("edge {}:{} -> {}:{} names layer {}, which does not exist{}", e.from_layer, e.from_port,
                              e.to_layer, e.to_port, src ? e.to_layer : e.from_layer, where()));
             return;
         }
-        const auto out_port = port_index(output_ids_[from], e.from_port);
-        const auto in_port = port_index(input_ids_[to], e.to_port);
+        const auto out_port = output_ids_[from].find(e.from_port, e.from_port_number);
+        const auto in_port = input_ids_[to].find(e.to_port, e.to_port_number);
         if (!out_port) {
-            const bool is_input = port_index(input_ids_[from], e.from_port).has_value();
+            const bool is_input = input_ids_[from].find(e.from_port, e.from_port_number).has_value();
             emit(Severity::error, rule::ir_structure, e.line,
                  fmt::format("edge {}:{} -> {}:{}: layer {} ('{}') has {} port {}; an edge must start at an output "
                              "port",
@@ -199,7 +186,7 @@ private:
             return;
         }
         if (!in_port) {
-            const bool is_output = port_index(output_ids_[to], e.to_port).has_value();
+            const bool is_output = output_ids_[to].find(e.to_port, e.to_port_number).has_value();
             emit(Severity::error, rule::ir_structure, e.line,
                  fmt::format("edge {}:{} -> {}:{}: layer {} ('{}') has {} port {}; an edge must end at an input port",
                              e.from_layer, e.from_port, e.to_layer, e.to_port, dst->id, dst->name,
@@ -220,15 +207,26 @@ private:
         compare_ports(e, *src, src->outputs[*out_port], *dst, dst->inputs[*in_port]);
     }
 
+    // Two lists of port dims are compatible when they have one rank and agree wherever both are static
+    // (-1 is dynamic); equal when they are the same list. Compared as written: a Shape for each side of every
+    // edge is built only to word a finding.
+    static bool dims_compatible(std::span<const int64_t> a, std::span<const int64_t> b) {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (a[i] != b[i] && a[i] != -1 && b[i] != -1) return false;
+        return true;
+    }
+
     void compare_ports(const Edge& e, const Layer& src, const Port& out, const Layer& dst, const Port& in) {
-        if (out.dims_valid && in.dims_valid) {
+        const bool equal = std::equal(out.dims.begin(), out.dims.end(), in.dims.begin(), in.dims.end());
+        if (out.dims_valid && in.dims_valid && !equal) {
             const Shape a = shape_from_port_dims(out.dims), b = shape_from_port_dims(in.dims);
-            if (!a.compatible(b)) {
+            if (!dims_compatible(out.dims, in.dims)) {
                 emit(Severity::error, rule::edge_shape_mismatch, e.line,
                      fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {}", src.id, out.id,
                                  dst.id, in.id, src.name, a.str(), dst.name, b.str()),
                      &dst, in.id);
-            } else if (!(a == b)) {
+            } else {
                 emit(Severity::warning, rule::edge_shape_mismatch, e.line,
                      fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {} (compatible, "
                                  "but OpenVINO writes both sides alike)",
@@ -313,8 +311,8 @@ private:
         std::vector<char> reached(n, 0);
         std::vector<size_t> stack;
         for (size_t i = 0; i < n; ++i)
-            if (iequals(g_.layers[i].type, "Result") || iequals(g_.layers[i].type, "Assign") ||
-                iequals(g_.layers[i].type, "Parameter")) {
+            if (const LayerKind k = g_.layers[i].kind;
+                k == LayerKind::result || k == LayerKind::assign || k == LayerKind::parameter) {
                 reached[i] = 1;
                 stack.push_back(i);
             }

@@ -49,7 +49,7 @@ TEST_CASE("a v11 model is read with lines, attributes, ports and edges") {
     CHECK(*pool.attr("kernel") == "2,2");
     CHECK(pool.outputs.size() == 2);
     CHECK(pool.outputs[1].precision == ElementType::i64);
-    CHECK(pool.outputs[0].dims == std::vector<int64_t>{1, 3, -1, -1});
+    CHECK(std::vector<int64_t>(pool.outputs[0].dims.begin(), pool.outputs[0].dims.end()) == std::vector<int64_t>{1, 3, -1, -1});
     CHECK(g.edges.size() == 2);
     CHECK(g.edges[1].from_port == "1");
     CHECK(g.edges[1].line == 22);
@@ -104,7 +104,8 @@ TEST_CASE("nested bodies become graphs of their own") {
 </layer></layers><edges/></net>)");
     REQUIRE(r.status == ReadStatus::ok);
     REQUIRE(r.model->graphs.size() == 2);
-    CHECK(r.model->graphs[0].layers[0].bodies == std::vector<size_t>{1});
+    const auto bodies = r.model->graphs[0].layers[0].bodies;
+    CHECK(std::vector<size_t>(bodies.begin(), bodies.end()) == std::vector<size_t>{1});
     CHECK(r.model->graphs[1].owner == "body of layer 0");
     CHECK(r.model->graphs[1].layers[0].name == "inner");
 }
