@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <deque>
 #include <filesystem>
@@ -22,38 +23,59 @@ namespace irlint {
 
 namespace {
 
-// Maps byte offsets of the XML text to 1-based line numbers. The reader asks in document order, so each
-// answer starts from the previous one and usually moves a line or two; a binary search over every line
-// was a tenth of the reading time of a large IR.
+// Maps byte offsets of the XML text to 1-based line numbers, taken before parsing (pugixml parses in place
+// and overwrites some bytes). A bit per byte marks the newlines, 64 to a word, with the count before each
+// word: a line number is then a lookup and a popcount, in whatever order the reader asks. A list of every
+// newline's offset cost a library call per line to build and twice the memory.
 class LineIndex {
 public:
     explicit LineIndex(const std::string& text) {
-        newlines_.reserve(text.size() / 16);  // a guess: counting first would read the text twice
-        for (const char* p = text.data(); (p = static_cast<const char*>(
-                                               std::memchr(p, '\n', static_cast<size_t>(text.data() + text.size() - p))));
-             ++p)
-            newlines_.push_back(static_cast<size_t>(p - text.data()));
-    }
-    int line_of(ptrdiff_t offset) {
-        if (offset < 0) return 0;
-        const auto at = static_cast<size_t>(offset);
-        if (cursor_ > 0 && newlines_[cursor_ - 1] >= at) {  // behind the last answer: search from the start
-            cursor_ = static_cast<size_t>(std::lower_bound(newlines_.begin(), newlines_.end(), at) - newlines_.begin());
-        } else {
-            for (size_t step = 0; cursor_ < newlines_.size() && newlines_[cursor_] < at; ++step, ++cursor_)
-                if (step == 64) {  // far ahead: search the rest
-                    cursor_ = static_cast<size_t>(
-                        std::lower_bound(newlines_.begin() + static_cast<ptrdiff_t>(cursor_), newlines_.end(), at) -
-                        newlines_.begin());
-                    break;
-                }
+        const size_t words = text.size() / 64 + 1;
+        bits_.resize(words);
+        before_.resize(words);
+        uint64_t count = 0;
+        for (size_t w = 0; w < words; ++w) {
+            before_[w] = count;
+            bits_[w] = newline_bits(text, w * 64, count);
         }
-        return static_cast<int>(cursor_) + 1;
+    }
+
+    int line_of(ptrdiff_t offset) const {
+        if (offset < 0) return 0;
+        const size_t w = std::min(static_cast<size_t>(offset) / 64, bits_.size() - 1);
+        const size_t bit = std::min<size_t>(static_cast<size_t>(offset) - w * 64, 64);
+        const uint64_t below = bit == 64 ? bits_[w] : bits_[w] & ((uint64_t{1} << bit) - 1);
+        return static_cast<int>(before_[w] + static_cast<uint64_t>(std::popcount(below)) + 1);
     }
 
 private:
-    std::vector<size_t> newlines_;
-    size_t cursor_ = 0;  // the number of newlines before the last offset asked for
+    // Bit i set when text[at + i] is a newline, for the 64 bytes from `at` (fewer at the end).
+    // Adds their number to `count`.
+    static uint64_t newline_bits(const std::string& text, size_t at, uint64_t& count) {
+        static_assert(std::endian::native == std::endian::little, "byte j of a word is its bits 8j..8j+7");
+        if (text.size() - at >= 64) return newline_bits(text.data() + at, count);
+        unsigned char block[64] = {};
+        std::memcpy(block, text.data() + at, text.size() - at);
+        return newline_bits(reinterpret_cast<const char*>(block), count);
+    }
+
+    static uint64_t newline_bits(const char* block, uint64_t& count) {
+        uint64_t bits = 0;
+        for (int k = 0; k < 8; ++k) {
+            uint64_t v = 0;
+            std::memcpy(&v, block + 8 * k, 8);
+            v ^= 0x0a0a0a0a0a0a0a0aull;  // a newline byte becomes zero
+            constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full;
+            const uint64_t zero = ~(((v & kLow7) + kLow7) | v | kLow7);  // 0x80 in each zero byte, exactly
+            // Gathers the eight flags into one byte: byte j's flag lands on bit 56 + j.
+            bits |= (((zero >> 7) * 0x0102040810204080ull) >> 56) << (8 * k);
+            count += ((zero >> 7) * 0x0101010101010101ull) >> 56;  // the flags summed into the top byte
+        }
+        return bits;
+    }
+
+    std::vector<uint64_t> bits_;
+    std::vector<uint64_t> before_;  // newlines before each word
 };
 
 bool element_after(pugi::xml_node node) {

@@ -162,7 +162,7 @@ public:
         const Shape& input = in_.input_shapes[0];
         const PoolShape result = in_.op.is_adaptive()
                                      ? infer_adaptive_shape(input, in_.input_shapes[1], in_.output_size)
-                                     : infer_pool_shape(in_.op, desc_, input);
+                                     : infer_pool_shape(in_.op, desc_, input, Formulas::skipped);
         if (result.error) {
             emit(Severity::error, rule::attr_invalid, l_.line, fmt::format("{}-{}: {}", in_.op.type_name(),
                                                                         in_.op.version, *result.error));
@@ -207,6 +207,13 @@ private:
         return fmt::format("dim {}: {}, declared {}", i, inferred.str(), declared.str());
     }
 
+    // The inference's arithmetic in words, worked out again only when a finding shows it.
+    const std::vector<std::string>& axis_formulas(const PoolShape& result) {
+        if (in_.op.is_adaptive()) return result.axis_formulas;
+        if (!formulas_) formulas_ = infer_pool_shape(in_.op, desc_, in_.input_shapes[0]).axis_formulas;
+        return *formulas_;
+    }
+
     void compare_output(size_t k, const PoolShape& result) {
         const Port& port = l_.outputs[k];
         if (!port.dims_valid) return;  // the reader has reported the port
@@ -223,7 +230,7 @@ private:
         } else {
             for (size_t i = 0; i < declared.rank(); ++i) {
                 if (declared.dims[i] == written.dims[i]) continue;
-                details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], result.axis_formulas));
+                details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], axis_formulas(result)));
             }
         }
         std::string message = fmt::format("{} output {} is declared {}, OpenVINO infers {}: {}", op_label(), port.id,
@@ -284,6 +291,7 @@ private:
     LayerShapes& shapes_;
     Diagnostics& out_;
     PoolingDesc desc_;
+    std::optional<std::vector<std::string>> formulas_;  // axis_formulas(), once asked for
 };
 
 }  // namespace

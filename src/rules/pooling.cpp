@@ -210,7 +210,7 @@ std::string axis_formula(const Dim& in, const AxisWindow& w, const PoolingDesc& 
 
 }  // namespace
 
-PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& input) {
+PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& input, Formulas formulas) {
     PoolShape result;
     const size_t n = d.kernel.size();
     const auto& strides = d.strides;  // the IR reader fills no default: empty strides are an error
@@ -253,8 +253,9 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& 
         if (same && !in.is_static()) {
             // OpenVINO cannot keep auto pads per bound, so such an axis is fully dynamic.
             result.output.dims.push_back(Dim::dynamic());
-            result.axis_formulas.push_back(fmt::format("{} on the dynamic dim {} = ?", pad_type_name(d.auto_pad),
-                                                       in.str()));
+            if (formulas == Formulas::written)
+                result.axis_formulas.push_back(fmt::format("{} on the dynamic dim {} = ?", pad_type_name(d.auto_pad),
+                                                           in.str()));
             continue;
         }
         const auto kd = dilated_kernel(w.kernel, w.dilation);
@@ -289,7 +290,7 @@ PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& 
         }
         const Dim out = in.is_static() ? Dim(*lo) : Dim(*lo, *hi == Dim::kInf ? -1 : *hi);
         result.output.dims.push_back(out);
-        result.axis_formulas.push_back(axis_formula(in, w, d, out));
+        if (formulas == Formulas::written) result.axis_formulas.push_back(axis_formula(in, w, d, out));
     }
     result.pads_begin = std::move(pads_begin);
     result.pads_end = std::move(pads_end);

@@ -63,8 +63,13 @@ struct PoolShape {
     std::vector<std::string> axis_formulas;  // one per spatial axis: the arithmetic, with numbers
 };
 
+// Whether a PoolShape spells out its axis_formulas: words cost more than the arithmetic, and a check
+// needs them only to explain a mismatch.
+enum class Formulas { written, skipped };
+
 // Shape inference of AvgPool / MaxPool, following OpenVINO's validation order and interval arithmetic.
-PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& desc, const Shape& input);
+PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& desc, const Shape& input,
+                           Formulas formulas = Formulas::written);
 
 // Shape inference of AdaptiveAvgPool / AdaptiveMaxPool. output_size is nullopt when its values are unknown;
 // output_size_shape is the shape of the second input.

@@ -136,3 +136,59 @@ TEST_CASE("a document has one root element and no text beside it") {
     // comments, processing instructions and white space after the root are well-formed
     CHECK(read("<net version=\"11\"><layers/></net>\n<!-- c -->\n<?pi x?>\n  \n").status == ReadStatus::ok);
 }
+
+TEST_CASE("line numbers across long lines, blank lines and the last partial block of 64 bytes") {
+    // Line 2 is 300 bytes, so the layers after it start in later 64-byte blocks; every offset is asked for.
+    std::string text = "<?xml version=\"1.0\"?>\n<!--" + std::string(293, 'c') + "-->\n<net name=\"m\" version=\"11\">\n\n";
+    text += "<layers>\n";
+    for (int i = 0; i < 40; ++i)
+        text += "<layer id=\"" + std::to_string(i) + "\" name=\"l" + std::to_string(i) +
+                "\" type=\"Relu\" version=\"opset1\"/>\n\n";
+    text += "</layers><edges/></net>";
+    const ReadResult r = read(text);
+    REQUIRE(r.status == ReadStatus::ok);
+    const Graph& g = r.model->graphs[0];
+    REQUIRE(g.layers.size() == 40);
+    for (int i = 0; i < 40; ++i) CHECK(g.layers[static_cast<size_t>(i)].line == 6 + 2 * i);
+}
+
+TEST_CASE("ids: canonical decimal numbers compare as integers, every other spelling as text") {
+    CHECK(canonical_id_number("0") == 0);
+    CHECK(canonical_id_number("17") == 17);
+    CHECK(canonical_id_number("999999999") == 999999999);
+    CHECK(canonical_id_number("1000000000") == -1);  // past 9 digits: kept as text
+    CHECK(canonical_id_number("01") == -1);
+    CHECK(canonical_id_number("+1") == -1);
+    CHECK(canonical_id_number("-1") == -1);
+    CHECK(canonical_id_number("") == -1);
+    CHECK(canonical_id_number("x") == -1);
+    CHECK(same_id("1", 1, "1", 1));
+    CHECK_FALSE(same_id("1", 1, "01", -1));
+    CHECK(same_id("01", -1, "01", -1));
+    CHECK_FALSE(same_id("a", -1, "b", -1));
+}
+
+TEST_CASE("layer kinds are told without regard to case, as OpenVINO looks types up") {
+    CHECK(layer_kind("Parameter") == LayerKind::parameter);
+    CHECK(layer_kind("const") == LayerKind::constant);
+    CHECK(layer_kind("RESULT") == LayerKind::result);
+    CHECK(layer_kind("Assign") == LayerKind::assign);
+    for (const char* pool : {"AvgPool", "maxpool", "AdaptiveAvgPool", "ADAPTIVEMAXPOOL"})
+        CHECK(layer_kind(pool) == LayerKind::pooling);
+    CHECK(layer_kind("Convolution") == LayerKind::other);
+    CHECK(layer_kind("MaxPool2") == LayerKind::other);
+    CHECK(layer_kind("") == LayerKind::other);
+    CHECK(opset_number("opset8") == 8);
+    CHECK_FALSE(opset_number("extension").has_value());
+}
+
+TEST_CASE("an edge between ids spelled 01 and 1 names two different layers") {
+    std::string text = kPool;
+    // Layer "01" is not layer "1": the edge to 01 names a layer that does not exist.
+    text.replace(text.find("to-layer=\"1\""), 12, "to-layer=\"01\"");
+    const ReadResult r = read(text);
+    REQUIRE(r.status == ReadStatus::ok);
+    CHECK(r.model->graphs[0].edges[0].to_layer == "01");
+    CHECK(r.model->graphs[0].edges[0].to_layer_number == -1);
+    CHECK(r.model->graphs[0].edges[1].from_layer_number == 1);
+}
