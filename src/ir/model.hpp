@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <memory_resource>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,6 +24,7 @@
 
 #include "core/diagnostic.hpp"
 #include "core/element_type.hpp"
+#include "core/page_arena.hpp"
 
 namespace irlint {
 
@@ -137,8 +137,8 @@ struct Model {
     }
 
     // Where ports, dims, attributes and body lists live; first, so that it is freed last.
-    std::unique_ptr<std::pmr::monotonic_buffer_resource> arena = std::make_unique<std::pmr::monotonic_buffer_resource>();
-    std::unique_ptr<std::string> text;  // the file, parsed in place: the views point into it
+    std::unique_ptr<PageArena> arena = std::make_unique<PageArena>();
+    std::string_view text;  // the file, in the arena, parsed in place: the views point into it
     std::shared_ptr<const void> parsed_document;  // instead, when the parse could not be in place (UTF-16)
     std::deque<std::string> kept;       // text from elsewhere (a deque never moves its elements)
     std::string xml_path;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <pugixml.hpp>
 
 #include "core/deadline.hpp"
+#include "core/page_arena.hpp"
 #include "core/dim.hpp"
 #include "core/text.hpp"
 #include "ir/producer.hpp"
@@ -29,7 +31,7 @@ namespace {
 // newline's offset cost a library call per line to build and twice the memory.
 class LineIndex {
 public:
-    explicit LineIndex(const std::string& text) {
+    explicit LineIndex(std::string_view text) {
         const size_t words = text.size() / 64 + 1;
         bits_.resize(words);
         before_.resize(words);
@@ -51,7 +53,7 @@ public:
 private:
     // Bit i set when text[at + i] is a newline, for the 64 bytes from `at` (fewer at the end).
     // Adds their number to `count`.
-    static uint64_t newline_bits(const std::string& text, size_t at, uint64_t& count) {
+    static uint64_t newline_bits(std::string_view text, size_t at, uint64_t& count) {
         static_assert(std::endian::native == std::endian::little, "byte j of a word is its bits 8j..8j+7");
         if (text.size() - at >= 64) return newline_bits(text.data() + at, count);
         unsigned char block[64] = {};
@@ -78,6 +80,49 @@ private:
     std::vector<uint64_t> before_;  // newlines before each word
 };
 
+// pugixml takes its memory through these hooks, installed for the whole process before main: from the
+// PageArena of the document being parsed on this thread when there is one (a large file), else from malloc.
+// A header before each block says which, so that each block is given back its own way.
+thread_local PageArena* t_document_arena = nullptr;
+
+struct alignas(std::max_align_t) BlockHeader {
+    bool in_arena;
+};
+
+void* document_allocate(size_t size) {
+    void* block = nullptr;
+    try {
+        block = t_document_arena ? t_document_arena->allocate(size + sizeof(BlockHeader), alignof(BlockHeader))
+                                 : std::malloc(size + sizeof(BlockHeader));
+    } catch (const std::bad_alloc&) {
+        return nullptr;  // pugixml reports status_out_of_memory
+    }
+    if (!block) return nullptr;
+    static_cast<BlockHeader*>(block)->in_arena = t_document_arena != nullptr;
+    return static_cast<char*>(block) + sizeof(BlockHeader);
+}
+
+void document_deallocate(void* p) {
+    if (!p) return;
+    auto* header = reinterpret_cast<BlockHeader*>(static_cast<char*>(p) - sizeof(BlockHeader));
+    if (!header->in_arena) std::free(header);  // arena blocks go with their arena
+}
+
+[[maybe_unused]] const bool document_allocator_installed = [] {
+    pugi::set_memory_management_functions(document_allocate, document_deallocate);
+    return true;
+}();
+
+// A document and the arena its tree lives in (declared first: freed after the document).
+struct ParsedDocument {
+    std::unique_ptr<PageArena> arena;
+    pugi::xml_document doc;
+};
+
+// Files from this size on get arenas of their own: a large IR's tree is about four times its text. Smaller
+// ones, a batch's usual file, use malloc, which reuses one file's memory for the next.
+constexpr size_t kArenaFileSize = size_t{1} << 20;
+
 bool element_after(pugi::xml_node node) {
     for (node = node.next_sibling(); node; node = node.next_sibling())
         if (node.type() == pugi::node_element) return true;
@@ -96,13 +141,18 @@ std::string quoted_if_readable(std::string_view text) {
 class Reader {
 public:
     // The line index is taken before parsing: pugixml parses in place, ending names and values with NULs.
-    Reader(std::string& text, ReadResult& result) : text_(text), lines_(text), result_(result) {}
+    // `text` (a NUL after its last byte) lives in `arena`, which becomes the model's.
+    Reader(std::unique_ptr<PageArena> arena, std::span<char> text, ReadResult& result)
+        : arena_(std::move(arena)), text_(text), lines_(std::string_view(text.data(), text.size())), result_(result) {}
 
     void run(const std::string& xml_path) {
         // As a fragment, pugixml keeps what lies beside the root element, so that it can be judged below.
         // The string's own terminating NUL is handed over too: pugixml then needs no byte of the text to end it.
+        if (text_.size() >= kArenaFileSize) parsed_->arena = std::make_unique<PageArena>(4 * text_.size());
+        t_document_arena = parsed_->arena.get();
         const auto parsed =
             doc_->load_buffer_inplace(text_.data(), text_.size() + 1, pugi::parse_default | pugi::parse_fragment);
+        t_document_arena = nullptr;  // the tree is built: nothing else of it is allocated
         // Running out of memory says nothing about the file.
         if (parsed.status == pugi::status_out_of_memory) throw std::bad_alloc();
         if (!parsed) {
@@ -125,6 +175,8 @@ public:
         if (!read_version(net)) return;
 
         Model model;
+        model.arena = std::move(arena_);
+        model.text = std::string_view(text_.data(), text_.size());
         model.xml_path = xml_path;
         model.name = net.attribute("name").value();
         locate_bin(model);
@@ -132,7 +184,7 @@ public:
         read_producer(net, model.producer);
         // A file in another encoding than UTF-8 (UTF-16) is converted by pugixml into a buffer of its own,
         // which the model's views then point into: the model keeps the document.
-        if (!within_text(net.name())) model.parsed_document = doc_;
+        if (!within_text(net.name())) model.parsed_document = parsed_;
         result_.model = std::move(model);
         result_.status = ReadStatus::ok;
     }
@@ -463,7 +515,8 @@ private:
         return edge;
     }
 
-    std::string& text_;
+    std::unique_ptr<PageArena> arena_;
+    std::span<char> text_;
     // Scratch lists, reused: what one layer, port or body list holds before it is stored in the arena.
     std::vector<Attr> attrs_;
     std::vector<Port> ports_;
@@ -473,42 +526,50 @@ private:
     std::optional<ElementType> last_precision_;
     LineIndex lines_;
     ReadResult& result_;
-    std::shared_ptr<pugi::xml_document> doc_ = std::make_shared<pugi::xml_document>();
+    std::shared_ptr<ParsedDocument> parsed_ = std::make_shared<ParsedDocument>();
+    pugi::xml_document* doc_ = &parsed_->doc;
     int64_t ir_version_ = 0;
 };
 
 }  // namespace
 
-ReadResult read_model_from_buffer(std::string xml_text, const std::string& xml_path) {
+namespace {
+
+// An arena with room for a file of `size` bytes and what the model makes of it, and the text's place in it.
+std::pair<std::unique_ptr<PageArena>, std::span<char>> text_in_arena(size_t size) {
+    auto arena = std::make_unique<PageArena>(size >= kArenaFileSize ? size + size / 2 : 0);
+    char* text = static_cast<char*>(arena->allocate(size + 1, 1));
+    text[size] = '\0';  // pugixml is handed the NUL too, and then needs no byte of the text to end the last value
+    return {std::move(arena), std::span<char>(text, size)};
+}
+
+ReadResult read_text(std::unique_ptr<PageArena> arena, std::span<char> text, const std::string& xml_path) {
     ReadResult result;
-    auto text = std::make_unique<std::string>(std::move(xml_text));
-    Reader(*text, result).run(xml_path);
-    if (result.model) result.model->text = std::move(text);
+    Reader(std::move(arena), text, result).run(xml_path);
     return result;
 }
 
-ReadResult read_model_from_memory(const std::string& xml_text, const std::string& xml_path) {
-    return read_model_from_buffer(xml_text, xml_path);
+}  // namespace
+
+ReadResult read_model_from_memory(std::string_view xml_text, const std::string& xml_path) {
+    auto [arena, text] = text_in_arena(xml_text.size());
+    std::memcpy(text.data(), xml_text.data(), xml_text.size());
+    return read_text(std::move(arena), text, xml_path);
 }
 
+// Read straight into the arena: a string would be zero-filled first, and on pages of its own.
 ReadResult read_model(const std::string& xml_path) {
     std::ifstream in(xml_path, std::ios::binary | std::ios::ate);
-    std::string text;
-    if (in) {
-        const std::streamoff size = in.tellg();
-        if (size >= 0) {
-            text.resize(static_cast<size_t>(size));
-            in.seekg(0);
-            in.read(text.data(), size);
-        }
+    const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : -1;
+    if (size >= 0) {
+        auto [arena, text] = text_in_arena(static_cast<size_t>(size));
+        in.seekg(0);
+        if (in.read(text.data(), size)) return read_text(std::move(arena), text, xml_path);
     }
-    if (!in) {
-        ReadResult result;
-        result.diagnostics.push_back(
-            {Severity::error, std::string(rule::ir_structure), "cannot open the file for reading", 0, {}});
-        return result;
-    }
-    return read_model_from_buffer(std::move(text), xml_path);
+    ReadResult result;
+    result.diagnostics.push_back(
+        {Severity::error, std::string(rule::ir_structure), "cannot open the file for reading", 0, {}});
+    return result;
 }
 
 }  // namespace irlint

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/diagnostic.hpp"
 #include "ir/model.hpp"
@@ -24,8 +25,7 @@ struct ReadResult {
 };
 
 ReadResult read_model(const std::string& xml_path);
-ReadResult read_model_from_memory(const std::string& xml_text, const std::string& xml_path);
-// Parses `xml_text` in place; the model keeps it (Model::text).
-ReadResult read_model_from_buffer(std::string xml_text, const std::string& xml_path);
+// The same for text in memory, which is copied first: the model keeps its own (Model::text).
+ReadResult read_model_from_memory(std::string_view xml_text, const std::string& xml_path);
 
 }  // namespace irlint

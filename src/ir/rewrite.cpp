@@ -107,7 +107,7 @@ std::optional<std::vector<TextEdit>> plan_text_edits(const Model& model, std::st
     // lead to each <dim> and precision value, and its offsets are those of `text`.
     std::string copy(text);
     pugi::xml_document doc;
-    if (!model.text || !doc.load_buffer_inplace(copy.data(), copy.size() + 1, pugi::parse_default | pugi::parse_fragment)) {
+    if (model.text.empty() || !doc.load_buffer_inplace(copy.data(), copy.size() + 1, pugi::parse_default | pugi::parse_fragment)) {
         error = "the file cannot be parsed again";
         return std::nullopt;
     }
@@ -115,8 +115,8 @@ std::optional<std::vector<TextEdit>> plan_text_edits(const Model& model, std::st
     EditPlanner planner(text, copy);
     // The model's views point into its text when the file was parsed in place (UTF-8); a file pugixml had to
     // convert (UTF-16) is not rewritten, as its offsets are not those of the bytes on disk.
-    const auto begin = reinterpret_cast<uintptr_t>(model.text->data());
-    const uintptr_t end = begin + model.text->size();
+    const auto begin = reinterpret_cast<uintptr_t>(model.text.data());
+    const uintptr_t end = begin + model.text.size();
     for (const PortRewrite& p : ports) {
         const auto id = reinterpret_cast<uintptr_t>(p.port->id.data());
         const auto found = !model.parsed_document && id >= begin && id < end ? by_offset.find(id - begin)

@@ -81,46 +81,69 @@ private:
     void check_graph(size_t g) {
         const Graph& graph = model_.graphs[g];
         const GraphIndex index = check_structure(graph, r_.diagnostics);
-        std::vector<LayerShapes> shapes(graph.layers.size());
+        constexpr size_t kNoRow = static_cast<size_t>(-1);
+        std::vector<LayerShapes> rows;  // the layers that have one, in file order
+        std::vector<size_t> row_of(graph.layers.size(), kNoRow);
         produced_.clear();
         first_output_.assign(1, 0);
         for (size_t i = 0; i < graph.layers.size(); ++i) {
             const Layer& l = graph.layers[i];
-            shapes[i].layer = &l;
-            shapes[i].graph = g;
-            if (has_row(l)) shapes[i].declared = port_shapes(l.outputs);
+            const Shape* declared = nullptr;  // of the first output; the others follow it
+            if (has_row(l)) {
+                row_of[i] = rows.size();
+                LayerShapes& row = rows.emplace_back();
+                row.layer = &l;
+                row.graph = g;
+                row.declared = port_shapes(l.outputs);
+                declared = row.declared.data();  // the vector's buffer: it stays when `rows` grows
+            }
             for (size_t k = 0; k < l.outputs.size(); ++k)
-                produced_.push_back({&l.outputs[k], shapes[i].declared.empty() ? nullptr : &shapes[i].declared[k],
-                                     l.outputs[k].precision});
+                produced_.push_back({&l.outputs[k], declared ? declared + k : nullptr, l.outputs[k].precision});
             first_output_.push_back(produced_.size());
         }
         for (const auto& inputs : index.producer_of)
             for (const auto& src : inputs)
                 if (src) produced(src->layer, src->port).consumed = true;
-        for (size_t i : index.topo_order) check_layer(graph, index, i, shapes[i]);
+        for (size_t i : index.topo_order) {
+            if (row_of[i] != kNoRow)
+                check_layer(graph, index, i, rows[row_of[i]]);
+            else if (opset_named(graph.layers[i]))
+                ++unsupported_[graph.layers[i].type];
+        }
         for (size_t i : index.cyclic)
-            if (shapes[i].status != LayerStatus::mismatch) shapes[i].status = LayerStatus::invalid;
-        for (auto& s : shapes) r_.layers.push_back(std::move(s));
+            if (row_of[i] != kNoRow && rows[row_of[i]].status != LayerStatus::mismatch)
+                rows[row_of[i]].status = LayerStatus::invalid;
+        if (r_.layers.empty())
+            r_.layers = std::move(rows);
+        else
+            r_.layers.insert(r_.layers.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
+    }
+
+    // "opset0" names no opset: an error on any layer. Other versions are judged where they matter.
+    bool opset_named(const Layer& l) {
+        if (!l.opset || *l.opset != 0) return true;
+        emit(Severity::error, rule::ir_structure, l.line,
+             fmt::format("version=\"{}\" names no opset: OpenVINO's opsets are opset1 to opset{}", l.version,
+                         kNewestOpset),
+             &l);
+        return false;
     }
 
     void check_layer(const Graph& graph, const GraphIndex& index, size_t i, LayerShapes& shapes) {
         check_deadline();
         const Layer& l = graph.layers[i];
-        if (has_row(l)) {
-            shapes.inputs.reserve(l.inputs.size());
-            shapes.input_types.reserve(l.inputs.size());
-            for (size_t p = 0; p < l.inputs.size(); ++p) {
-                if (const auto& src = index.producer_of[i][p]) {
-                    Produced& from = produced(src->layer, src->port);
-                    shapes.inputs.push_back(shape_of(from));
-                    shapes.input_types.push_back(from.type);
-                } else {
-                    shapes.inputs.push_back(shape_from_port_dims(l.inputs[p].dims));
-                    shapes.input_types.push_back(l.inputs[p].precision);
-                }
+        shapes.inputs.reserve(l.inputs.size());
+        shapes.input_types.reserve(l.inputs.size());
+        for (size_t p = 0; p < l.inputs.size(); ++p) {
+            if (const auto& src = index.producer_of[i][p]) {
+                Produced& from = produced(src->layer, src->port);
+                shapes.inputs.push_back(shape_of(from));
+                shapes.input_types.push_back(from.type);
+            } else {
+                shapes.inputs.push_back(shape_from_port_dims(l.inputs[p].dims));
+                shapes.input_types.push_back(l.inputs[p].precision);
             }
         }
-        const std::vector<std::optional<ElementType>>& input_types = shapes.input_types;
         if (l.kind == LayerKind::parameter) return check_parameter(l, i, shapes);
         if (l.kind == LayerKind::constant) return check_const(l, shapes);
         if (l.kind == LayerKind::result) {
@@ -129,20 +152,15 @@ private:
         }
         // Any opset that has the type tells a pooling layer; which version it is comes later.
         shapes.pooling = l.kind == LayerKind::pooling;
-        const auto opset = l.opset;
-        if (opset && *opset == 0) {
-            emit(Severity::error, rule::ir_structure, l.line,
-                 fmt::format("version=\"{}\" names no opset: OpenVINO's opsets are opset1 to opset{}", l.version,
-                             kNewestOpset),
-                 &l);
+        if (!opset_named(l)) {
             shapes.status = LayerStatus::invalid;
             return;
         }
-        if (!opset || !shapes.pooling) {
+        if (!l.opset || !shapes.pooling) {
             ++unsupported_[l.type];
             return;
         }
-        check_pool(graph, index, i, *opset, input_types, shapes);
+        check_pool(graph, index, i, *l.opset, shapes.input_types, shapes);
     }
 
     void check_pool(const Graph& graph, const GraphIndex& index, size_t i, int opset,

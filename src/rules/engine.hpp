@@ -32,14 +32,13 @@ struct LayerShapes {
 };
 
 struct ModelReport {
-    std::vector<LayerShapes> layers;  // every layer, graphs in order, layers in file order
+    std::vector<LayerShapes> layers;  // every layer (LayerRows::all), graphs in order, layers in file order
     Diagnostics diagnostics;          // sorted by line
     size_t pooling_checked = 0;
 };
 
-// Which layers get a full row (input, declared and inferred shapes). `infer --all` shows every layer;
-// `check` needs rows only for the layers with rules (Parameter, Const, Result, pooling), and a large IR is
-// mostly other layers: theirs then hold only the layer and its status.
+// Which layers get a row in ModelReport::layers. `infer --all` shows every layer; `check` needs rows only
+// for the layers with rules (Parameter, Const, Result, pooling), and a large IR is mostly other layers.
 enum class LayerRows { all, with_rules };
 
 ModelReport check_model(const Model& model, LayerRows rows = LayerRows::all);
