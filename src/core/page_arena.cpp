@@ -46,7 +46,22 @@ void PageArena::map_chunk(size_t at_least) {
     void* base = chunk.base;
     next_ = static_cast<char*>(base);
     end_ = next_ + size;
+    populated_ = chunk.mapped ? next_ : end_;
     next_size_ = size * 2;
+}
+
+// Faults in the pages the next allocations will touch, kPopulateStep at a time, with one call: a fault
+// per 4 KB page is most of the cost of filling a large arena.
+void PageArena::populate_ahead() {
+    const auto step_end = (reinterpret_cast<uintptr_t>(next_) + kPopulateStep - 1) / kPopulateStep * kPopulateStep;
+    char* until = std::min(end_, reinterpret_cast<char*>(step_end + kPopulateStep));
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(populated_, static_cast<size_t>(until - populated_), MADV_POPULATE_WRITE) == 0) {
+        populated_ = until;
+        return;
+    }
+#endif
+    populated_ = end_;  // an older kernel: the pages fault in one by one
 }
 
 void* PageArena::do_allocate(size_t bytes, size_t alignment) {
@@ -60,6 +75,7 @@ void* PageArena::do_allocate(size_t bytes, size_t alignment) {
         p = aligned();
     }
     next_ = p + bytes;
+    if (next_ > populated_) populate_ahead();
     return p;
 }
 

@@ -119,9 +119,10 @@ struct ParsedDocument {
     pugi::xml_document doc;
 };
 
-// Files from this size on get arenas of their own: a large IR's tree is about four times its text. Smaller
-// ones, a batch's usual file, use malloc, which reuses one file's memory for the next.
-constexpr size_t kArenaFileSize = size_t{1} << 20;
+// Files from this size on get mapped arenas of their own (a large IR's tree is about four times its text).
+// Smaller ones, a batch's usual file, use malloc, which hands one file's memory to the next without new
+// page faults: with mapped arenas from 1 MB on, a batch of published-size models faulted five times as often.
+constexpr size_t kArenaFileSize = size_t{4} << 20;
 
 bool element_after(pugi::xml_node node) {
     for (node = node.next_sibling(); node; node = node.next_sibling())
