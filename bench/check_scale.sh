@@ -5,14 +5,14 @@
 #
 #   bench/check_scale.sh            from anywhere; it changes to the repository root
 #
-# Environment: SIZES (MB, default "1 10 50 100 200"), RUNS (per size and program, default 3),
+# Environment: SIZES (MB, default "1 10 50 100 200"), RUNS (per size and program, default 5),
 #              BUILD_DIR (default build), BENCH_BUILD_DIR (default build-bench).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SIZES=${SIZES:-1 10 50 100 200}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 BUILD_DIR=${BUILD_DIR:-build}
 BENCH_BUILD_DIR=${BENCH_BUILD_DIR:-build-bench}
 PYTHON=/usr/bin/python3
