@@ -40,7 +40,7 @@ struct Case {
     std::string op_type = "MaxPool";
     int opset = 16;
     std::string input, declared, output_size, type = "f32";
-    irlint::AttrList attrs;
+    std::vector<irlint::Attr> attrs;
 };
 
 bool take(std::string_view line, std::string_view key, std::string& out) {

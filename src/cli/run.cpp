@@ -148,10 +148,11 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunLimits& set
     if (o.inputs.size() > 1) request.output_size_path = o.inputs[1];
     request.expect_paths = o.expects;
     request.save_paths = o.saves;
-    const LayerRun run = run_layer(*layer, request);
+    const std::vector<LayerRun> runs{run_layer(*layer, request)};
+    const LayerRun& run = runs.front();
     const std::string content = o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO));
     emit_output("", content);
-    return write_run_report(o, {run}, write_map_png(o.map_png, {run}, status_exit({run})));
+    return write_run_report(o, runs, write_map_png(o.map_png, runs, status_exit(runs)));
 }
 
 std::optional<std::string> existing(const fs::path& p) {

@@ -22,7 +22,7 @@ public:
     // A zero-filled tensor that owns its storage. The shape must have passed checked_element_count().
     Tensor(ElementType type, std::vector<int64_t> shape);
     // An owned tensor whose bytes are left unset, for a writer that fills every element: no pass over
-    // memory that is about to be overwritten, and its pages are first touched by the threads that fill them.
+    // memory that is about to be overwritten; a large one has its pages brought in with one call.
     static Tensor uninitialized(ElementType type, std::vector<int64_t> shape);
     // A tensor over bytes that `keep_alive` keeps valid (read-only).
     static Tensor borrow(ElementType type, std::vector<int64_t> shape, const std::byte* data,
