@@ -3,6 +3,7 @@
 //   read_both            a sum over every 64-bit word of both arrays (the memory traffic alone)
 //   compare/identical    compare_tensors on equal arrays (every error 0)
 //   compare/close        compare_tensors where every element differs within the tolerance
+//   compare/close/2      the same on two threads
 //
 //   compare_bench [MiB] [google benchmark flags]
 
@@ -62,12 +63,18 @@ int main(int argc, char** argv) {
             benchmark::DoNotOptimize(sum_words(same.bytes(), same.byte_size()));
         }
     })->Unit(benchmark::kMillisecond)->UseRealTime();
-    for (const auto& [name, expected] : {std::pair{"compare/identical", &same}, std::pair{"compare/close", &close}})
-        benchmark::RegisterBenchmark(name, [&, expected = expected](benchmark::State& state) {
+    struct Case {
+        const char* name;
+        const irlint::Tensor* expected;
+        int threads;
+    };
+    for (const Case& c : {Case{"compare/identical", &same, 1}, Case{"compare/close", &close, 1},
+                          Case{"compare/close/2", &close, 2}})
+        benchmark::RegisterBenchmark(c.name, [&, c](benchmark::State& state) {
             for (auto _ : state) {
-                const irlint::Comparison c = irlint::compare_tensors(actual, *expected, tolerance);
-                if (c.mismatches != 0) state.SkipWithError("the arrays should match");
-                benchmark::DoNotOptimize(c.max_abs_err);
+                const irlint::Comparison result = irlint::compare_tensors(actual, *c.expected, tolerance, c.threads);
+                if (result.mismatches != 0) state.SkipWithError("the arrays should match");
+                benchmark::DoNotOptimize(result.max_abs_err);
             }
         })->Unit(benchmark::kMillisecond)->UseRealTime();
     benchmark::Initialize(&argc, argv);

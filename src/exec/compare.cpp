@@ -5,13 +5,16 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "core/text.hpp"
 #include "exec/half.hpp"
 #include "exec/kernel_support.hpp"
+#include "exec/worker_pool.hpp"
 
 namespace irlint {
 
@@ -61,6 +64,20 @@ struct ErrorTotals {
     size_t non_zero = 0, non_finite = 0;
     std::array<size_t, kDecadeBounds.size()> reaches{};
 };
+
+// What one chunk adds to the sum of the errors, in the order it is added: its four lanes, then the
+// elements past its last whole group one by one. Kept per chunk so that chunks compared on several threads
+// are added up in the order of one thread, to the same bits.
+struct ChunkSum {
+    std::array<double, 4> lanes{};
+    std::array<double, 3> tail{};
+    size_t tail_size = 0;
+};
+
+void add_in_order(double& total, const ChunkSum& s) {
+    for (double lane : s.lanes) total += lane;
+    for (size_t i = 0; i < s.tail_size; ++i) total += s.tail[i];
+}
 
 inline bool within(double err, double e, const Tolerance& tol) {
     return err == 0 || (err <= DBL_MAX && err <= tol.atol + tol.rtol * std::fabs(e));
@@ -149,6 +166,180 @@ IRLINT_PLANE_KERNEL void add_errors(Chunk& c, ErrorTotals& t) {
         for (size_t b = 0; b < kDecadeBounds.size(); ++b) t.reaches[b] += err >= kDecadeBounds[b];
     }
     t.non_finite += non_finite;
+}
+
+// Floating-point chunks need no widened buffers: one loop reads both sides and does what find_errors and
+// add_errors do together, in the same lanes and the same order of additions, so the totals are the same
+// bits; the comparison then runs near memory speed even when every element differs. The tally packs three
+// counts per lane (a chunk gives a lane fewer than 2^20 of each): outside the tolerance, not zero, not finite.
+constexpr int kTallyShift = 21;
+constexpr uint64_t kTallyMask = (uint64_t{1} << kTallyShift) - 1;
+
+// Four values of the element type, read at once.
+template <class T>
+struct FourOf;
+template <>
+struct FourOf<float> {
+    using type = float __attribute__((vector_size(4 * sizeof(float))));
+};
+template <>
+struct FourOf<double> {
+    using type = Vec4;
+};
+
+template <class T>
+IRLINT_PLANE_KERNEL ChunkCounts compare_floats(const T* IRLINT_RESTRICT a, const T* IRLINT_RESTRICT e, size_t n,
+                                               const Tolerance& tol, ErrorTotals& t, ChunkSum& chunk_sum) {
+    using In4 = typename FourOf<T>::type;
+    const size_t whole = n / 4 * 4;
+    const Vec4 zero{}, one = zero + 1.0, huge = zero + DBL_MAX, atol = zero + tol.atol, rtol = zero + tol.rtol;
+    const Count4 bad_bit = Count4{} + 1, non_zero_bit = bad_bit << kTallyShift, non_finite_bit = non_zero_bit << kTallyShift;
+    Vec4 sum{}, max_abs{}, max_rel{};
+    Count4 tally{}, reaches[kDecadeBounds.size()]{};
+    for (size_t i = 0; i < whole; i += 4) {
+        In4 a_in, e_in;
+        std::memcpy(&a_in, a + i, sizeof a_in);
+        std::memcpy(&e_in, e + i, sizeof e_in);
+        const Vec4 av = __builtin_convertvector(a_in, Vec4), ev = __builtin_convertvector(e_in, Vec4);
+        const Vec4 difference = av - ev;
+        const Vec4 diff = difference < zero ? -difference : difference;
+        const Count4 same = (av == ev) | ((av != av) & (ev != ev));  // NaN matches NaN
+        const Vec4 err = same ? zero : diff;
+        const Vec4 magnitude = ev < zero ? -ev : ev;
+        const Vec4 scaled = rtol * magnitude;  // apart from the sum: never fused into one rounding
+        const Count4 finite = err <= huge;
+        const Vec4 bound = finite ? atol + scaled : zero - 1.0;
+        const Vec4 slack = err == zero ? one : bound - err;
+        tally += (~(slack >= zero) & bad_bit) + ((err != zero) & non_zero_bit) + (~finite & non_finite_bit);
+        const Vec4 kept = finite ? err : zero;
+        const Vec4 quotient = kept / magnitude;
+        const Vec4 rel = ((magnitude > zero) & (magnitude <= huge)) ? quotient : zero;
+        sum += kept;
+        max_abs = kept > max_abs ? kept : max_abs;
+        max_rel = rel > max_rel ? rel : max_rel;
+        for (size_t b = 0; b < kDecadeBounds.size(); ++b) reaches[b] -= kept >= kDecadeBounds[b];
+    }
+    ChunkCounts counts;
+    for (size_t k = 0; k < 4; ++k) {
+        const auto lane = static_cast<uint64_t>(tally[k]);
+        counts.bad += lane & kTallyMask;
+        counts.non_zero += (lane >> kTallyShift) & kTallyMask;
+        t.non_finite += lane >> (2 * kTallyShift);
+        chunk_sum.lanes[k] = sum[k];
+        t.max_abs = std::max(t.max_abs, max_abs[k]);
+        t.max_rel = std::max(t.max_rel, max_rel[k]);
+        for (size_t b = 0; b < kDecadeBounds.size(); ++b) t.reaches[b] += static_cast<size_t>(reaches[b][k]);
+    }
+    for (size_t i = whole; i < n; ++i) {
+        const double av = a[i], ev = e[i];
+        const double diff = std::fabs(av - ev);
+        const double err = av == ev || (av != av && ev != ev) ? 0.0 : diff;
+        const bool finite = err <= DBL_MAX;
+        counts.bad += !(err == 0 || (finite && err <= tol.atol + tol.rtol * std::fabs(ev)));
+        counts.non_zero += err != 0;
+        t.non_finite += !finite;
+        const double kept = finite ? err : 0.0, magnitude = std::fabs(ev);
+        chunk_sum.tail[chunk_sum.tail_size++] = kept;
+        t.max_abs = std::max(t.max_abs, kept);
+        if (magnitude > 0 && magnitude <= DBL_MAX) t.max_rel = std::max(t.max_rel, kept / magnitude);
+        for (size_t b = 0; b < kDecadeBounds.size(); ++b) t.reaches[b] += kept >= kDecadeBounds[b];
+    }
+    t.non_zero += counts.non_zero;
+    return counts;
+}
+
+inline bool any_lane(Count4 mask) {
+    const Count4 folded = mask | __builtin_shufflevector(mask, mask, 2, 3, 0, 1);
+    return (folded[0] | folded[1]) != 0;
+}
+
+inline void drop_sign(Vec4& x) {  // one AND with the sign bit's complement
+    Count4 bits;
+    std::memcpy(&bits, &x, sizeof x);
+    bits &= INT64_MAX;
+    std::memcpy(&x, &bits, sizeof x);
+}
+
+// How many of a chunk's errors reach each decade bound, one pass per bound below its largest error: the
+// errors of a chunk mostly share one or two decades, so most bounds cost nothing.
+IRLINT_PLANE_KERNEL void count_decades(const double* errors, size_t n, double largest, ErrorTotals& t) {
+    for (size_t b = 0; b < kDecadeBounds.size() && kDecadeBounds[b] <= largest; ++b) {
+        Count4 reached{};
+        for (size_t i = 0; i < n; i += 4) {
+            Vec4 err;
+            std::memcpy(&err, errors + i, sizeof err);
+            reached -= err >= kDecadeBounds[b];
+        }
+        for (size_t k = 0; k < 4; ++k) t.reaches[b] += static_cast<size_t>(reached[k]);
+    }
+}
+
+// The usual chunk of f32, f16 or bf16 values, with less work than compare_floats and the same totals:
+// whole groups of eight, tolerances not negative and, as it turns out, every value finite. Then no error
+// is NaN or infinite, an error of 0 is always within the tolerance, and an element's relative error is
+// divided out only when it may raise its lane's maximum R: err / |e| > R needs err > R (1 - 2^-50) |e|,
+// the margin covering both roundings, and float inputs keep that product far above the subnormals.
+// Returns false, having changed nothing, for any other chunk.
+IRLINT_PLANE_KERNEL bool compare_finite_floats(const float* IRLINT_RESTRICT a, const float* IRLINT_RESTRICT e, size_t n,
+                                               const Tolerance& tol, ErrorTotals& t, ChunkCounts& counts,
+                                               ChunkSum& chunk_sum) {
+    if (n % 8 != 0 || !(tol.atol >= 0) || !(tol.rtol >= 0)) return false;
+    double errors[kChunk];
+    const Vec4 zero{}, huge = zero + DBL_MAX, atol = zero + tol.atol, rtol = zero + tol.rtol;
+    constexpr double kMargin = 1 - 0x1p-50;
+    Vec4 sum{}, max_abs{}, max_rel = zero + t.max_rel, reach = max_rel * kMargin;
+    Count4 bad{}, non_zero{}, finite = ~Count4{};
+    const auto group = [&](size_t i, Vec4& err, Vec4& magnitude, Count4& candidate) {
+        const Vec4 av{a[i], a[i + 1], a[i + 2], a[i + 3]}, ev{e[i], e[i + 1], e[i + 2], e[i + 3]};
+        err = av - ev;
+        magnitude = ev;
+        drop_sign(err);
+        drop_sign(magnitude);
+        finite &= err + magnitude <= huge;  // NaN and infinity on either side fail
+        const Vec4 scaled = rtol * magnitude;  // apart from the sum: never fused into one rounding
+        bad -= err > atol + scaled;
+        non_zero -= err != zero;
+        sum += err;
+        max_abs = err > max_abs ? err : max_abs;
+        std::memcpy(errors + i, &err, sizeof err);
+        candidate |= err > reach * magnitude;
+    };
+    const auto raise_max_rel = [&](const Vec4& err, const Vec4& magnitude) {
+        const Vec4 rel = magnitude > zero ? err / magnitude : zero;
+        max_rel = rel > max_rel ? rel : max_rel;
+    };
+    for (size_t i = 0; i < n; i += 8) {  // two groups of four lanes, added to the lanes in order
+        Vec4 err0, magnitude0, err1, magnitude1;
+        Count4 candidate{};
+        group(i, err0, magnitude0, candidate);
+        group(i + 4, err1, magnitude1, candidate);
+        if (!any_lane(candidate)) continue;
+        raise_max_rel(err0, magnitude0);
+        raise_max_rel(err1, magnitude1);
+        reach = max_rel * kMargin;
+    }
+    if (!(finite[0] & finite[1] & finite[2] & finite[3])) return false;
+    double largest = 0;
+    for (size_t k = 0; k < 4; ++k) {
+        counts.bad += static_cast<size_t>(bad[k]);
+        counts.non_zero += static_cast<size_t>(non_zero[k]);
+        chunk_sum.lanes[k] = sum[k];
+        largest = std::max(largest, max_abs[k]);
+        t.max_rel = std::max(t.max_rel, max_rel[k]);
+    }
+    t.max_abs = std::max(t.max_abs, largest);
+    t.non_zero += counts.non_zero;
+    count_decades(errors, n, largest, t);
+    return true;
+}
+
+// n f16 or bf16 values as floats (f16 in bulk).
+template <class Traits>
+void widen_halves(const uint16_t* in, float* out, size_t n) {
+    if constexpr (std::is_same_v<Traits, kernels::F16>)
+        f16_to_float_n(in, out, n);
+    else
+        for (size_t i = 0; i < n; ++i) out[i] = Traits::load(in[i]);
 }
 
 // The element type's values of [begin, begin + n) widened to double; `equal` where integers compare exactly.
@@ -242,15 +433,133 @@ void summarize(const ErrorTotals& t, Comparison& c) {
 
 }  // namespace
 
-Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tol) {
+namespace {
+
+// The first element of [begin, begin + n) outside the tolerance, with its values: the chunk is widened
+// again, which a comparison does once at most.
+void note_first_mismatch(const Tensor& actual, const Tensor& expected, size_t begin, size_t n, const Tolerance& tol,
+                         Comparison& c) {
+    auto chunk = std::make_unique<Chunk>();
+    kernels::visit_element_type(actual.type(), [&](auto traits) {
+        widen<decltype(traits)>(actual, expected, begin, n, false, *chunk);
+    });
+    find_errors(*chunk, tol, false);
+    for (size_t i = 0; i < n; ++i) {
+        if (chunk_ok(*chunk, i, false, tol)) continue;
+        c.first_mismatch = begin + i;
+        c.first_expected = chunk->expected[i];
+        c.first_actual = chunk->actual[i];
+        return;
+    }
+}
+
+ChunkCounts compare_float_chunk(const float* a, const float* e, size_t n, const Tolerance& tol, ErrorTotals& totals,
+                                ChunkSum& sum) {
+    ChunkCounts counts;
+    if (compare_finite_floats(a, e, n, tol, totals, counts, sum)) return counts;
+    return compare_floats(a, e, n, tol, totals, sum);
+}
+
+// What a run of consecutive chunks found: totals other than the sum, the chunks' sums in order, and
+// where the first chunk with a mismatch begins.
+struct RangeResult {
+    ErrorTotals totals;
+    std::vector<ChunkSum> sums;
+    size_t mismatches = 0;
+    std::optional<size_t> first_bad_chunk;
+};
+
+// The chunks [first, last) of two floating-point tensors (halves converted to float first), skipping
+// those that are byte for byte the same.
+RangeResult compare_chunks(const Tensor& actual, const Tensor& expected, const Tolerance& tol, size_t first,
+                           size_t last) {
+    const size_t element_bytes = element_type_bits(actual.type()) / 8;
+    float widened_actual[kChunk], widened_expected[kChunk];
+    RangeResult r;
+    ErrorTotals& t = r.totals;
+    for (size_t chunk = first; chunk < last; ++chunk) {
+        const size_t begin = chunk * kChunk, n = std::min(kChunk, actual.size() - begin);
+        if (std::memcmp(actual.bytes() + begin * element_bytes, expected.bytes() + begin * element_bytes,
+                        n * element_bytes) == 0)
+            continue;
+        ChunkSum& sum = r.sums.emplace_back();
+        ChunkCounts counts;
+        switch (actual.type()) {
+            case ElementType::f64:
+                counts = compare_floats(actual.data<double>() + begin, expected.data<double>() + begin, n, tol, t, sum);
+                break;
+            case ElementType::f32:
+                counts = compare_float_chunk(actual.data<float>() + begin, expected.data<float>() + begin, n, tol, t, sum);
+                break;
+            case ElementType::f16:
+                widen_halves<kernels::F16>(actual.data<uint16_t>() + begin, widened_actual, n);
+                widen_halves<kernels::F16>(expected.data<uint16_t>() + begin, widened_expected, n);
+                counts = compare_float_chunk(widened_actual, widened_expected, n, tol, t, sum);
+                break;
+            default:  // bf16
+                widen_halves<kernels::BF16>(actual.data<uint16_t>() + begin, widened_actual, n);
+                widen_halves<kernels::BF16>(expected.data<uint16_t>() + begin, widened_expected, n);
+                counts = compare_float_chunk(widened_actual, widened_expected, n, tol, t, sum);
+        }
+        r.mismatches += counts.bad;
+        if (counts.bad && !r.first_bad_chunk) r.first_bad_chunk = chunk;
+    }
+    return r;
+}
+
+// Below this many chunks per thread (a megabyte of f32 on each side) waking threads costs more than it saves.
+constexpr size_t kChunksPerThread = 128;
+
+void compare_floating(const Tensor& actual, const Tensor& expected, const Tolerance& tol, int threads, Comparison& c,
+                      ErrorTotals& totals) {
+    const size_t chunks = (actual.size() + kChunk - 1) / kChunk;
+    const size_t parts = std::clamp<size_t>(chunks / kChunksPerThread, 1, static_cast<size_t>(std::max(threads, 1)));
+    std::vector<RangeResult> ranges(parts);
+    const auto compare_part = [&](int part) {
+        const auto p = static_cast<size_t>(part);
+        ranges[p] = compare_chunks(actual, expected, tol, chunks * p / parts, chunks * (p + 1) / parts);
+    };
+    if (parts == 1)
+        compare_part(0);
+    else
+        kernels::WorkerPool::shared().run(static_cast<int>(parts), compare_part);
+    std::optional<size_t> first_bad_chunk;
+    for (const RangeResult& r : ranges) {
+        for (const ChunkSum& sum : r.sums) add_in_order(totals.abs_sum, sum);
+        totals.max_abs = std::max(totals.max_abs, r.totals.max_abs);
+        totals.max_rel = std::max(totals.max_rel, r.totals.max_rel);
+        totals.non_zero += r.totals.non_zero;
+        totals.non_finite += r.totals.non_finite;
+        for (size_t b = 0; b < kDecadeBounds.size(); ++b) totals.reaches[b] += r.totals.reaches[b];
+        c.mismatches += r.mismatches;
+        if (!first_bad_chunk) first_bad_chunk = r.first_bad_chunk;
+    }
+    if (first_bad_chunk) {
+        const size_t begin = *first_bad_chunk * kChunk;
+        note_first_mismatch(actual, expected, begin, std::min(kChunk, actual.size() - begin), tol, c);
+    }
+}
+
+bool is_floating(ElementType t) {
+    return t == ElementType::f64 || t == ElementType::f32 || t == ElementType::f16 || t == ElementType::bf16;
+}
+
+}  // namespace
+
+Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tol, int threads) {
     Comparison c;
     if (auto problem = incomparable(actual, expected)) {
         c.problem = std::move(*problem);
         return c;
     }
     c.total = actual.size();
-    const bool exact = exact_integers(actual, tol);
     ErrorTotals totals;
+    if (is_floating(actual.type())) {
+        compare_floating(actual, expected, tol, threads, c, totals);
+        summarize(totals, c);
+        return c;
+    }
+    const bool exact = exact_integers(actual, tol);
     for_each_chunk(actual, expected, tol, [&](size_t begin, Chunk& chunk, const ChunkCounts& n) {
         c.mismatches += n.bad;
         if (n.bad && !c.first_mismatch)

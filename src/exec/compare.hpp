@@ -37,7 +37,8 @@ struct Comparison {
     bool matches() const { return compared() && mismatches == 0; }
 };
 
-Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance);
+// Large floating-point tensors are compared on up to `threads` threads, to the same result as on one.
+Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance, int threads = 1);
 
 // Calls on_mismatch with the flat index of every element outside the tolerance, in order: a second pass,
 // for the rare comparison that found mismatches.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "exec/kernel_support.hpp"
 #include "exec/npy.hpp"
 #include "exec/pool_kernels.hpp"
 #include "rules/pool_attrs.hpp"
@@ -240,7 +241,7 @@ private:
         if (computed.type() == ElementType::bf16 && expected.type() == ElementType::f32)
             expected = convert_f32_to_bf16(expected);
         o.expect_path = path;
-        o.comparison = compare_tensors(computed, expected, o.tolerance);
+        o.comparison = compare_tensors(computed, expected, o.tolerance, kernels::resolve_threads(req_.threads));
         if (o.comparison.compared()) o.map = mismatch_map(computed, expected, o);
         add_error_detail(computed, expected, req_, o);
         return expected;

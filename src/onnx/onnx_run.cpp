@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "exec/half.hpp"
+#include "exec/kernel_support.hpp"
 #include "exec/npy.hpp"
 #include "exec/pool_kernels.hpp"
 #include "onnx/onnx_divergence.hpp"
@@ -240,7 +241,7 @@ private:
             if (computed.type() == ElementType::bf16 && expected->type() == ElementType::f32)
                 expected = convert_f32_to_bf16(*expected);
             o.expect_path = req_.expect_paths[i];
-            o.comparison = compare_tensors(computed, *expected, o.tolerance);
+            o.comparison = compare_tensors(computed, *expected, o.tolerance, kernels::resolve_threads(req_.threads));
             add_error_detail(computed, *expected, req_, o);
         }
         if (i < req_.save_paths.size() && !req_.save_paths[i].empty()) {

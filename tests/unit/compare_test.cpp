@@ -1,9 +1,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "exec/compare.hpp"
 #include "pool_oracle.hpp"
@@ -158,4 +162,68 @@ TEST_CASE("compare: empty tensors match") {
     CHECK(c.matches());
     CHECK(c.total == 0);
     CHECK(c.mean_abs_err == 0);
+}
+
+namespace {
+
+// Pseudo-random values of many magnitudes and their outputs with errors of every size; every `special`-th
+// element of the actual side is NaN or an infinity (0: none). All are exact floats.
+std::pair<std::vector<double>, std::vector<double>> noisy_pair(size_t n, size_t special) {
+    std::vector<double> actual(n), expected(n);
+    uint64_t state = 99;
+    const auto next = [&state] {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        return static_cast<double>(state >> 40) * 0x1p-24;  // [0, 1)
+    };
+    for (size_t i = 0; i < n; ++i) {
+        const double x = (next() - 0.5) * std::pow(10.0, static_cast<int>(next() * 10) - 6);
+        expected[i] = static_cast<float>(i % 97 == 0 ? 0.0 : x);
+        actual[i] = static_cast<float>(expected[i] + x * std::pow(10.0, -static_cast<int>(next() * 8)));
+        if (special && i % special == special - 1) actual[i] = i % 2 ? kNaN : -kInf;
+    }
+    return {actual, expected};
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void check_same(const Comparison& a, const Comparison& b) {
+    CHECK(a.mismatches == b.mismatches);
+    CHECK(same_bits(a.max_abs_err, b.max_abs_err));
+    CHECK(same_bits(a.max_rel_err, b.max_rel_err));
+    CHECK(same_bits(a.mean_abs_err, b.mean_abs_err));
+    CHECK(a.first_mismatch == b.first_mismatch);
+    CHECK(same_bits(a.first_actual, b.first_actual));
+    CHECK(a.histogram == b.histogram);
+}
+
+}  // namespace
+
+TEST_CASE("compare: f32 gives the statistics of the same values as f64, to the bit, on one thread and two") {
+    for (size_t special : {size_t{0}, size_t{5000}}) {
+        const size_t n = 2048 * 300 + 5;  // whole chunks of eight-element groups, then a short last chunk
+        const auto [actual, expected] = noisy_pair(n, special);
+        const std::vector<int64_t> shape{static_cast<int64_t>(n)};
+        const Tolerance tolerance = default_tolerance(ElementType::f32);
+        const Comparison wide = compare_tensors(make_tensor(ElementType::f64, shape, actual),
+                                                make_tensor(ElementType::f64, shape, expected), tolerance);
+        const Tensor a = make_tensor(ElementType::f32, shape, actual), e = make_tensor(ElementType::f32, shape, expected);
+        const Comparison one = compare_tensors(a, e, tolerance, 1), two = compare_tensors(a, e, tolerance, 2);
+        CHECK(wide.mismatches > n / 4);
+        CHECK(wide.histogram[kErrorBuckets - 1] == (special ? n / special : 0));
+        CHECK(wide.max_rel_err > 0);
+        check_same(one, wide);
+        check_same(two, wide);
+    }
+}
+
+TEST_CASE("compare: negative tolerances and zero expected values give the same f32 and f64 results") {
+    const auto [actual, expected] = noisy_pair(4096, 0);
+    const std::vector<int64_t> shape{4096};
+    for (const Tolerance tolerance : {Tolerance{-1e-3, 1e-2}, Tolerance{1e-3, -1e-2}, Tolerance{0, 0}}) {
+        const Comparison f32 = compare_tensors(make_tensor(ElementType::f32, shape, actual),
+                                               make_tensor(ElementType::f32, shape, expected), tolerance);
+        check_same(f32, compare_tensors(make_tensor(ElementType::f64, shape, actual),
+                                        make_tensor(ElementType::f64, shape, expected), tolerance));
+        CHECK(f32.mismatches > 0);
+    }
 }
