@@ -41,6 +41,22 @@ std::string version_text() {
     return text + "\nONNX support: " + irlint::cli::onnx_support_summary();
 }
 
+constexpr std::string_view kSubcommands[] = {"check", "infer", "shape", "run", "merge", "rules"};
+
+// The top-level options are flags without values, so the first word that is not an option names the subcommand.
+// Empty when that word is not a subcommand (or there is none): then every subcommand is declared in full.
+std::string_view invoked_subcommand(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") return {};
+        if (arg.starts_with('-')) continue;
+        for (std::string_view name : kSubcommands)
+            if (arg == name) return name;
+        return {};
+    }
+    return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,14 +72,20 @@ int main(int argc, char** argv) {
     RunOptions run;
     MergeOptions merge;
     RulesOptions rules;
-    setup_check(*app.add_subcommand("check", "Check IR files or directories and report findings"), check);
-    setup_infer(*app.add_subcommand(
-                    "infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings"),
-                infer);
-    setup_shape(*app.add_subcommand("shape", "Compute the output of one pooling layer from its attributes"), shape);
-    setup_run(*app.add_subcommand("run", "Run a pooling layer on .npy inputs and compare with expected outputs"), run);
-    setup_merge(*app.add_subcommand("merge", "Combine JSON check reports (e.g. of shards) into one report"), merge);
-    setup_rules(*app.add_subcommand("rules", "List the rules, or print one rule's documentation"), rules);
+    // Every subcommand is registered (help and errors list them all), but only the invoked one gets its options:
+    // declaring all of them costs more start-up than a small `run` spends in its kernel.
+    const std::string_view invoked = invoked_subcommand(argc, argv);
+    const auto add = [&](const char* name, const char* description, auto setup, auto& options) {
+        CLI::App& sub = *app.add_subcommand(name, description);
+        if (invoked.empty() || invoked == name) setup(sub, options);
+    };
+    add("check", "Check IR files or directories and report findings", setup_check, check);
+    add("infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings", setup_infer,
+        infer);
+    add("shape", "Compute the output of one pooling layer from its attributes", setup_shape, shape);
+    add("run", "Run a pooling layer on .npy inputs and compare with expected outputs", setup_run, run);
+    add("merge", "Combine JSON check reports (e.g. of shards) into one report", setup_merge, merge);
+    add("rules", "List the rules, or print one rule's documentation", setup_rules, rules);
 
     try {
         app.parse(argc, argv);

@@ -248,7 +248,7 @@ IRLINT_PLANE_KERNEL ChunkCounts compare_floats(const T* IRLINT_RESTRICT a, const
     return counts;
 }
 
-inline bool any_lane(Count4 mask) {
+inline bool any_lane(const Count4& mask) {
     const Count4 folded = mask | __builtin_shufflevector(mask, mask, 2, 3, 0, 1);
     return (folded[0] | folded[1]) != 0;
 }
