@@ -52,7 +52,7 @@ void adaptive_avg_plane(const typename Traits::Value* in, const PlaneGeometry& g
 // Each W line's maximum is its first largest element (a NaN in front stays); across lines a candidate
 // replaces the pick only when strictly greater. Indices are flat spatial positions within the plane.
 template <class V>
-IRLINT_PLANE_KERNEL void adaptive_max_plane(const V* in, const PlaneGeometry& g, V* out, int64_t* out_idx) {
+void adaptive_max_plane(const V* in, const PlaneGeometry& g, V* out, int64_t* out_idx) {
     const int64_t rows = g.axes[1].in, cols = g.axes[2].in;
     for_each_bin(g, [&](int64_t i, std::array<int64_t, 3> b, std::array<int64_t, 3> e) {
         bool have = false;

@@ -15,7 +15,7 @@ void run_adaptive_avg(const PlaneGeometry& g, const Tensor& input, Tensor& outpu
     constexpr bool separable = std::is_floating_point_v<typename Traits::Stored>;  // f32, f64
     auto plane = [](const V* in, const PlaneGeometry& sg, AvgScratch<V>& s, V* out) {
         if constexpr (separable)
-            avg_pool_plane<V>(in, sg, AvgDivisor{}, s, out);
+            with_best_isa([&] { avg_pool_plane<V>(in, sg, AvgDivisor{}, s, out); });
         else
             adaptive_avg_plane<Traits>(in, sg, out);
     };
@@ -29,7 +29,7 @@ void run_adaptive_max(const PlaneGeometry& g, const Tensor& input, std::vector<T
     using V = typename Traits::Value;
     const IndexMapping within_plane{g.in_size(), g.in_size()};
     auto plane = [](const V* in, const PlaneGeometry& sg, NoScratch&, V* out, int64_t* spatial) {
-        adaptive_max_plane<V>(in, sg, out, spatial);
+        with_best_isa([&] { adaptive_max_plane<V>(in, sg, out, spatial); });
     };
     run_indexed_slabs<Traits, NoScratch, int64_t>(g, input, within_plane, outputs, threads, plane);
 }

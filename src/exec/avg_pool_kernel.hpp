@@ -92,7 +92,7 @@ inline void scale_row(const double* IRLINT_RESTRICT row, double factor, int64_t 
 }
 
 template <class V>
-IRLINT_PLANE_KERNEL void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divisor,
+void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divisor,
                                         AvgScratch<V>& s, V* out) {
     using A = SumType<V>;
     s.sums.resize(static_cast<size_t>(g.out_size()));

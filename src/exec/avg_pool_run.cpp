@@ -13,7 +13,7 @@ void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& in
         if constexpr (Traits::is_half)
             avg_pool_plane_rounded<Traits>(in, sg, divisor, out);
         else
-            avg_pool_plane<V>(in, sg, divisor, s, out);
+            with_best_isa([&] { avg_pool_plane<V>(in, sg, divisor, s, out); });
     };
     run_value_slabs<Traits, AvgScratch<V>>(g, input, output, threads, plane);
 }

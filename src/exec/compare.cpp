@@ -94,7 +94,7 @@ struct ChunkCounts {
 
 // Each element's error into the chunk; how many are outside the tolerance and how many are not zero.
 // Branch-free over plain arrays, so that the loop vectorizes.
-IRLINT_PLANE_KERNEL ChunkCounts find_errors(Chunk& c, const Tolerance& tol, bool exact) {
+ChunkCounts find_errors(Chunk& c, const Tolerance& tol, bool exact) {
     const double atol = tol.atol, rtol = tol.rtol;
     const double* IRLINT_RESTRICT actual = c.actual;
     const double* IRLINT_RESTRICT expected = c.expected;
@@ -129,7 +129,7 @@ using Count4 = decltype(Vec4{} < Vec4{});  // a comparison's lanes: all ones whe
 
 // The sums and bounds of a chunk's errors (after find_errors), four lanes at a time and the rest one by
 // one: the same totals whatever the machine.
-IRLINT_PLANE_KERNEL void add_errors(Chunk& c, ErrorTotals& t) {
+void add_errors(Chunk& c, ErrorTotals& t) {
     const size_t n = c.size, whole = n / 4 * 4;
     uint64_t non_finite = 0;
     for (size_t i = 0; i < n; ++i) {  // a non-finite error counts in its own bucket only
@@ -188,7 +188,7 @@ struct FourOf<double> {
 };
 
 template <class T>
-IRLINT_PLANE_KERNEL ChunkCounts compare_floats(const T* IRLINT_RESTRICT a, const T* IRLINT_RESTRICT e, size_t n,
+ChunkCounts compare_floats(const T* IRLINT_RESTRICT a, const T* IRLINT_RESTRICT e, size_t n,
                                                const Tolerance& tol, ErrorTotals& t, ChunkSum& chunk_sum) {
     using In4 = typename FourOf<T>::type;
     const size_t whole = n / 4 * 4;
@@ -262,7 +262,7 @@ inline void drop_sign(Vec4& x) {  // one AND with the sign bit's complement
 
 // How many of a chunk's errors reach each decade bound, one pass per bound below its largest error: the
 // errors of a chunk mostly share one or two decades, so most bounds cost nothing.
-IRLINT_PLANE_KERNEL void count_decades(const double* errors, size_t n, double largest, ErrorTotals& t) {
+void count_decades(const double* errors, size_t n, double largest, ErrorTotals& t) {
     for (size_t b = 0; b < kDecadeBounds.size() && kDecadeBounds[b] <= largest; ++b) {
         Count4 reached{};
         for (size_t i = 0; i < n; i += 4) {
@@ -280,7 +280,7 @@ IRLINT_PLANE_KERNEL void count_decades(const double* errors, size_t n, double la
 // divided out only when it may raise its lane's maximum R: err / |e| > R needs err > R (1 - 2^-50) |e|,
 // the margin covering both roundings, and float inputs keep that product far above the subnormals.
 // Returns false, having changed nothing, for any other chunk.
-IRLINT_PLANE_KERNEL bool compare_finite_floats(const float* IRLINT_RESTRICT a, const float* IRLINT_RESTRICT e, size_t n,
+bool compare_finite_floats(const float* IRLINT_RESTRICT a, const float* IRLINT_RESTRICT e, size_t n,
                                                const Tolerance& tol, ErrorTotals& t, ChunkCounts& counts,
                                                ChunkSum& chunk_sum) {
     if (n % 8 != 0 || !(tol.atol >= 0) || !(tol.rtol >= 0)) return false;
@@ -393,7 +393,7 @@ void for_each_chunk(const Tensor& actual, const Tensor& expected, const Toleranc
             ChunkCounts counts;
             if (!c.identical) {
                 widen_range(begin, n, c);
-                counts = find_errors(c, tol, exact);
+                counts = kernels::with_best_isa([&] { return find_errors(c, tol, exact); });
             }
             visit(begin, c, counts);
         }
@@ -443,7 +443,7 @@ void note_first_mismatch(const Tensor& actual, const Tensor& expected, size_t be
     kernels::visit_element_type(actual.type(), [&](auto traits) {
         widen<decltype(traits)>(actual, expected, begin, n, false, *chunk);
     });
-    find_errors(*chunk, tol, false);
+    kernels::with_best_isa([&] { return find_errors(*chunk, tol, false); });
     for (size_t i = 0; i < n; ++i) {
         if (chunk_ok(*chunk, i, false, tol)) continue;
         c.first_mismatch = begin + i;
@@ -455,9 +455,11 @@ void note_first_mismatch(const Tensor& actual, const Tensor& expected, size_t be
 
 ChunkCounts compare_float_chunk(const float* a, const float* e, size_t n, const Tolerance& tol, ErrorTotals& totals,
                                 ChunkSum& sum) {
-    ChunkCounts counts;
-    if (compare_finite_floats(a, e, n, tol, totals, counts, sum)) return counts;
-    return compare_floats(a, e, n, tol, totals, sum);
+    return kernels::with_best_isa([&] {
+        ChunkCounts counts;
+        if (compare_finite_floats(a, e, n, tol, totals, counts, sum)) return counts;
+        return compare_floats(a, e, n, tol, totals, sum);
+    });
 }
 
 // What a run of consecutive chunks found: totals other than the sum, the chunks' sums in order, and
@@ -486,7 +488,9 @@ RangeResult compare_chunks(const Tensor& actual, const Tensor& expected, const T
         ChunkCounts counts;
         switch (actual.type()) {
             case ElementType::f64:
-                counts = compare_floats(actual.data<double>() + begin, expected.data<double>() + begin, n, tol, t, sum);
+                counts = kernels::with_best_isa([&] {
+                    return compare_floats(actual.data<double>() + begin, expected.data<double>() + begin, n, tol, t, sum);
+                });
                 break;
             case ElementType::f32:
                 counts = compare_float_chunk(actual.data<float>() + begin, expected.data<float>() + begin, n, tol, t, sum);
@@ -571,7 +575,7 @@ Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const T
                 break;
             }
         totals.non_zero += n.non_zero;
-        if (n.non_zero) add_errors(chunk, totals);
+        if (n.non_zero) kernels::with_best_isa([&] { add_errors(chunk, totals); });
     });
     summarize(totals, c);
     return c;

@@ -1,7 +1,8 @@
 #include "exec/half.hpp"
 
+#include "exec/cpu_features.hpp"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <cpuid.h>
 #include <immintrin.h>
 #define IRLINT_HAVE_F16C_PATH 1
 #endif
@@ -43,22 +44,9 @@ __attribute__((target("avx,f16c"))) void float_to_f16_f16c(const float* src, uin
     float_to_f16_portable(src + i, dst + i, n - i);
 }
 
-// CPUID leaf 1: F16C and AVX, and OSXSAVE so that XGETBV tells whether the OS saves the YMM registers.
-// (clang's __builtin_cpu_supports does not know "f16c".)
-bool cpu_has_f16c() {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
-    constexpr unsigned kOsxsave = 1u << 27, kAvx = 1u << 28, kF16c = 1u << 29;
-    if ((ecx & (kOsxsave | kAvx | kF16c)) != (kOsxsave | kAvx | kF16c)) return false;
-    unsigned xcr0 = 0, xcr0_high = 0;
-    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0_high) : "c"(0));
-    return (xcr0 & 0x6u) == 0x6u;  // XMM and YMM state
-}
-#else
-bool cpu_has_f16c() { return false; }
 #endif
 
-const bool kHardware = cpu_has_f16c();
+const bool kHardware = cpu::has_f16c();
 
 }  // namespace
 

@@ -11,18 +11,40 @@
 #include <vector>
 
 #include "core/element_type.hpp"
+#include "exec/cpu_features.hpp"
 #include "exec/half.hpp"
 
 // The inner loops promise the compiler their buffers do not overlap, so that it vectorizes them.
 #define IRLINT_RESTRICT __restrict
 
-// A plane kernel is compiled twice, for AVX2 and for the baseline x86-64, and picked when the program
-// loads; flatten inlines everything it calls, so the AVX2 copy is AVX2 all the way down.
+namespace irlint::kernels {
+
+// with_best_isa(f) runs f compiled twice, for AVX2 and for the baseline x86-64, picked by the CPU; flatten
+// inlines everything f calls, so the AVX2 copy is AVX2 all the way down. (Not target_clones: its resolver runs
+// libgcc's CPU detection at every start, see exec/cpu_features.hpp.)
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define IRLINT_PLANE_KERNEL __attribute__((flatten, target_clones("avx2", "default")))
+template <class F>
+__attribute__((flatten, target("avx2"))) decltype(auto) call_with_avx2(const F& f) {
+    return f();
+}
+
+template <class F>
+__attribute__((flatten)) decltype(auto) call_with_baseline(const F& f) {
+    return f();
+}
+
+template <class F>
+decltype(auto) with_best_isa(const F& f) {
+    return cpu::has_avx2() ? call_with_avx2(f) : call_with_baseline(f);
+}
 #else
-#define IRLINT_PLANE_KERNEL
+template <class F>
+decltype(auto) with_best_isa(const F& f) {
+    return f();
+}
 #endif
+
+}  // namespace irlint::kernels
 
 namespace irlint::kernels {
 

@@ -89,7 +89,7 @@ void indexed_strided_pass(const V* src, const I* src_idx, V* dst, I* dst_idx, in
 
 // Values and flat spatial indices (-1 where no tap won) of one plane.
 template <class Traits, class V, class I>
-IRLINT_PLANE_KERNEL void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out,
+void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out,
                                                 I* out_idx) {
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
@@ -118,7 +118,7 @@ IRLINT_PLANE_KERNEL void max_pool_plane_indexed(const V* in, const PlaneGeometry
 
 // Values only: the same W, H, D passes without the index bookkeeping.
 template <class Traits, class V>
-IRLINT_PLANE_KERNEL void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* out) {
+void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* out) {
     using R = MaxReducer<Traits>;
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];

@@ -35,7 +35,7 @@ struct F16Ordered {
 };
 
 // Two plain loops rather than one with a condition: each vectorizes.
-IRLINT_PLANE_KERNEL bool ordered_as_integers(const uint16_t* h, size_t n) {
+bool ordered_as_integers(const uint16_t* h, size_t n) {
     uint16_t largest_magnitude = 0;
     for (size_t i = 0; i < n; ++i) {
         const auto magnitude = static_cast<uint16_t>(h[i] & 0x7FFF);
@@ -51,7 +51,8 @@ bool ordered_as_integers(const Tensor& f16, int threads) {
     const auto n = static_cast<int64_t>(f16.size());
     const int workers = static_cast<int>(std::clamp<int64_t>(n / kMinElementsPerThread, 1, threads));
     parallel_for(n, workers, [&](int64_t begin, int64_t end) {
-        if (!ordered_as_integers(f16.data<uint16_t>() + begin, static_cast<size_t>(end - begin))) ordered = false;
+        const uint16_t* h = f16.data<uint16_t>() + begin;
+        if (!with_best_isa([&] { return ordered_as_integers(h, static_cast<size_t>(end - begin)); })) ordered = false;
     });
     return ordered;
 }
@@ -61,7 +62,7 @@ void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMap
                      int threads) {
     using V = typename Traits::Value;
     auto plane = [](const V* in, const PlaneGeometry& sg, MaxScratch<V, I>& s, V* out, I* spatial) {
-        max_pool_plane_indexed<Traits, V, I>(in, sg, s, out, spatial);
+        with_best_isa([&] { max_pool_plane_indexed<Traits, V, I>(in, sg, s, out, spatial); });
     };
     run_indexed_slabs<Traits, MaxScratch<V, I>, I>(g, input, m, outputs, threads, plane);
 }
@@ -79,7 +80,7 @@ void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m,
         return;
     }
     auto plane = [](const V* in, const PlaneGeometry& sg, MaxScratch<V>& s, V* out) {
-        max_pool_plane<Traits, V>(in, sg, s, out);
+        with_best_isa([&] { max_pool_plane<Traits, V>(in, sg, s, out); });
     };
     run_value_slabs<Traits, MaxScratch<V>>(g, input, outputs[0], threads, plane);
 }

@@ -98,8 +98,18 @@ def version_exits_0():
 def help_exits_0():
     proc = run("--help")
     expect_exit(proc, 0, "--help")
-    for sub in ("check", "infer", "shape"):
+    for sub in ("check", "infer", "shape", "run", "merge", "rules"):
         expect(sub in proc.stdout, f"--help does not mention the {sub} subcommand")
+
+
+@check
+def options_follow_their_subcommand():
+    # Only the invoked subcommand's options are declared: a subcommand's flag given to another one is refused,
+    # and a flag before the subcommand does not hide which subcommand runs.
+    expect_exit(run("check", "--expect", "y.npy", td("valid")), 2, "check --expect")
+    proc = run("-h", "run")
+    expect_exit(proc, 0, "irlint -h run")
+    expect("--expect" in proc.stdout, f"irlint -h run does not show run's options: {proc.stdout[:300]!r}")
 
 
 @check

@@ -1119,3 +1119,53 @@ TEST_CASE("kernel: f16 MaxPool compared as 16-bit keys picks what the float comp
         }
     }
 }
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#include "exec/avg_pool_kernel.hpp"
+#include "exec/max_pool_kernel.hpp"
+
+TEST_CASE("kernel: the AVX2 and the baseline copies of the plane kernels give the same bits") {
+    using namespace irlint::kernels;
+    if (!cpu::has_avx2()) return;  // nothing to compare on this CPU
+    struct Window {
+        int64_t kernel, stride, dilation, pad;
+    };
+    const Window windows[] = {{3, 2, 1, 1}, {5, 1, 1, 2}, {2, 2, 1, 0}, {3, 1, 2, 1}, {15, 1, 1, 7}, {4, 3, 1, 3}};
+    std::mt19937 rng(0xa5c2);
+    std::uniform_real_distribution<float> value(-100.0f, 100.0f);
+    int compared = 0;
+    for (const Window& w : windows) {
+        const int64_t h_in = 37, w_in = 29;
+        auto taps = [&](int64_t in) {
+            const int64_t out = (in + 2 * w.pad - w.dilation * (w.kernel - 1) - 1) / w.stride + 1;
+            return axis_taps(in, out, w.kernel, w.stride, w.dilation, w.pad);
+        };
+        PlaneGeometry g;
+        g.axes[0] = axis_taps(1, 1, 1, 1, 1, 0);
+        g.axes[1] = taps(h_in);
+        g.axes[2] = taps(w_in);
+        std::vector<float> in(static_cast<size_t>(h_in * w_in));
+        for (float& v : in) v = value(rng);
+        const auto out_size = static_cast<size_t>(g.out_size());
+        for (const bool pads_in_avg : {false, true}) {
+            const AvgDivisor divisor{pads_in_avg, static_cast<double>(w.kernel * w.kernel)};
+            std::vector<float> wide(out_size), base(out_size);
+            AvgScratch<float> s1, s2;
+            call_with_avx2([&] { avg_pool_plane<float>(in.data(), g, divisor, s1, wide.data()); });
+            call_with_baseline([&] { avg_pool_plane<float>(in.data(), g, divisor, s2, base.data()); });
+            CHECK(std::memcmp(wide.data(), base.data(), out_size * sizeof(float)) == 0);
+            ++compared;
+        }
+        using Traits = Plain<float, float>;
+        std::vector<float> wide(out_size), base(out_size);
+        std::vector<int32_t> wide_idx(out_size), base_idx(out_size);
+        MaxScratch<float, int32_t> s1, s2;
+        call_with_avx2([&] { max_pool_plane_indexed<Traits, float, int32_t>(in.data(), g, s1, wide.data(), wide_idx.data()); });
+        call_with_baseline([&] { max_pool_plane_indexed<Traits, float, int32_t>(in.data(), g, s2, base.data(), base_idx.data()); });
+        CHECK(wide == base);
+        CHECK(wide_idx == base_idx);
+        ++compared;
+    }
+    CHECK(compared == 18);
+}
+#endif
