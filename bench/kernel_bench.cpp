@@ -54,10 +54,10 @@ bool load_case(const std::string& dir, const std::string& line, Case& c) {
     if (fields.size() != 5) return false;
     const auto op = parse_op(std::string(fields[1]));
     if (!op) return false;
-    irlint::AttrList attrs;
+    std::vector<irlint::Attr> attrs;  // views into `line`, which outlives the parse
     for (const auto& kv : irlint::split(fields[2], ';')) {
         const auto eq = kv.find('=');
-        if (eq != std::string_view::npos) attrs.emplace_back(std::string(kv.substr(0, eq)), std::string(kv.substr(eq + 1)));
+        if (eq != std::string_view::npos) attrs.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     }
     const irlint::ParsedAttrs parsed = irlint::parse_pool_attrs(*op, attrs);
     if (!parsed.usable()) return false;
