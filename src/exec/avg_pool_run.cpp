@@ -7,7 +7,7 @@ namespace irlint::kernels {
 namespace {
 
 template <class Traits>
-void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output, int threads) {
+void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, OutputSink& sink, int threads) {
     using V = typename Traits::Value;
     auto plane = [&](const V* in, const PlaneGeometry& sg, AvgScratch<V>& s, V* out) {
         if constexpr (Traits::is_half)
@@ -15,15 +15,14 @@ void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& in
         else
             with_best_isa([&] { avg_pool_plane<V>(in, sg, divisor, s, out); });
     };
-    run_value_slabs<Traits, AvgScratch<V>>(g, input, output, threads, plane);
+    run_value_slabs<Traits, AvgScratch<V>>(g, input, sink, threads, plane);
 }
 
 }  // namespace
 
-void run_avg_planes(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output,
+void run_avg_planes(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, OutputSink& sink,
                     int threads) {
-    visit_element_type(input.type(),
-                       [&](auto traits) { run_avg<decltype(traits)>(g, divisor, input, output, threads); });
+    visit_element_type(input.type(), [&](auto traits) { run_avg<decltype(traits)>(g, divisor, input, sink, threads); });
 }
 
 }  // namespace irlint::kernels

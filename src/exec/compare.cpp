@@ -47,7 +47,7 @@ namespace {
 // within the tolerance, and a chunk with errors other than 0 is then summed, bounded and counted by
 // short loops that each vectorize. The histogram takes no logarithm: a finite error's bucket is the number
 // of decade bounds it reaches, and the count of errors reaching a bound is one more sum.
-constexpr size_t kChunk = 2048;
+constexpr size_t kChunk = kCompareChunk;
 constexpr std::array<double, 7> kDecadeBounds{1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1.0};
 
 struct Chunk {
@@ -471,40 +471,45 @@ struct RangeResult {
     std::optional<size_t> first_bad_chunk;
 };
 
-// The chunks [first, last) of two floating-point tensors (halves converted to float first), skipping
-// those that are byte for byte the same.
+// One chunk of a floating-point type whose bytes differ on the two sides: its errors into `t` and `sum`,
+// halves converted to float first.
+ChunkCounts compare_differing_chunk(ElementType type, const std::byte* actual, const std::byte* expected, size_t n,
+                                    const Tolerance& tol, ErrorTotals& t, ChunkSum& sum) {
+    const auto* a = reinterpret_cast<const uint16_t*>(actual);
+    const auto* e = reinterpret_cast<const uint16_t*>(expected);
+    float widened_actual[kChunk], widened_expected[kChunk];
+    switch (type) {
+        case ElementType::f64:
+            return kernels::with_best_isa([&] {
+                return compare_floats(reinterpret_cast<const double*>(actual), reinterpret_cast<const double*>(expected),
+                                      n, tol, t, sum);
+            });
+        case ElementType::f32:
+            return compare_float_chunk(reinterpret_cast<const float*>(actual), reinterpret_cast<const float*>(expected),
+                                       n, tol, t, sum);
+        case ElementType::f16:
+            widen_halves<kernels::F16>(a, widened_actual, n);
+            widen_halves<kernels::F16>(e, widened_expected, n);
+            return compare_float_chunk(widened_actual, widened_expected, n, tol, t, sum);
+        default:  // bf16
+            widen_halves<kernels::BF16>(a, widened_actual, n);
+            widen_halves<kernels::BF16>(e, widened_expected, n);
+            return compare_float_chunk(widened_actual, widened_expected, n, tol, t, sum);
+    }
+}
+
+// The chunks [first, last) of two floating-point tensors, skipping those that are byte for byte the same.
 RangeResult compare_chunks(const Tensor& actual, const Tensor& expected, const Tolerance& tol, size_t first,
                            size_t last) {
     const size_t element_bytes = element_type_bits(actual.type()) / 8;
-    float widened_actual[kChunk], widened_expected[kChunk];
     RangeResult r;
-    ErrorTotals& t = r.totals;
     for (size_t chunk = first; chunk < last; ++chunk) {
         const size_t begin = chunk * kChunk, n = std::min(kChunk, actual.size() - begin);
-        if (std::memcmp(actual.bytes() + begin * element_bytes, expected.bytes() + begin * element_bytes,
-                        n * element_bytes) == 0)
-            continue;
-        ChunkSum& sum = r.sums.emplace_back();
-        ChunkCounts counts;
-        switch (actual.type()) {
-            case ElementType::f64:
-                counts = kernels::with_best_isa([&] {
-                    return compare_floats(actual.data<double>() + begin, expected.data<double>() + begin, n, tol, t, sum);
-                });
-                break;
-            case ElementType::f32:
-                counts = compare_float_chunk(actual.data<float>() + begin, expected.data<float>() + begin, n, tol, t, sum);
-                break;
-            case ElementType::f16:
-                widen_halves<kernels::F16>(actual.data<uint16_t>() + begin, widened_actual, n);
-                widen_halves<kernels::F16>(expected.data<uint16_t>() + begin, widened_expected, n);
-                counts = compare_float_chunk(widened_actual, widened_expected, n, tol, t, sum);
-                break;
-            default:  // bf16
-                widen_halves<kernels::BF16>(actual.data<uint16_t>() + begin, widened_actual, n);
-                widen_halves<kernels::BF16>(expected.data<uint16_t>() + begin, widened_expected, n);
-                counts = compare_float_chunk(widened_actual, widened_expected, n, tol, t, sum);
-        }
+        const std::byte* a = actual.bytes() + begin * element_bytes;
+        const std::byte* e = expected.bytes() + begin * element_bytes;
+        if (std::memcmp(a, e, n * element_bytes) == 0) continue;
+        const ChunkCounts counts =
+            compare_differing_chunk(actual.type(), a, e, n, tol, r.totals, r.sums.emplace_back());
         r.mismatches += counts.bad;
         if (counts.bad && !r.first_bad_chunk) r.first_bad_chunk = chunk;
     }
@@ -578,6 +583,36 @@ Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const T
         if (n.non_zero) kernels::with_best_isa([&] { add_errors(chunk, totals); });
     });
     summarize(totals, c);
+    return c;
+}
+
+struct PiecewiseComparison::Totals : ErrorTotals {};
+
+PiecewiseComparison::PiecewiseComparison(const Tensor& expected, const Tolerance& tolerance)
+    : expected_(expected),
+      tolerance_(tolerance),
+      element_bytes_(static_cast<size_t>(element_type_bits(expected.type()) / 8)),
+      totals_(std::make_unique<Totals>()) {}
+
+PiecewiseComparison::~PiecewiseComparison() = default;
+
+void PiecewiseComparison::add(const std::byte* actual, size_t first, size_t n) {
+    const bool floating = is_floating(expected_.type());
+    for (size_t at = 0; at < n && conclusive_; at += kChunk) {
+        const size_t size = std::min(kChunk, n - at);
+        const std::byte* a = actual + at * element_bytes_;
+        const std::byte* e = expected_.bytes() + (first + at) * element_bytes_;
+        if (std::memcmp(a, e, size * element_bytes_) == 0) continue;
+        ChunkSum sum;
+        conclusive_ = floating && compare_differing_chunk(expected_.type(), a, e, size, tolerance_, *totals_, sum).bad == 0;
+        add_in_order(totals_->abs_sum, sum);
+    }
+}
+
+Comparison PiecewiseComparison::result() const {
+    Comparison c;
+    c.total = expected_.size();
+    summarize(*totals_, c);
     return c;
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,35 @@ struct Comparison {
 
 // Large floating-point tensors are compared on up to `threads` threads, to the same result as on one.
 Comparison compare_tensors(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance, int threads = 1);
+
+// Chunks of this many elements are compared (and their errors summed) one at a time.
+inline constexpr size_t kCompareChunk = 2048;
+
+// A comparison fed the actual tensor piece by piece, in order: for a run that computes its output a batch at
+// a time and keeps none of it. When it stays conclusive, result() is what compare_tensors would give on
+// the whole tensors, to the bit; a piece with a mismatch, or with a difference only compare_tensors judges
+// (integers, booleans), makes it inconclusive, and the caller compares whole tensors instead.
+class PiecewiseComparison {
+public:
+    // `expected` must have the actual tensor's type and shape, and outlive the comparison.
+    PiecewiseComparison(const Tensor& expected, const Tolerance& tolerance);
+    ~PiecewiseComparison();
+    PiecewiseComparison(const PiecewiseComparison&) = delete;
+    PiecewiseComparison& operator=(const PiecewiseComparison&) = delete;
+
+    // The actual elements [first, first + n), `first` a multiple of kCompareChunk.
+    void add(const std::byte* actual, size_t first, size_t n);
+    bool conclusive() const { return conclusive_; }
+    Comparison result() const;
+
+private:
+    struct Totals;
+    const Tensor& expected_;
+    Tolerance tolerance_;
+    size_t element_bytes_;
+    bool conclusive_ = true;
+    std::unique_ptr<Totals> totals_;
+};
 
 // Calls on_mismatch with the flat index of every element outside the tolerance, in order: a second pass,
 // for the rare comparison that found mismatches.

@@ -133,7 +133,8 @@ Slab stack_of(const PlaneGeometry& g, int64_t planes) {
 }
 }  // namespace
 
-PlaneWork::PlaneWork(const PlaneGeometry& g, int64_t planes, int threads) : planes_(planes) {
+PlaneWork::PlaneWork(const PlaneGeometry& g, int64_t planes, int threads)
+    : planes_(planes), plane_outputs_(g.out_size()) {
     const int64_t workers = resolve_threads(threads);
     stack_ = stack_size(g, planes, workers);
     if (stack_ == 1) {
@@ -158,6 +159,17 @@ const Slab& PlaneWork::slab(int64_t unit) const {
     return shapes_[static_cast<size_t>(unit % static_cast<int64_t>(shapes_.size()))];
 }
 
+int64_t PlaneWork::output_begin(int64_t unit) const { return first_plane(unit) * plane_outputs_ + slab(unit).out_offset; }
+
+int64_t PlaneWork::output_end(int64_t unit) const { return output_begin(unit) + slab(unit).geometry.out_size(); }
+
+int64_t PlaneWork::batch_end(int64_t first, int64_t elements) const {
+    const int64_t begin = output_begin(first);
+    int64_t last = first + 1;
+    while (last < units() && output_end(last) - begin <= elements) ++last;
+    return last;
+}
+
 int resolve_threads(int threads) {
     if (threads > 0) return threads;
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -168,14 +180,18 @@ int threads_for(const PlaneGeometry& g, int64_t planes, int threads) {
     return static_cast<int>(std::clamp<int64_t>(elements / kMinElementsPerThread, 1, resolve_threads(threads)));
 }
 
-void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn) {
+void parallel_parts(int64_t count, int threads, const std::function<void(int, int64_t, int64_t)>& fn) {
     const int64_t workers = std::clamp<int64_t>(resolve_threads(threads), 1, std::max<int64_t>(count, 1));
     const int64_t chunk = count / workers, extra = count % workers;
     auto range = [&](int part) {
         const int64_t begin = part * chunk + std::min<int64_t>(part, extra);
-        fn(begin, begin + chunk + (part < extra ? 1 : 0));
+        fn(part, begin, begin + chunk + (part < extra ? 1 : 0));
     };
     WorkerPool::shared().run(static_cast<int>(workers), range);
+}
+
+void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn) {
+    parallel_parts(count, threads, [&fn](int, int64_t begin, int64_t end) { fn(begin, end); });
 }
 
 }  // namespace irlint::kernels

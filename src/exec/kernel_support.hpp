@@ -185,15 +185,24 @@ public:
     int64_t units() const;
     int64_t first_plane(int64_t unit) const;
     const Slab& slab(int64_t unit) const;
+    // The output elements [output_begin, output_end) of a unit; the units follow each other in the output.
+    int64_t output_begin(int64_t unit) const;
+    int64_t output_end(int64_t unit) const;
+    // The unit after the last of a batch that starts at `first`: as many units as write at most `elements`
+    // output elements together, and at least one.
+    int64_t batch_end(int64_t first, int64_t elements) const;
 
 private:
     std::vector<Slab> shapes_;  // the slabs of one plane, or a full stack and the shorter last one
     int64_t planes_ = 0;
+    int64_t plane_outputs_ = 1;
     int64_t stack_ = 1;  // planes per unit
 };
 
 // Runs fn(begin, end) over [0, count) split into contiguous chunks on up to `threads` threads.
 void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn);
+// The same, telling fn which part (0 .. threads - 1) it runs: parts that keep state from call to call.
+void parallel_parts(int64_t count, int threads, const std::function<void(int part, int64_t, int64_t)>& fn);
 
 // 0 means every hardware thread.
 int resolve_threads(int threads);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "exec/compare_sink.hpp"
 #include "exec/kernel_support.hpp"
 #include "exec/npy.hpp"
 #include "exec/pool_kernels.hpp"
@@ -128,18 +129,70 @@ private:
         if (!x) return false;
         std::optional<std::vector<int64_t>> output_size;
         if (op.is_adaptive() && !(output_size = adaptive_output_size())) return false;
+        if (compares_only() && run_compared(op, attrs.desc, *x, output_size, outputs)) return true;
 
         const auto start = std::chrono::steady_clock::now();
-        const KernelOptions options{req_.threads, req_.max_bytes};
-        PoolRunResult result = op.is_adaptive() ? run_adaptive_pool(op, attrs.desc, *x, *output_size, options)
-                                                : run_pool(op, attrs.desc, *x, options);
+        PoolRunResult result = run_kernels(op, attrs.desc, *x, output_size);
         r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!result.ok()) return fail(result.error);
         result.outputs.resize(std::min(result.outputs.size(), outputs));
         std::vector<std::optional<Tensor>> expected(result.outputs.size());
         for (size_t i = 0; i < result.outputs.size(); ++i)
             if (!finish_output(i, result.outputs[i], expected[i])) return false;
-        if (!op.is_adaptive()) explain(LayerSetup{op, attrs.desc, &*x}, result.outputs, expected, options);
+        if (!op.is_adaptive())
+            explain(LayerSetup{op, attrs.desc, &*x}, result.outputs, expected, KernelOptions{req_.threads, req_.max_bytes});
+        return true;
+    }
+
+    PoolRunResult run_kernels(const PoolOp& op, const PoolingDesc& desc, const Tensor& x,
+                              const std::optional<std::vector<int64_t>>& output_size, const SinkChooser& choose = {}) {
+        const KernelOptions options{req_.threads, req_.max_bytes};
+        return op.is_adaptive() ? run_adaptive_pool(op, desc, x, *output_size, options, choose)
+                                : run_pool(op, desc, x, options, choose);
+    }
+
+    bool compares_only() const {
+        const auto named = [](const std::string& p) { return !p.empty(); };
+        return std::none_of(req_.save_paths.begin(), req_.save_paths.end(), named) &&
+               std::any_of(req_.expect_paths.begin(), req_.expect_paths.end(), named);
+    }
+
+    // A run that saves nothing keeps no output (see ComparingSink). True when that settled every comparison;
+    // false leaves the run's report untouched for the usual run, which also explains mismatches.
+    bool run_compared(const PoolOp& op, const PoolingDesc& desc, const Tensor& x,
+                      const std::optional<std::vector<int64_t>>& output_size, size_t outputs) {
+        std::vector<OutputSpec> specs;
+        std::vector<std::optional<Tensor>> expected;
+        std::optional<ComparingSink> sink;
+        const auto choose = [&](const std::vector<OutputSpec>& run_specs) -> kernels::OutputSink* {
+            specs = run_specs;
+            expected.resize(specs.size());
+            std::vector<ComparingSink::Output> plan;
+            for (size_t i = 0; i < specs.size(); ++i) {
+                ComparingSink::Output& o = plan.emplace_back(ComparingSink::Output{specs[i], nullptr, {}});
+                if (i >= outputs || i >= req_.expect_paths.size() || req_.expect_paths[i].empty()) continue;
+                NpyRead e = read_npy(req_.expect_paths[i], req_.max_bytes);
+                if (!e.tensor || e.tensor->type() != specs[i].type || e.tensor->shape() != specs[i].shape) return nullptr;
+                expected[i] = std::move(e.tensor);
+                o.expected = &*expected[i];
+                o.tolerance = output_run(i, specs[i].type, specs[i].shape, req_).tolerance;
+            }
+            return &sink.emplace(std::move(plan), kernels::resolve_threads(req_.threads));
+        };
+        const auto start = std::chrono::steady_clock::now();
+        const PoolRunResult result = run_kernels(op, desc, x, output_size, choose);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!result.ok() || !sink || !sink->conclusive()) return false;
+        r_.milliseconds = ms - sink->compare_milliseconds();
+        for (size_t i = 0; i < std::min(specs.size(), outputs); ++i) {
+            OutputRun o = output_run(i, specs[i].type, specs[i].shape, req_);
+            if (expected[i]) {
+                o.expect_path = req_.expect_paths[i];
+                o.comparison = sink->result(i);
+                o.map = MismatchMapBuilder(o.shape).map();
+            }
+            add_output(r_, std::move(o));
+        }
         return true;
     }
 
@@ -217,7 +270,7 @@ private:
     }
 
     bool finish_output(size_t i, const Tensor& computed, std::optional<Tensor>& expected) {
-        OutputRun o = output_run(i, computed, req_);
+        OutputRun o = output_run(i, computed.type(), computed.shape(), req_);
         if (i < req_.expect_paths.size() && !req_.expect_paths[i].empty()) {
             expected = compare_with(req_.expect_paths[i], computed, o);
             if (!expected) return false;
@@ -266,13 +319,13 @@ void add_error_detail(const Tensor& computed, const Tensor& expected, const RunR
         o.detail = error_detail(computed, expected, o.tolerance);
 }
 
-OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request) {
+OutputRun output_run(size_t index, ElementType type, const std::vector<int64_t>& shape, const RunRequest& request) {
     OutputRun o;
     o.index = index;
     o.role = index == 0 ? "values" : "indices";
-    o.shape = computed.shape();
-    o.type = computed.type();
-    const Tolerance defaults = default_tolerance(computed.type());
+    o.shape = shape;
+    o.type = type;
+    const Tolerance defaults = default_tolerance(type);
     o.tolerance = {request.atol.value_or(defaults.atol), request.rtol.value_or(defaults.rtol)};
     return o;
 }

@@ -75,7 +75,7 @@ std::optional<std::string> excess_files(const RunRequest& request, size_t output
 
 // Steps shared by the IR and ONNX runners: an output's description with the request's tolerance, and
 // recording it (a mismatch turns an ok run into a mismatch).
-OutputRun output_run(size_t index, const Tensor& computed, const RunRequest& request);
+OutputRun output_run(size_t index, ElementType type, const std::vector<int64_t>& shape, const RunRequest& request);
 void add_output(LayerRun& run, OutputRun output);
 // Where the compared output's mismatches are (a second pass over the data only when there are any).
 MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const OutputRun& compared);

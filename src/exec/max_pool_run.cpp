@@ -62,40 +62,40 @@ bool ordered_as_integers(const Tensor& f16, int threads) {
 }
 
 template <class Traits, class I>
-void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
+void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, OutputSink& sink,
                      int threads) {
     using V = typename Traits::Value;
     auto plane = [](const V* in, const PlaneGeometry& sg, MaxScratch<V, I>& s, V* out, I* spatial) {
         with_best_isa([&] { max_pool_plane_indexed<Traits, V, I>(in, sg, s, out, spatial); });
     };
-    run_indexed_slabs<Traits, MaxScratch<V, I>, I>(g, input, m, outputs, threads, plane);
+    run_indexed_slabs<Traits, MaxScratch<V, I>, I>(g, input, m, sink, threads, plane);
 }
 
 template <class Traits>
-void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
-             int threads) {
+void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping* indices, OutputSink& sink, int threads) {
     using V = typename Traits::Value;
-    if (outputs.size() > 1) {
+    if (indices) {
+        const IndexMapping& m = *indices;
         // 32-bit positions while a plane allows: half the memory traffic, twice the vector width.
         if (g.in_size() < std::numeric_limits<int32_t>::max())
-            run_max_indexed<Traits, int32_t>(g, input, m, outputs, threads);
+            run_max_indexed<Traits, int32_t>(g, input, m, sink, threads);
         else
-            run_max_indexed<Traits, int64_t>(g, input, m, outputs, threads);
+            run_max_indexed<Traits, int64_t>(g, input, m, sink, threads);
         return;
     }
     auto plane = [](const V* in, const PlaneGeometry& sg, MaxScratch<V>& s, V* out) {
         with_best_isa([&] { max_pool_plane<Traits, V>(in, sg, s, out); });
     };
-    run_value_slabs<Traits, MaxScratch<V>>(g, input, outputs[0], threads, plane);
+    run_value_slabs<Traits, MaxScratch<V>>(g, input, sink, threads, plane);
 }
 
 }  // namespace
 
-void run_max_planes(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
+void run_max_planes(const PlaneGeometry& g, const Tensor& input, const IndexMapping* indices, OutputSink& sink,
                     int threads) {
     if (input.type() == ElementType::f16 && ordered_as_integers(input, threads))
-        return run_max<F16Ordered>(g, input, m, outputs, threads);
-    visit_element_type(input.type(), [&](auto traits) { run_max<decltype(traits)>(g, input, m, outputs, threads); });
+        return run_max<F16Ordered>(g, input, indices, sink, threads);
+    visit_element_type(input.type(), [&](auto traits) { run_max<decltype(traits)>(g, input, indices, sink, threads); });
 }
 
 }  // namespace irlint::kernels

@@ -5,6 +5,7 @@
 // build compiles their many instantiations in parallel.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "exec/kernel_support.hpp"
@@ -25,13 +26,45 @@ struct IndexMapping {
     }
 };
 
-// Each fills `outputs` (values, then indices where the op has them) from `input`, plane by plane.
-void run_max_planes(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
+// Where a run writes its outputs (values, then indices where the op has them). A batch of consecutive
+// units writes into a window: tensors whose element 0 stands for output element `origin`.
+class OutputSink {
+public:
+    struct Window {
+        std::vector<Tensor>* tensors = nullptr;
+        int64_t origin = 0;
+    };
+    virtual ~OutputSink() = default;
+    // How many output elements a batch may write (a unit larger than that is a batch of its own); 0: no limit.
+    virtual int64_t batch_elements() const = 0;
+    // True when the rest of the outputs is not wanted any more: the run ends after the current batch.
+    virtual bool stopped() const { return false; }
+    // Where the batch that writes the output elements [first, last) writes them.
+    virtual Window window(int64_t first, int64_t last) = 0;
+    // Every output element before `end` is written.
+    virtual void filled(int64_t end) = 0;
+};
+
+// The usual sink: the whole output tensors, in one batch.
+class WholeTensors final : public OutputSink {
+public:
+    explicit WholeTensors(std::vector<Tensor>& outputs) : outputs_(outputs) {}
+    int64_t batch_elements() const override { return 0; }
+    Window window(int64_t, int64_t) override { return {&outputs_, 0}; }
+    void filled(int64_t) override {}
+
+private:
+    std::vector<Tensor>& outputs_;
+};
+
+// Each computes the outputs from `input`, plane by plane, into `sink`; MaxPool writes indices when given
+// their mapping.
+void run_max_planes(const PlaneGeometry& g, const Tensor& input, const IndexMapping* indices, OutputSink& sink,
                     int threads);
-void run_avg_planes(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, Tensor& output,
+void run_avg_planes(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, OutputSink& sink,
                     int threads);
-void run_adaptive_avg_planes(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads);
-void run_adaptive_max_planes(const PlaneGeometry& g, const Tensor& input, std::vector<Tensor>& outputs, int threads);
+void run_adaptive_avg_planes(const PlaneGeometry& g, const Tensor& input, OutputSink& sink, int threads);
+void run_adaptive_max_planes(const PlaneGeometry& g, const Tensor& input, OutputSink& sink, int threads);
 
 // Where a slab's spatial indices go in the tensor: `plane` is the slab's first plane, `base` its first
 // input element there, `plane_outputs` the outputs of one plane (a stack's outputs run on across planes).
@@ -99,17 +132,26 @@ private:
     std::vector<V> buffer_;
 };
 
-// Runs body(worker, first plane, slab) over every unit of PlaneWork on up to `threads` threads; each
-// thread has its own Worker (scratch buffers) for all the units it takes.
+// Runs body(worker, first plane, slab, window) over every unit of PlaneWork on up to `threads` threads, in
+// the sink's batches; each thread has its own Worker (scratch buffers) for all the units it takes.
 template <class Worker, class Body>
-void for_each_slab(const Tensor& input, const PlaneGeometry& g, int requested_threads, Body&& body) {
+void for_each_slab(const Tensor& input, const PlaneGeometry& g, int requested_threads, OutputSink& sink, Body&& body) {
     const int64_t planes = input.shape()[0] * input.shape()[1];
     const int threads = threads_for(g, planes, requested_threads);
     const PlaneWork work(g, planes, threads);
-    parallel_for(work.units(), threads, [&](int64_t begin, int64_t end) {
-        Worker worker(g);
-        for (int64_t u = begin; u < end; ++u) body(worker, work.first_plane(u), work.slab(u));
-    });
+    std::vector<std::optional<Worker>> workers(static_cast<size_t>(threads));
+    const int64_t batch = sink.batch_elements();
+    for (int64_t first = 0; first < work.units() && !sink.stopped();) {
+        const int64_t last = batch > 0 ? work.batch_end(first, batch) : work.units();
+        const OutputSink::Window window = sink.window(work.output_begin(first), work.output_end(last - 1));
+        parallel_parts(last - first, threads, [&](int part, int64_t begin, int64_t end) {
+            std::optional<Worker>& worker = workers[static_cast<size_t>(part)];
+            if (!worker) worker.emplace(g);
+            for (int64_t u = first + begin; u < first + end; ++u) body(*worker, work.first_plane(u), work.slab(u), window);
+        });
+        sink.filled(work.output_end(last - 1));
+        first = last;
+    }
 }
 
 struct NoScratch {};
@@ -126,13 +168,13 @@ struct Worker {
 
 // Runs plane(input, slab geometry, scratch, output) over every slab for ops with one output.
 template <class Traits, class Scratch, class PlaneFn>
-void run_value_slabs(const PlaneGeometry& g, const Tensor& input, Tensor& output, int threads, PlaneFn&& plane) {
+void run_value_slabs(const PlaneGeometry& g, const Tensor& input, OutputSink& sink, int threads, PlaneFn&& plane) {
     using V = typename Traits::Value;
     using W = Worker<Traits, Scratch>;
-    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+    for_each_slab<W>(input, g, threads, sink, [&](W& w, int64_t p, const Slab& slab, const OutputSink::Window& out) {
         const PlaneGeometry& sg = slab.geometry;
-        OutputValues<Traits> values(output);
-        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        OutputValues<Traits> values((*out.tensors)[0]);
+        const int64_t out_at = p * g.out_size() + slab.out_offset - out.origin;
         const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
         plane(in, sg, w.scratch, values.target(out_at, sg.out_size()));
         values.commit(out_at, sg.out_size());
@@ -142,14 +184,15 @@ void run_value_slabs(const PlaneGeometry& g, const Tensor& input, Tensor& output
 // The same for ops with values and indices: plane(input, slab geometry, scratch, values, spatial indices),
 // whose indices `m` makes tensor positions.
 template <class Traits, class Scratch, class I, class PlaneFn>
-void run_indexed_slabs(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, std::vector<Tensor>& outputs,
+void run_indexed_slabs(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, OutputSink& sink,
                        int threads, PlaneFn&& plane) {
     using V = typename Traits::Value;
     using W = Worker<Traits, Scratch, I>;
-    for_each_slab<W>(input, g, threads, [&](W& w, int64_t p, const Slab& slab) {
+    for_each_slab<W>(input, g, threads, sink, [&](W& w, int64_t p, const Slab& slab, const OutputSink::Window& out) {
         const PlaneGeometry& sg = slab.geometry;
+        std::vector<Tensor>& outputs = *out.tensors;
         OutputValues<Traits> values(outputs[0]);
-        const int64_t out_at = p * g.out_size() + slab.out_offset;
+        const int64_t out_at = p * g.out_size() + slab.out_offset - out.origin;
         const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
         w.spatial.resize(static_cast<size_t>(sg.out_size()));
         plane(in, sg, w.scratch, values.target(out_at, sg.out_size()), w.spatial.data());

@@ -1,5 +1,7 @@
 #include "exec/pool_kernels.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "core/text.hpp"
@@ -70,14 +72,27 @@ AvgDivisor avg_divisor(const PoolingDesc& desc, const PoolShape& ps) {
     return d;
 }
 
+std::vector<OutputSpec> output_specs(const PoolOp& op, ElementType values, ElementType indices,
+                                     const std::vector<int64_t>& dims) {
+    std::vector<OutputSpec> specs{{values, dims}};
+    if (op.has_index_output()) specs.push_back({indices, dims});
+    return specs;
+}
+
 // Outputs the kernels will fill are left unset: they write every element. Otherwise they are zeros.
-std::vector<Tensor> allocate_outputs(const PoolOp& op, ElementType values, ElementType indices,
-                                     const std::vector<int64_t>& dims, bool filled_by_kernels) {
-    auto make = [&](ElementType t) { return filled_by_kernels ? Tensor::uninitialized(t, dims) : Tensor(t, dims); };
+std::vector<Tensor> allocate_outputs(const std::vector<OutputSpec>& specs, bool filled_by_kernels) {
     std::vector<Tensor> outputs;
-    outputs.push_back(make(values));
-    if (op.has_index_output()) outputs.push_back(make(indices));
+    for (const OutputSpec& s : specs)
+        outputs.push_back(filled_by_kernels ? Tensor::uninitialized(s.type, s.shape) : Tensor(s.type, s.shape));
     return outputs;
+}
+
+// The caller's sink, or whole tensors allocated into `result`.
+kernels::OutputSink& choose(const SinkChooser& choose_sink, const std::vector<OutputSpec>& specs, PoolRunResult& result,
+                            std::optional<WholeTensors>& whole) {
+    if (kernels::OutputSink* sink = choose_sink ? choose_sink(specs) : nullptr) return *sink;
+    result.outputs = allocate_outputs(specs, true);
+    return whole.emplace(result.outputs);
 }
 
 std::optional<std::string> check_output_budget(const PoolOp& op, ElementType values, ElementType indices,
@@ -99,7 +114,8 @@ std::optional<std::string> check_index_type(const PoolOp& op, ElementType t) {
 
 }  // namespace
 
-PoolRunResult run_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& input, const KernelOptions& options) {
+PoolRunResult run_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& input, const KernelOptions& options,
+                       const SinkChooser& choose_sink) {
     PoolRunResult result;
     if (op.is_adaptive()) return {fmt::format("{} needs output_size: use run_adaptive_pool", op.type_name()), {}};
     if (auto error = check_input(op, input)) return {*error, {}};
@@ -109,21 +125,29 @@ PoolRunResult run_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& 
     const std::vector<int64_t> out_dims = output_dims(ps.output);
     if (auto error = check_output_budget(op, input.type(), desc.index_type, out_dims, options.max_bytes))
         return {*error, {}};
-    // Windows over no data at all (an empty spatial axis, padded) give zeros.
-    result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims, input.size() != 0);
-    if (result.outputs[0].size() == 0 || input.size() == 0) return result;
+    const std::vector<OutputSpec> specs = output_specs(op, input.type(), desc.index_type, out_dims);
+    if (input.size() == 0 || checked_element_count(out_dims, 8) == 0) {
+        // Windows over no data at all (an empty spatial axis, padded) give zeros.
+        result.outputs = allocate_outputs(specs, false);
+        return result;
+    }
 
+    std::optional<WholeTensors> whole;
+    OutputSink& sink = choose(choose_sink, specs, result, whole);
     const PlaneGeometry g = plane_geometry(op, desc, ps, input.shape(), out_dims);
     const int threads = resolve_threads(options.threads);
-    if (op.kind == PoolKind::max_pool)
-        run_max_planes(g, input, index_mapping(desc, input.shape()), result.outputs, threads);
-    else
-        run_avg_planes(g, avg_divisor(desc, ps), input, result.outputs[0], threads);
+    if (op.kind == PoolKind::max_pool) {
+        const IndexMapping m = index_mapping(desc, input.shape());
+        run_max_planes(g, input, op.has_index_output() ? &m : nullptr, sink, threads);
+    } else {
+        run_avg_planes(g, avg_divisor(desc, ps), input, sink, threads);
+    }
     return result;
 }
 
 PoolRunResult run_adaptive_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& input,
-                                const std::vector<int64_t>& output_size, const KernelOptions& options) {
+                                const std::vector<int64_t>& output_size, const KernelOptions& options,
+                                const SinkChooser& choose_sink) {
     PoolRunResult result;
     if (!op.is_adaptive()) return {fmt::format("{} is not an adaptive pool", op.type_name()), {}};
     if (auto error = check_input(op, input)) return {*error, {}};
@@ -134,11 +158,16 @@ PoolRunResult run_adaptive_pool(const PoolOp& op, const PoolingDesc& desc, const
     const std::vector<int64_t> out_dims = output_dims(ps.output);
     if (auto error = check_output_budget(op, input.type(), desc.index_type, out_dims, options.max_bytes))
         return {*error, {}};
-    result.outputs = allocate_outputs(op, input.type(), desc.index_type, out_dims, true);
-    if (result.outputs[0].size() == 0) return result;
+    const std::vector<OutputSpec> specs = output_specs(op, input.type(), desc.index_type, out_dims);
+    if (checked_element_count(out_dims, 8) == 0) {
+        result.outputs = allocate_outputs(specs, true);
+        return result;
+    }
     for (size_t i = 2; i < input.rank(); ++i)
         if (input.shape()[i] == 0) return {"an adaptive pool bin over an empty axis has no elements", {}};
 
+    std::optional<WholeTensors> whole;
+    OutputSink& sink = choose(choose_sink, specs, result, whole);
     const int threads = resolve_threads(options.threads);
     PlaneGeometry g;
     const size_t skip = 5 - input.rank();
@@ -146,9 +175,9 @@ PoolRunResult run_adaptive_pool(const PoolOp& op, const PoolingDesc& desc, const
         g.axes[a] =
             a < skip ? axis_taps(1, 1, 1, 1, 1, 0) : adaptive_taps(input.shape()[a - skip + 2], out_dims[a - skip + 2]);
     if (op.kind == PoolKind::adaptive_max_pool)
-        run_adaptive_max_planes(g, input, result.outputs, threads);
+        run_adaptive_max_planes(g, input, sink, threads);
     else
-        run_adaptive_avg_planes(g, input, result.outputs[0], threads);
+        run_adaptive_avg_planes(g, input, sink, threads);
     return result;
 }
 

@@ -234,7 +234,7 @@ private:
     }
 
     bool finish_output(size_t i, const Tensor& computed) {
-        OutputRun o = output_run(i, computed, req_);
+        OutputRun o = output_run(i, computed.type(), computed.shape(), req_);
         if (i < req_.expect_paths.size() && !req_.expect_paths[i].empty()) {
             auto expected = load(req_.expect_paths[i], false);
             if (!expected) return false;

@@ -227,3 +227,46 @@ TEST_CASE("compare: negative tolerances and zero expected values give the same f
         CHECK(f32.mismatches > 0);
     }
 }
+
+TEST_CASE("compare: fed piece by piece, a comparison within the tolerance gives compare_tensors' result to the bit") {
+    const size_t n = 2048 * 40 + 5;
+    const auto [actual, expected] = noisy_pair(n, 0);
+    const std::vector<int64_t> shape{static_cast<int64_t>(n)};
+    const Tolerance loose{1e3, 0};
+    for (const ElementType type : {ElementType::f32, ElementType::f64, ElementType::f16, ElementType::bf16}) {
+        const Tensor a = make_tensor(type, shape, actual), e = make_tensor(type, shape, expected);
+        const size_t bytes = static_cast<size_t>(element_type_bits(type) / 8);
+        const Comparison whole = compare_tensors(a, e, loose, 2);
+        REQUIRE(whole.matches());
+        CHECK(whole.max_abs_err > 0);
+        for (const size_t piece : {kCompareChunk, kCompareChunk * 7, n}) {
+            INFO(element_type_name(type) << " in pieces of " << piece);
+            PiecewiseComparison pieces(e, loose);
+            for (size_t first = 0; first < n; first += piece)
+                pieces.add(a.bytes() + first * bytes, first, std::min(piece, n - first));
+            REQUIRE(pieces.conclusive());
+            const Comparison c = pieces.result();
+            CHECK(c.total == n);
+            check_same(c, whole);
+        }
+    }
+}
+
+TEST_CASE("compare: a piece with a mismatch, or integers that differ, leave the judgement to whole tensors") {
+    const std::vector<int64_t> shape{5000};
+    std::vector<double> values(5000, 1.0), other = values;
+    other[4100] = 2.0;
+    for (const ElementType type : {ElementType::f32, ElementType::i32}) {
+        const Tensor a = make_tensor(type, shape, values), e = make_tensor(type, shape, other);
+        PiecewiseComparison pieces(e, Tolerance{0.5, 0});  // 1 against 2 is outside; integers differ at all
+        pieces.add(a.bytes(), 0, kCompareChunk * 2);
+        CHECK(pieces.conclusive());  // the difference is in the third chunk
+        pieces.add(a.bytes() + kCompareChunk * 2 * static_cast<size_t>(element_type_bits(type) / 8), kCompareChunk * 2,
+                   5000 - kCompareChunk * 2);
+        CHECK_FALSE(pieces.conclusive());
+    }
+    const Tensor a = make_tensor(ElementType::i32, shape, values), e = make_tensor(ElementType::i32, shape, other);
+    PiecewiseComparison within(e, Tolerance{5, 0});
+    within.add(a.bytes(), 0, 5000);
+    CHECK_FALSE(within.conclusive());  // within its tolerance, but only compare_tensors judges integers
+}

@@ -32,6 +32,7 @@
 
 #include "core/text.hpp"
 #include "exec/compare.hpp"
+#include "exec/compare_sink.hpp"
 #include "exec/half.hpp"
 #include "exec/kernel_support.hpp"
 #include "exec/pool_kernels.hpp"
@@ -1016,7 +1017,33 @@ std::vector<Tensor> run_kernel(const RandomCase& c, int threads) {
     return r.ok() ? r.outputs : std::vector<Tensor>{};
 }
 
-// Empty when the kernel agrees with the oracle on one thread and bit for bit with itself on two.
+// Empty when the outputs written batch by batch into a ComparingSink (batches of `batch` elements per
+// thread, the last chunk of each kept for the next) equal the whole outputs `whole` element for element.
+std::string check_in_batches(const RandomCase& c, const std::vector<Tensor>& whole, int threads, int64_t batch) {
+    std::vector<ComparingSink::Output> plan;
+    for (const Tensor& t : whole) plan.push_back({{t.type(), t.shape()}, &t, Tolerance{}});
+    ComparingSink sink(std::move(plan), threads, batch);
+    bool asked = false;
+    const SinkChooser choose = [&](const std::vector<OutputSpec>& specs) -> kernels::OutputSink* {
+        asked = specs.size() == whole.size();
+        return &sink;
+    };
+    const PoolRunResult r = c.op.is_adaptive() ? run_adaptive_pool(c.op, c.desc, c.input, c.output_size, {threads}, choose)
+                                               : run_pool(c.op, c.desc, c.input, {threads}, choose);
+    if (!r.ok()) return "the run into the sink failed: " + r.error;
+    if (!asked) return whole[0].size() == 0 || c.input.size() == 0 ? "" : "the sink was not asked for";
+    if (!r.outputs.empty()) return "a run into the sink kept whole outputs";
+    if (!sink.conclusive()) return fmt::format("batches of {} on {} thread(s) differ from the whole outputs", batch, threads);
+    for (size_t i = 0; i < whole.size(); ++i) {
+        const Comparison cmp = sink.result(i);
+        if (cmp.total != whole[i].size() || cmp.histogram[0] != cmp.total || cmp.max_abs_err != 0)
+            return fmt::format("output {} in batches of {}: {} of {} elements compared exact", i, batch, cmp.histogram[0],
+                               whole[i].size());
+    }
+    return "";
+}
+
+// Empty when the kernel agrees with the oracle on one thread, bit for bit with itself on two, and in batches.
 std::string check_random_case(const RandomCase& c) {
     const oracle::Result expected = c.op.is_adaptive() ? oracle::adaptive_pool(c.op, c.desc, c.input, c.output_size)
                                                        : oracle::pool(c.op, c.desc, c.input);
@@ -1031,6 +1058,8 @@ std::string check_random_case(const RandomCase& c) {
         if (!d.empty()) return fmt::format("output {}: {}", i, d);
         if (d = bit_difference(two[i], one[i]); !d.empty()) return fmt::format("output {} on two threads: {}", i, d);
     }
+    for (const auto& [threads, batch] : {std::pair{1, int64_t{1}}, std::pair{2, int64_t{37}}, std::pair{1, int64_t{5000}}})
+        if (std::string d = check_in_batches(c, one, threads, batch); !d.empty()) return d;
     return "";
 }
 
@@ -1116,6 +1145,48 @@ TEST_CASE("kernel: f16 MaxPool compared as 16-bit keys picks what the float comp
             const auto expected = oracle_ok(kMax8, desc, input);
             check_bits(r.outputs[0], expected[0], "f16 values against the oracle");
             check_bits(r.outputs[1], expected[1], "indices against the oracle");
+        }
+    }
+}
+
+TEST_CASE("kernel: a run into a ComparingSink gives compare_tensors' result to the bit, and stops at a mismatch") {
+    // 8 planes of 64x64 outputs: 16 comparison chunks, in batches that end inside chunks and planes.
+    std::mt19937 rng(0x51c);
+    std::uniform_real_distribution<float> value(-10.0f, 10.0f);
+    std::vector<double> values(8 * 64 * 64);
+    for (double& v : values) v = value(rng);
+    const Tensor input = make_tensor(ElementType::f32, {1, 8, 64, 64}, values);
+    const PoolingDesc desc = window({3, 3}, {1, 1}, {1, 1}, {1, 1});
+    const Tensor whole = run_ok(kAvg14, desc, input)[0];
+    const Tolerance tolerance = default_tolerance(ElementType::f32);
+    std::vector<double> near(whole.size()), off(whole.size());
+    for (size_t i = 0; i < whole.size(); ++i) {
+        const double v = whole.data<float>()[i];
+        near[i] = v * (1 + (static_cast<double>(i % 13) - 6) * 1e-7);  // errors within the tolerance
+        off[i] = i == 20000 ? v + 1 : v;
+    }
+    const Tensor near_expected = make_tensor(ElementType::f32, whole.shape(), near);
+    const Tensor off_expected = make_tensor(ElementType::f32, whole.shape(), off);
+    const Comparison reference = compare_tensors(whole, near_expected, tolerance);
+    REQUIRE(reference.matches());
+    REQUIRE(reference.max_abs_err > 0);
+    for (const int threads : {1, 2}) {
+        for (const int64_t batch : {int64_t{1000}, int64_t{4096}, ComparingSink::kBatchElementsPerThread}) {
+            INFO(threads << " thread(s), batches of " << batch << " per thread");
+            ComparingSink sink({{{ElementType::f32, whole.shape()}, &near_expected, tolerance}}, threads, batch);
+            const PoolRunResult r = run_pool(kAvg14, desc, input, {threads}, [&](const auto&) { return &sink; });
+            REQUIRE(r.ok());
+            REQUIRE(sink.conclusive());
+            const Comparison c = sink.result(0);
+            CHECK(c.total == whole.size());
+            CHECK(c.histogram == reference.histogram);
+            CHECK(std::memcmp(&c.max_abs_err, &reference.max_abs_err, sizeof(double)) == 0);
+            CHECK(std::memcmp(&c.max_rel_err, &reference.max_rel_err, sizeof(double)) == 0);
+            CHECK(std::memcmp(&c.mean_abs_err, &reference.mean_abs_err, sizeof(double)) == 0);
+
+            ComparingSink mismatched({{{ElementType::f32, whole.shape()}, &off_expected, tolerance}}, threads, batch);
+            REQUIRE(run_pool(kAvg14, desc, input, {threads}, [&](const auto&) { return &mismatched; }).ok());
+            CHECK_FALSE(mismatched.conclusive());
         }
     }
 }
