@@ -1,6 +1,7 @@
 // irlint: validates the pooling layers of OpenVINO IR models. This file only wires the subcommands.
 
 #include <cstdio>
+#include <functional>
 #include <new>
 #include <string_view>
 
@@ -63,7 +64,8 @@ int main(int argc, char** argv) {
     using namespace irlint::cli;
     CLI::App app{"irlint: checks the pooling layers of OpenVINO IR models against OpenVINO's own shape rules"};
     app.footer(kExamples);
-    app.set_version_flag("-V,--version", version_text());
+    // A function: the text looks for the ONNX module on disk, which only --version needs.
+    app.set_version_flag("-V,--version", std::function<std::string()>(version_text));
     app.require_subcommand(1);
 
     CheckOptions check;

@@ -148,7 +148,8 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunLimits& set
     if (o.inputs.size() > 1) request.output_size_path = o.inputs[1];
     request.expect_paths = o.expects;
     request.save_paths = o.saves;
-    const std::vector<LayerRun> runs{run_layer(*layer, request)};
+    std::vector<LayerRun> runs;
+    runs.push_back(run_layer(*layer, request));  // moved, not copied: a report holds maps of up to 64K cells
     const LayerRun& run = runs.front();
     const std::string content = o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO));
     emit_output("", content);

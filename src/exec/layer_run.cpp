@@ -111,7 +111,7 @@ public:
         r_.op_name = fmt::format("{}-{}", op.type_name(), op.version);
         r_.input_path = req_.input_path;
         if (!execute(op)) r_.status = RunStatus::error;
-        return r_;
+        return std::move(r_);
     }
 
 private:
@@ -311,7 +311,7 @@ MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const O
     MismatchMapBuilder map(computed.shape());
     if (o.comparison.mismatches > 0)
         for_each_mismatch(computed, expected, o.tolerance, [&map](size_t i) { map.add(i); });
-    return map.map();
+    return std::move(map).map();
 }
 
 void add_error_detail(const Tensor& computed, const Tensor& expected, const RunRequest& request, OutputRun& o) {

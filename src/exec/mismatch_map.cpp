@@ -46,7 +46,6 @@ MismatchMapBuilder::MismatchMapBuilder(const std::vector<int64_t>& shape) {
     choose_blocks(map_);
     map_.grid_rows = ceil_div(map_.rows, map_.block_rows);
     map_.grid_cols = ceil_div(map_.cols, map_.block_cols);
-    map_.cells.assign(static_cast<size_t>(map_.grid_rows * map_.grid_cols), 0);
     map_.channel_block = ceil_div(channels_, kMaxMapCells);
     map_.channels.assign(static_cast<size_t>(ceil_div(channels_, map_.channel_block)), 0);
     if (spatial_axes_ >= 3) {
@@ -65,6 +64,8 @@ void MismatchMapBuilder::add(size_t flat_index) {
     flat /= depth_;
     const int64_t c = flat % channels_;
 
+    // The cells are made at the first mismatch: a matching output's map costs no memory.
+    if (map_.cells.empty()) map_.cells.assign(static_cast<size_t>(map_.grid_rows * map_.grid_cols), 0);
     ++map_.mismatches;
     ++map_.cells[static_cast<size_t>(h / map_.block_rows * map_.grid_cols + w / map_.block_cols)];
     ++map_.channels[static_cast<size_t>(c / map_.channel_block)];

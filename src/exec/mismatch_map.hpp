@@ -25,14 +25,14 @@ struct MismatchMap {
     int64_t block_rows = 1, block_cols = 1;      // plane positions per cell: 1 x 1 unless the plane is huge
     int64_t grid_rows = 1, grid_cols = 1;        // cells
     int64_t elements_per_position = 1;           // N x C x D: the elements that share one plane position
-    std::vector<size_t> cells;                   // grid_rows x grid_cols, row-major
+    std::vector<size_t> cells;                   // grid_rows x grid_cols, row-major; empty: all 0
     std::vector<size_t> channels;                // per channel (dim 1), or per block of channel_block channels
     std::vector<size_t> depths;                  // per depth plane of a 5D output (or block); empty otherwise
     int64_t channel_block = 1, depth_block = 1;  // 1 unless there are more than kMaxMapCells of them
     BorderBands bands;
     size_t mismatches = 0;
 
-    size_t cell(int64_t r, int64_t c) const { return cells[static_cast<size_t>(r * grid_cols + c)]; }
+    size_t cell(int64_t r, int64_t c) const { return cells.empty() ? 0 : cells[static_cast<size_t>(r * grid_cols + c)]; }
     // The share of the elements behind cell (r, c) that mismatch, from 0 to 1.
     double cell_fraction(int64_t r, int64_t c) const;
 };
@@ -45,7 +45,8 @@ class MismatchMapBuilder {
 public:
     explicit MismatchMapBuilder(const std::vector<int64_t>& output_shape);
     void add(size_t flat_index);  // one mismatching element, by its C-order index in the output
-    const MismatchMap& map() const { return map_; }
+    const MismatchMap& map() const& { return map_; }
+    MismatchMap map() && { return std::move(map_); }
 
 private:
     int64_t channels_ = 1, depth_ = 1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iterator>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -144,12 +145,13 @@ std::string spread_text(const char* plural, const char* singular, const std::vec
 std::string counts_json(const std::vector<size_t>& counts) { return fmt::format("[{}]", fmt::join(counts, ",")); }
 
 std::string cells_json(const MismatchMap& m) {
-    std::vector<std::string> rows;
+    std::string out = "[";
     for (int64_t r = 0; r < m.grid_rows; ++r) {
-        const auto first = m.cells.begin() + r * m.grid_cols;
-        rows.push_back(fmt::format("[{}]", fmt::join(first, first + m.grid_cols, ",")));
+        out += r ? ",[" : "[";
+        for (int64_t c = 0; c < m.grid_cols; ++c) fmt::format_to(std::back_inserter(out), "{}{}", c ? "," : "", m.cell(r, c));
+        out += ']';
     }
-    return fmt::format("[{}]", fmt::join(rows, ","));
+    return out + "]";
 }
 
 // ---- PNG ------------------------------------------------------------------------------------------------

@@ -450,6 +450,17 @@ TEST_CASE("map: JSON holds the same counts") {
           "\"last_row\":1,\"first_column\":0,\"last_column\":0,\"first_plane\":0,\"last_plane\":0,\"interior\":0}}");
 }
 
+TEST_CASE("map: a matching output's map holds no cells, and its JSON still lists every cell as 0") {
+    const MismatchMap m = map_of({1, 2, 2, 3}, {});
+    CHECK(m.cells.empty());
+    CHECK(m.cell(1, 2) == 0);
+    CHECK(m.cell_fraction(1, 2) == 0);
+    CHECK(map_json(m) ==
+          "{\"mismatches\":0,\"plane\":[2,3],\"block\":[1,1],\"elements_per_position\":2,\"cells\":[[0,0,0],[0,0,0]],"
+          "\"channels\":[0,0],\"channel_block\":1,\"depths\":[],\"depth_block\":1,\"bands\":{\"first_row\":0,"
+          "\"last_row\":0,\"first_column\":0,\"last_column\":0,\"first_plane\":0,\"last_plane\":0,\"interior\":0}}");
+}
+
 TEST_CASE("map: heatmap panels and their PNG") {
     const MismatchMap small = map_of({1, 1, 4, 4}, {{0, 0, 3, 3}});
     const MismatchMap wide = map_of({1, 1, 2, 64}, {{0, 0, 0, 0}});
