@@ -43,9 +43,9 @@ status=0
 findings=$("$installed" check testdata/spec -q --format json) || status=$?
 [ "$status" -eq 1 ] || fail "irlint check testdata/spec exited with $status, expected 1 (its known findings)"
 echo "$findings" | grep -q '"rule":"output-shape-mismatch"' || fail "no output-shape-mismatch in testdata/spec"
-# ONNX support is a module the installed binary loads from the package's library directory.
+# ONNX commands run in irlint-onnx, which the package installs in its library directory.
 if grep -q "IRLINT_ONNX:BOOL=ON" "$build_dir/CMakeCache.txt"; then
-  "$installed" --version | grep -q "^ONNX support: yes" || fail "the installed irlint does not find its ONNX module"
+  "$installed" --version | grep -q "^ONNX support: yes" || fail "the installed irlint does not find irlint-onnx"
   onnx_model=/usr/share/libonnx-testdata/data/node/test_maxpool_2d_default/model.onnx
   if [ -f "$onnx_model" ]; then
     "$installed" check "$onnx_model" -q >/dev/null || fail "the installed irlint cannot check $onnx_model"

@@ -62,9 +62,10 @@ std::string_view invoked_subcommand(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     using namespace irlint::cli;
+    remember_command_line(argv);
     CLI::App app{"irlint: checks the pooling layers of OpenVINO IR models against OpenVINO's own shape rules"};
     app.footer(kExamples);
-    // A function: the text looks for the ONNX module on disk, which only --version needs.
+    // A function: the text looks for irlint-onnx on disk, which only --version needs.
     app.set_version_flag("-V,--version", std::function<std::string()>(version_text));
     app.require_subcommand(1);
 

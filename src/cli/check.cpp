@@ -399,6 +399,9 @@ int run_check(const CheckOptions& o) {
     const std::optional<Filter> filter = filter_for(o);
     if (!filter) return exit_code::usage;
     InputFiles input = find_input_files(o.paths, o.excludes);
+    // The whole command runs in irlint-onnx when a file needs it; if that cannot be, each such file says why.
+    if (std::any_of(input.files.begin(), input.files.end(), [](const InputFile& f) { return names_onnx_model(f.path); }))
+        (void)hand_over_onnx_command();
     for (const auto& m : input.missing) print_error(fmt::format("{}: no such file or directory", m));
     for (const auto& p : input.problems) print_warning(p);
     if (!input.missing.empty()) return exit_code::usage;

@@ -11,6 +11,14 @@
 
 namespace irlint::cli {
 
+namespace {
+char** g_command_line = nullptr;
+}
+
+void remember_command_line(char** argv) { g_command_line = argv; }
+
+char** command_line() { return g_command_line; }
+
 bool use_color(int fd) {
     if (const char* no = std::getenv("NO_COLOR"); no && *no) return false;
     if (const char* force = std::getenv("CLICOLOR_FORCE"); force && *force && std::string(force) != "0") return true;

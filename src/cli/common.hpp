@@ -26,6 +26,10 @@ using irlint::write_file_atomically;
 // Writes to `path` atomically, or to stdout when path is empty. Returns an exit code.
 int emit_output(const std::string& path, const std::string& content);
 
+// The command line main() was given, kept for handing the whole command to another binary.
+void remember_command_line(char** argv);
+char** command_line();
+
 // Both make the message printable (core/text.hpp): it may quote a model's text or a path.
 void print_error(const std::string& message);
 // For what is skipped without failing the run (an unreadable directory, a symbolic link loop).

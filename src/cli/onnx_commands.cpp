@@ -16,6 +16,11 @@ namespace irlint::cli {
 
 namespace fs = std::filesystem;
 
+// This is irlint-onnx: it reads ONNX itself.
+std::optional<std::string> hand_over_onnx_command() { return std::nullopt; }
+
+std::string onnx_support_summary() { return "yes (.onnx models, TensorProto .pb tensors)"; }
+
 FileResult check_onnx_model_file(const std::string& path) { return check_onnx_file(path); }
 
 namespace {

@@ -1,6 +1,10 @@
 #pragma once
 // The commands' ONNX side: check, infer and run call these when a model path ends in .onnx. Without
 // libonnx (IRLINT_ONNX=OFF) they report that the build cannot read ONNX.
+//
+// irlint itself is linked statically, for its start-up (bench/README.md), and cannot load libonnx. A command
+// that opens an .onnx file is handed whole to irlint-onnx: the same program linked with libonnx, beside the
+// binary in a build tree, in LIBDIR/irlint when installed.
 
 #include <memory>
 #include <optional>
@@ -16,6 +20,11 @@ namespace irlint::cli {
 inline bool names_onnx_model(const std::string& path) {
     return path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
 }
+
+// Before a command opens an .onnx file: in irlint, replaces the process with irlint-onnx on the same command
+// line, and returns only when that fails, with the reason; nullopt in a binary that reads ONNX itself (or in
+// a build without ONNX support, whose entry points below report that).
+std::optional<std::string> hand_over_onnx_command();
 
 FileResult check_onnx_model_file(const std::string& path);
 

@@ -10,6 +10,8 @@ namespace {
 constexpr const char* kNoOnnx = "this irlint was built without ONNX support (configure with libonnx-dev and IRLINT_ONNX=ON)";
 }
 
+std::optional<std::string> hand_over_onnx_command() { return std::nullopt; }
+
 FileResult check_onnx_model_file(const std::string& path) {
     FileResult out;
     out.path = path;

@@ -85,6 +85,43 @@ def version_names_version_commit_and_onnx():
            f"--version says {onnx[0]!r}, but check of an .onnx says {reads_onnx.strip()!r}")
 
 
+def cache_flag(name):
+    with open(os.path.join(ARGS.build_dir, "CMakeCache.txt")) as f:
+        return f"{name}:BOOL=ON" in f.read()
+
+
+def has_interpreter(path):
+    """Whether the ELF file names a dynamic loader (a PT_INTERP program header)."""
+    with open(path, "rb") as f:
+        elf = f.read(1 << 16)
+    phoff, phentsize, phnum = (int.from_bytes(elf[0x20:0x28], "little"), int.from_bytes(elf[0x36:0x38], "little"),
+                               int.from_bytes(elf[0x38:0x3A], "little"))
+    return any(int.from_bytes(elf[phoff + i * phentsize:phoff + i * phentsize + 4], "little") == 3 for i in range(phnum))
+
+
+@check
+def irlint_is_static_and_hands_onnx_commands_to_irlint_onnx():
+    if not cache_flag("IRLINT_STATIC_RUNTIME"):
+        return  # sanitizer builds link dynamically
+    expect(not has_interpreter(ARGS.irlint), f"{ARGS.irlint} is not statically linked")
+    if not cache_flag("IRLINT_ONNX"):
+        return
+    helper = os.path.join(os.path.dirname(ARGS.irlint), "irlint-onnx")
+    expect(has_interpreter(helper), f"{helper} is not there or not a dynamically linked program")
+    model = "/usr/share/libonnx-testdata/data/node/test_maxpool_2d_default/model.onnx"  # setup.sh installs it
+    expect(os.path.isfile(model), f"{model} is missing: run scripts/setup.sh")
+    with tempfile.TemporaryDirectory() as alone:  # irlint without its helper
+        shutil.copy(ARGS.irlint, alone)
+        proc = run([os.path.join(alone, "irlint"), "check", "-q", model])
+        expect(proc.returncode == 1 and "irlint-onnx is not installed beside the binary" in proc.stdout,
+               f"irlint without irlint-onnx: exit {proc.returncode}, {proc.stdout.strip()[:300]!r}")
+        proc = run([os.path.join(alone, "irlint"), "check", "-q", source("testdata", "valid")])
+        expect(proc.returncode == 0, f"irlint without irlint-onnx fails on IR files: exit {proc.returncode}")
+    proc = irlint("check", "-q", "--format", "json", model)
+    expect(proc.returncode == 0 and json.loads(proc.stdout)["summary"]["files"] == 1,
+           f"irlint check of an .onnx through irlint-onnx: exit {proc.returncode}, {proc.stdout.strip()[:300]!r}")
+
+
 @check
 def each_subcommand_shows_its_own_examples():
     for sub in SUBCOMMANDS:

@@ -1,0 +1,88 @@
+// The ONNX entry points of irlint: a command that opens an .onnx file runs in irlint-onnx instead (see
+// cli/onnx_commands.hpp). Replacing the process keeps the command line, the standard streams, the exit
+// code and the signals as they are; irlint has written nothing by then.
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cli/common.hpp"
+#include "cli/onnx_commands.hpp"
+
+namespace irlint::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kHelperFile = "irlint-onnx";
+
+fs::path executable_dir() {
+    char buffer[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+    if (n <= 0) return {};
+    return fs::path(std::string(buffer, static_cast<size_t>(n))).parent_path();
+}
+
+// Beside the binary (a build tree), then where an installation puts it.
+std::optional<fs::path> installed_helper() {
+    const fs::path dir = executable_dir();
+    for (const fs::path& candidate : {dir / kHelperFile, dir / IRLINT_ONNX_HELPER_RELDIR / kHelperFile}) {
+        std::error_code ec;
+        if (fs::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0)
+            return candidate.lexically_normal();
+    }
+    return std::nullopt;
+}
+
+std::string not_installed() {
+    return fmt::format("{} is not installed beside the binary or in {}", kHelperFile, IRLINT_ONNX_HELPER_RELDIR);
+}
+
+std::string g_failure;  // why the last hand-over failed
+
+}  // namespace
+
+std::optional<std::string> hand_over_onnx_command() {
+    const std::optional<fs::path> helper = installed_helper();
+    if (!helper) return g_failure = "ONNX support is not available: " + not_installed();
+    std::fflush(nullptr);
+    execv(helper->c_str(), command_line());
+    return g_failure =
+               fmt::format("ONNX support is not available: cannot run {}: {}", helper->string(), std::strerror(errno));
+}
+
+std::string onnx_support_summary() {
+    if (installed_helper())
+        return fmt::format("yes (.onnx models, TensorProto .pb tensors; read by {}, which runs a command that "
+                           "opens an .onnx file)",
+                           kHelperFile);
+    return "built, but " + not_installed();
+}
+
+// The commands hand themselves over before they open an .onnx file; these run only when that failed.
+FileResult check_onnx_model_file(const std::string& path) {
+    FileResult out;
+    out.path = path;
+    const std::string why = g_failure.empty() ? "ONNX support is not available: " + not_installed() : g_failure;
+    out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure), why, 0, {}});
+    return out;
+}
+
+std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code) {
+    print_error(fmt::format("{}: {}", path, *hand_over_onnx_command()));
+    *exit_code = exit_code::usage;
+    return std::nullopt;
+}
+
+int run_onnx(const RunOptions& o, const RunLimits&) {
+    print_error(fmt::format("{}: {}", o.model, *hand_over_onnx_command()));
+    return exit_code::usage;
+}
+
+}  // namespace irlint::cli
