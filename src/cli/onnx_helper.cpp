@@ -44,17 +44,18 @@ std::string not_installed() {
     return fmt::format("{} is not installed beside the binary or in {}", kHelperFile, IRLINT_ONNX_HELPER_RELDIR);
 }
 
+std::string unavailable(const std::string& why) { return "ONNX support is not available: " + why; }
+
 std::string g_failure;  // why the last hand-over failed
 
 }  // namespace
 
 std::optional<std::string> hand_over_onnx_command() {
     const std::optional<fs::path> helper = installed_helper();
-    if (!helper) return g_failure = "ONNX support is not available: " + not_installed();
+    if (!helper) return g_failure = unavailable(not_installed());
     std::fflush(nullptr);
     execv(helper->c_str(), command_line());
-    return g_failure =
-               fmt::format("ONNX support is not available: cannot run {}: {}", helper->string(), std::strerror(errno));
+    return g_failure = unavailable(fmt::format("cannot run {}: {}", helper->string(), std::strerror(errno)));
 }
 
 std::string onnx_support_summary() {
@@ -69,7 +70,7 @@ std::string onnx_support_summary() {
 FileResult check_onnx_model_file(const std::string& path) {
     FileResult out;
     out.path = path;
-    const std::string why = g_failure.empty() ? "ONNX support is not available: " + not_installed() : g_failure;
+    const std::string why = g_failure.empty() ? unavailable(not_installed()) : g_failure;
     out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure), why, 0, {}});
     return out;
 }

@@ -131,67 +131,62 @@ private:
         if (op.is_adaptive() && !(output_size = adaptive_output_size())) return false;
         if (compares_only() && run_compared(op, attrs.desc, *x, output_size, outputs)) return true;
 
-        const auto start = std::chrono::steady_clock::now();
         PoolRunResult result = run_kernels(op, attrs.desc, *x, output_size);
-        r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!result.ok()) return fail(result.error);
         result.outputs.resize(std::min(result.outputs.size(), outputs));
         std::vector<std::optional<Tensor>> expected(result.outputs.size());
         for (size_t i = 0; i < result.outputs.size(); ++i)
             if (!finish_output(i, result.outputs[i], expected[i])) return false;
-        if (!op.is_adaptive())
-            explain(LayerSetup{op, attrs.desc, &*x}, result.outputs, expected, KernelOptions{req_.threads, req_.max_bytes});
+        if (!op.is_adaptive()) explain(LayerSetup{op, attrs.desc, &*x}, result.outputs, expected, kernel_options());
         return true;
     }
 
+    KernelOptions kernel_options() const { return {req_.threads, req_.max_bytes}; }
+
+    // The layer's kernels, timed into the report.
     PoolRunResult run_kernels(const PoolOp& op, const PoolingDesc& desc, const Tensor& x,
                               const std::optional<std::vector<int64_t>>& output_size, const SinkChooser& choose = {}) {
-        const KernelOptions options{req_.threads, req_.max_bytes};
-        return op.is_adaptive() ? run_adaptive_pool(op, desc, x, *output_size, options, choose)
-                                : run_pool(op, desc, x, options, choose);
+        const auto start = std::chrono::steady_clock::now();
+        PoolRunResult result = op.is_adaptive() ? run_adaptive_pool(op, desc, x, *output_size, kernel_options(), choose)
+                                                : run_pool(op, desc, x, kernel_options(), choose);
+        r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return result;
     }
 
-    bool compares_only() const {
-        const auto named = [](const std::string& p) { return !p.empty(); };
-        return std::none_of(req_.save_paths.begin(), req_.save_paths.end(), named) &&
-               std::any_of(req_.expect_paths.begin(), req_.expect_paths.end(), named);
-    }
+    bool compares_only() const { return named_outputs(req_.save_paths) == 0 && named_outputs(req_.expect_paths) > 0; }
 
     // A run that saves nothing keeps no output (see ComparingSink). True when that settled every comparison;
-    // false leaves the run's report untouched for the usual run, which also explains mismatches.
+    // false leaves the run's outputs untouched for the usual run, which also explains mismatches.
     bool run_compared(const PoolOp& op, const PoolingDesc& desc, const Tensor& x,
                       const std::optional<std::vector<int64_t>>& output_size, size_t outputs) {
-        std::vector<OutputSpec> specs;
+        std::vector<OutputRun> runs;
         std::vector<std::optional<Tensor>> expected;
         std::optional<ComparingSink> sink;
-        const auto choose = [&](const std::vector<OutputSpec>& run_specs) -> kernels::OutputSink* {
-            specs = run_specs;
+        const auto choose = [&](const std::vector<OutputSpec>& specs) -> kernels::OutputSink* {
             expected.resize(specs.size());
             std::vector<ComparingSink::Output> plan;
             for (size_t i = 0; i < specs.size(); ++i) {
-                ComparingSink::Output& o = plan.emplace_back(ComparingSink::Output{specs[i], nullptr, {}});
+                const OutputRun& run = runs.emplace_back(output_run(i, specs[i].type, specs[i].shape, req_));
+                ComparingSink::Output& o = plan.emplace_back(ComparingSink::Output{specs[i], nullptr, run.tolerance});
                 if (i >= outputs || i >= req_.expect_paths.size() || req_.expect_paths[i].empty()) continue;
                 NpyRead e = read_npy(req_.expect_paths[i], req_.max_bytes);
                 if (!e.tensor || e.tensor->type() != specs[i].type || e.tensor->shape() != specs[i].shape) return nullptr;
                 expected[i] = std::move(e.tensor);
                 o.expected = &*expected[i];
-                o.tolerance = output_run(i, specs[i].type, specs[i].shape, req_).tolerance;
             }
             return &sink.emplace(std::move(plan), kernels::resolve_threads(req_.threads));
         };
-        const auto start = std::chrono::steady_clock::now();
         const PoolRunResult result = run_kernels(op, desc, x, output_size, choose);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (!result.ok() || !sink || !sink->conclusive()) return false;
-        r_.milliseconds = ms - sink->compare_milliseconds();
-        for (size_t i = 0; i < std::min(specs.size(), outputs); ++i) {
-            OutputRun o = output_run(i, specs[i].type, specs[i].shape, req_);
+        r_.milliseconds -= sink->compare_milliseconds();
+        runs.resize(std::min(runs.size(), outputs));
+        for (size_t i = 0; i < runs.size(); ++i) {
             if (expected[i]) {
-                o.expect_path = req_.expect_paths[i];
-                o.comparison = sink->result(i);
-                o.map = MismatchMapBuilder(o.shape).map();
+                runs[i].expect_path = req_.expect_paths[i];
+                runs[i].comparison = sink->result(i);
+                runs[i].map = MismatchMapBuilder(runs[i].shape).map();
             }
-            add_output(r_, std::move(o));
+            add_output(r_, std::move(runs[i]));
         }
         return true;
     }
