@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -226,6 +227,74 @@ TEST_CASE("compare: negative tolerances and zero expected values give the same f
                                         make_tensor(ElementType::f64, shape, expected), tolerance));
         CHECK(f32.mismatches > 0);
     }
+}
+
+namespace {
+
+// Chunks mostly within the tolerance, as the comparison's float shortcut expects, with values of one kind
+// that tests one of its arguments: signs that change around 0, a zero on one side, subnormals, exponents so
+// far apart that a float subtraction rounds, values near the largest float whose difference overflows a
+// float, errors within a few ulps of atol + rtol |e|, and relative errors that rise in the middle of a
+// chunk. How often they come changes from chunk to chunk, from every element to one in 64. A tensor has one
+// kind only, so that no kind's errors outweigh another's in the sums. All are exact floats.
+std::pair<std::vector<double>, std::vector<double>> awkward_pair(size_t n, const Tolerance& tol, uint64_t kind) {
+    std::vector<double> actual(n), expected(n);
+    uint64_t state = kind + 7;
+    const auto next = [&state] {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        return state >> 33;
+    };
+    const auto unit = [&] { return static_cast<double>(next() % (1u << 24)) * 0x1p-24; };  // [0, 1)
+    for (size_t i = 0; i < n; ++i) {
+        const double sign = next() % 2 ? 1.0 : -1.0;
+        auto e = static_cast<float>(sign * (unit() + 0.01) * std::pow(10.0, static_cast<int>(next() % 6) - 3));
+        auto a = static_cast<float>(e + (unit() - 0.5) * 1e-7 * e);
+        const uint64_t rarity = uint64_t{1} << (i / 1024 % 7);
+        if (next() % rarity == 0) switch (kind % 9) {
+                case 0: e = static_cast<float>(sign * 1e-9), a = -e; break;
+                case 1: a = 0, e = static_cast<float>(sign * unit() * 1e-6); break;
+                case 2: e = 0, a = static_cast<float>(sign * unit() * 1e-6); break;
+                case 3:
+                    e = static_cast<float>(static_cast<double>(next() % 64) * 0x1p-149);
+                    a = static_cast<float>(static_cast<double>(next() % 64) * 0x1p-149);
+                    break;
+                case 4: a = static_cast<float>(sign), e = static_cast<float>(sign * 1e-30 * unit()); break;
+                case 5: a = static_cast<float>(e * (next() % 2 ? 3 + unit() : unit() / 2)); break;  // may round
+                case 6: a = FLT_MAX, e = -0.75f * FLT_MAX; break;
+                case 7: {
+                    const double bound = tol.atol + tol.rtol * std::fabs(static_cast<double>(e));
+                    a = static_cast<float>(e + bound);
+                    for (uint64_t step = next() % 5; step > 0; --step) a = std::nextafter(a, next() % 2 ? FLT_MAX : -FLT_MAX);
+                    break;
+                }
+                default: e = static_cast<float>(sign * 1e-20), a = static_cast<float>(e * (1 + 2 * unit())); break;
+            }
+        actual[i] = a, expected[i] = e;
+    }
+    return {actual, expected};
+}
+
+}  // namespace
+
+TEST_CASE("compare: f32 values that test every float shortcut give the f64 results to the bit, under any tolerance") {
+    const size_t n = 1024 * 7;
+    const std::vector<int64_t> shape{static_cast<int64_t>(n)};
+    for (const Tolerance tolerance : {default_tolerance(ElementType::f32), Tolerance{0, 1e-5}, Tolerance{1e-6, 0},
+                                      Tolerance{1e-40, 1e-3}, Tolerance{1e-50, 1e-7}, Tolerance{0, 0.3},
+                                      Tolerance{0, double{0.3f}}, Tolerance{double{1e-4f}, double{0.01f}}, Tolerance{1e-30, 4.1},
+                                      Tolerance{3e38, 1e30}, Tolerance{0, 0}})
+        for (uint64_t kind = 0; kind < 45; ++kind) {
+            CAPTURE(tolerance.atol);
+            CAPTURE(tolerance.rtol);
+            CAPTURE(kind);
+            const auto [actual, expected] = awkward_pair(n, tolerance, kind);
+            const Comparison wide = compare_tensors(make_tensor(ElementType::f64, shape, actual),
+                                                    make_tensor(ElementType::f64, shape, expected), tolerance);
+            const Tensor a = make_tensor(ElementType::f32, shape, actual);
+            const Tensor e = make_tensor(ElementType::f32, shape, expected);
+            CHECK(wide.histogram[kErrorBuckets - 1] == 0);
+            check_same(compare_tensors(a, e, tolerance, 1), wide);
+        }
 }
 
 TEST_CASE("compare: fed piece by piece, a comparison within the tolerance gives compare_tensors' result to the bit") {
