@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "exec/separable.hpp"
@@ -124,6 +125,16 @@ void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* ou
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
     const bool h_last = d.passes_through(), w_last = h_last && h.passes_through();
+    if constexpr (std::is_integral_v<V>) {
+        // Integer maxima (f16 keys too) do not depend on the order of the taps, so a 2-D plane can go
+        // along H first: the W pass, which splits each line into its phases, then has H's fewer rows.
+        if (h_last && !h.passes_through() && !w.passes_through()) {
+            s.values[0].resize(static_cast<size_t>(d.in * h.out * w.in));
+            reduce_axis<R, V, V>(in, s.values[0].data(), d.in, w.in, h, s.running);
+            reduce_axis<R, V, V>(s.values[0].data(), out, d.in * h.out, 1, w, s.running);
+            return;
+        }
+    }
     s.values[0].resize(w_last ? 0 : static_cast<size_t>(d.in * h.in * w.out));
     V* after_w = w_last ? out : s.values[0].data();
     reduce_axis<R, V, V>(in, after_w, d.in * h.in, 1, w, s.running);

@@ -30,11 +30,15 @@ struct F16Ordered {
         return static_cast<uint16_t>(magnitude | (static_cast<uint16_t>(sign) & 0x8000));
     }
     static int16_t lowest() { return key(0xFBFF); }  // -65504, f16's own lowest()
-    static void load_n(const uint16_t* s, int16_t* v, size_t n) {
-        for (size_t i = 0; i < n; ++i) v[i] = key(s[i]);
+    static void load_n(const uint16_t* IRLINT_RESTRICT s, int16_t* IRLINT_RESTRICT v, size_t n) {
+        with_best_isa([&] {
+            for (size_t i = 0; i < n; ++i) v[i] = key(s[i]);
+        });
     }
-    static void store_n(const int16_t* v, uint16_t* s, size_t n) {
-        for (size_t i = 0; i < n; ++i) s[i] = bits(v[i]);
+    static void store_n(const int16_t* IRLINT_RESTRICT v, uint16_t* IRLINT_RESTRICT s, size_t n) {
+        with_best_isa([&] {
+            for (size_t i = 0; i < n; ++i) s[i] = bits(v[i]);
+        });
     }
     static constexpr bool is_half = true;  // computed in another type than stored
 };
