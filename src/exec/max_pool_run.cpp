@@ -43,14 +43,19 @@ struct F16Ordered {
     static constexpr bool is_half = true;  // computed in another type than stored
 };
 
-// One pass with two 16-bit reductions (a maximum and an OR), which vectorize together.
-bool ordered_as_integers(const uint16_t* h, size_t n) {
+// One pass with two 16-bit reductions (a maximum and an OR), which vectorize together; keys into `keys`
+// when it is given.
+bool ordered_as_integers(const uint16_t* IRLINT_RESTRICT h, size_t n, int16_t* IRLINT_RESTRICT keys = nullptr) {
     uint16_t largest_magnitude = 0, negative_zero = 0;
-    for (size_t i = 0; i < n; ++i) {
+    const auto check = [&](size_t i) {
         const auto magnitude = static_cast<uint16_t>(h[i] & 0x7FFF);
         largest_magnitude = magnitude > largest_magnitude ? magnitude : largest_magnitude;
         negative_zero |= static_cast<uint16_t>(h[i] == 0x8000);
-    }
+    };
+    if (keys)
+        for (size_t i = 0; i < n; ++i) check(i), keys[i] = F16Ordered::key(h[i]);
+    else
+        for (size_t i = 0; i < n; ++i) check(i);
     return largest_magnitude <= 0x7C00 && negative_zero == 0;
 }
 
@@ -63,6 +68,37 @@ bool ordered_as_integers(const Tensor& f16, int threads) {
         if (!with_best_isa([&] { return ordered_as_integers(h, static_cast<size_t>(end - begin)); })) ordered = false;
     });
     return ordered;
+}
+
+// f16 MaxPool values: each slab is checked while it becomes keys, in one pass and within the threads' own
+// work; a slab with NaN or -0 runs on floats instead.
+struct F16MaxScratch {
+    MaxScratch<int16_t> keys;
+    MaxScratch<float> floats;
+    std::vector<float> widened;
+};
+
+void run_f16_max(const PlaneGeometry& g, const Tensor& input, OutputSink& sink, int threads) {
+    using W = Worker<F16Ordered, F16MaxScratch>;
+    for_each_slab<W>(input, g, threads, sink, [&](W& w, int64_t p, const Slab& slab, const OutputSink::Window& out) {
+        const PlaneGeometry& sg = slab.geometry;
+        const int64_t in_at = p * g.in_size() + slab.in_offset, out_at = p * g.out_size() + slab.out_offset - out.origin;
+        const uint16_t* stored = input.data<uint16_t>() + in_at;
+        w.copy.resize(static_cast<size_t>(sg.in_size()));
+        Tensor& output = (*out.tensors)[0];
+        if (with_best_isa([&] { return ordered_as_integers(stored, w.copy.size(), w.copy.data()); })) {
+            OutputValues<F16Ordered> keys(output);
+            int16_t* target = keys.target(out_at, sg.out_size());
+            with_best_isa([&] { max_pool_plane<F16Ordered>(w.copy.data(), sg, w.scratch.keys, target); });
+            keys.commit(out_at, sg.out_size());
+            return;
+        }
+        OutputValues<F16> values(output);
+        const float* in = input_values<F16>(input, in_at, sg.in_size(), w.scratch.widened);
+        float* target = values.target(out_at, sg.out_size());
+        with_best_isa([&] { max_pool_plane<F16>(in, sg, w.scratch.floats, target); });
+        values.commit(out_at, sg.out_size());
+    });
 }
 
 template <class Traits, class I>
@@ -97,6 +133,7 @@ void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping* in
 
 void run_max_planes(const PlaneGeometry& g, const Tensor& input, const IndexMapping* indices, OutputSink& sink,
                     int threads) {
+    if (input.type() == ElementType::f16 && !indices) return run_f16_max(g, input, sink, threads);
     if (input.type() == ElementType::f16 && ordered_as_integers(input, threads))
         return run_max<F16Ordered>(g, input, indices, sink, threads);
     visit_element_type(input.type(), [&](auto traits) { run_max<decltype(traits)>(g, input, indices, sink, threads); });

@@ -1128,23 +1128,34 @@ TEST_CASE("kernel: small planes are stacked in counts the threads share evenly; 
 }
 
 TEST_CASE("kernel: f16 MaxPool compared as 16-bit keys picks what the float comparison picks, NaN and -0 included") {
-    // Without NaN and -0 the f16 kernel compares integer keys; with either it widens to float. Both must
-    // agree bit for bit with the oracle: values, first maxima among equal ones, lowest() and indices.
+    // Without NaN and -0 the f16 kernel compares integer keys; with either it widens to float (with indices
+    // the whole tensor, without them the slabs that hold one). Both must agree bit for bit with the
+    // oracle: values, first maxima among equal ones, lowest() and indices. The specials sit in the first
+    // plane and in the last.
     PoolingDesc desc = window({3, 3}, {2, 2}, {1, 1}, {1, 1});
     std::mt19937 rng(16);
     for (const bool with_specials : {false, true}) {
-        std::vector<double> values(2 * 3 * 9 * 11);
-        for (double& v : values) v = static_cast<double>(static_cast<int>(rng() % 41) - 20) / 4;  // many ties
-        values[5] = -65504, values[6] = -INFINITY, values[7] = 65504, values[8] = INFINITY, values[9] = 0x1p-24;
-        if (with_specials) values[40] = -0.0, values[41] = std::numeric_limits<double>::quiet_NaN();
-        INFO("NaN and -0 in the input: " << with_specials);
-        const Tensor input = make_tensor(ElementType::f16, {2, 3, 9, 11}, values);
-        for (int threads : {1, 2}) {
-            const PoolRunResult r = run_pool(kMax8, desc, input, KernelOptions{threads});
-            REQUIRE(r.ok());
-            const auto expected = oracle_ok(kMax8, desc, input);
-            check_bits(r.outputs[0], expected[0], "f16 values against the oracle");
-            check_bits(r.outputs[1], expected[1], "indices against the oracle");
+        for (const int64_t side : {9, 160}) {  // planes stacked into one slab, or a plane to a slab
+            const std::vector<int64_t> shape{2, 3, side, side + 2};
+            std::vector<double> values(static_cast<size_t>(6 * side * (side + 2)));
+            for (double& v : values) v = static_cast<double>(static_cast<int>(rng() % 41) - 20) / 4;  // many ties
+            values[5] = -65504, values[6] = -INFINITY, values[7] = 65504, values[8] = INFINITY, values[9] = 0x1p-24;
+            if (with_specials) {
+                values[40] = -0.0, values[41] = std::numeric_limits<double>::quiet_NaN();
+                values[values.size() - 3] = -0.0, values[values.size() - 30] = std::numeric_limits<double>::quiet_NaN();
+            }
+            INFO("NaN and -0 in the input: " << with_specials << ", planes of " << side);
+            const Tensor input = make_tensor(ElementType::f16, shape, values);
+            for (int threads : {1, 2}) {
+                const PoolRunResult r = run_pool(kMax8, desc, input, KernelOptions{threads});
+                REQUIRE(r.ok());
+                const auto expected = oracle_ok(kMax8, desc, input);
+                check_bits(r.outputs[0], expected[0], "f16 values against the oracle");
+                check_bits(r.outputs[1], expected[1], "indices against the oracle");
+                const PoolRunResult values_only = run_pool(kMax1, desc, input, KernelOptions{threads});
+                REQUIRE(values_only.ok());
+                check_bits(values_only.outputs[0], expected[0], "f16 values without indices against the oracle");
+            }
         }
     }
 }
