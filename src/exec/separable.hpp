@@ -26,6 +26,7 @@ template <class A>
 struct AxisScratch {
     std::vector<A> forward, backward;
     std::vector<A> phases;
+    std::vector<A> across_in, across_out;  // lines of W side by side, for the block route along W
 };
 
 template <class R, class A>
@@ -69,6 +70,26 @@ void running_pass(const A* src, A* dst, int64_t rows, int64_t inner, const AxisT
                 out[o * inner + j] = acc;
             }
         }
+    }
+}
+
+// The block route along W with several lines side by side: each running result depends on the one
+// before it, so one line alone is a chain of dependent operations; interleaved, the same operations in
+// the same order run on a vector of lines at once. The lines go in and out through a transposed copy.
+template <class R, class A>
+void running_w_pass(const A* src, A* dst, int64_t rows, const AxisTaps& axis, AxisScratch<A>& s) {
+    constexpr int64_t kLines = 16;
+    s.across_in.resize(static_cast<size_t>(axis.in * kLines));
+    s.across_out.resize(static_cast<size_t>(axis.out * kLines));
+    for (int64_t r = 0; r < rows; r += kLines) {
+        const int64_t n = std::min(kLines, rows - r);
+        A* IRLINT_RESTRICT across = s.across_in.data();
+        for (int64_t line = 0; line < n; ++line)
+            for (int64_t i = 0; i < axis.in; ++i) across[i * n + line] = src[(r + line) * axis.in + i];
+        running_pass<R, A>(across, s.across_out.data(), 1, n, axis, s);
+        const A* IRLINT_RESTRICT result = s.across_out.data();
+        for (int64_t line = 0; line < n; ++line)
+            for (int64_t o = 0; o < axis.out; ++o) dst[(r + line) * axis.out + o] = result[o * n + line];
     }
 }
 
@@ -250,7 +271,9 @@ void strided_pass(const Src* src, A* dst, int64_t rows, int64_t inner, const Axi
 template <class R, class Src, class A>
 void reduce_axis(const Src* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis, AxisScratch<A>& s) {
     if constexpr (std::is_same_v<Src, A>) {
-        if (use_running_route(axis)) return running_pass<R, A>(src, dst, rows, inner, axis, s);
+        if (use_running_route(axis))
+            return inner == 1 ? running_w_pass<R, A>(src, dst, rows, axis, s)
+                              : running_pass<R, A>(src, dst, rows, inner, axis, s);
     }
     if (inner == 1)
         w_pass<R, Src, A>(src, dst, rows, axis, s);
