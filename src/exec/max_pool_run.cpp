@@ -12,8 +12,9 @@ namespace {
 
 // f16 MaxPool without widening: apart from NaN and -0, f16 values are ordered as these 16-bit keys
 // (magnitude bits, negated for negative values), so the integer kernels pick the same element as the
-// float ones would and give back its bits unchanged. A plane with NaN or -0 (whose key would equal +0's,
-// where the float comparison keeps whichever came first) takes the float path.
+// float ones would and give back its bits unchanged. NaN and -0 (whose key would equal +0's, where the
+// float comparison keeps whichever came first) send a slab (values only) or the whole tensor (with
+// indices) down the float path.
 struct F16Ordered {
     using Stored = uint16_t;
     using Value = int16_t;
