@@ -365,7 +365,7 @@ private:
             non_zero_count -= non_zero;
             largest = err > largest ? err : largest;
             std::memcpy(errors + i, &err, sizeof err);
-            const float* stored = errors + i;
+            const float* stored = errors + i;  // read back: GCC widens four at once from memory, two from a register
             sum += Vec4{stored[0], stored[1], stored[2], stored[3]};
             sum += Vec4{stored[4], stored[5], stored[6], stored[7]};
         };
