@@ -1,8 +1,8 @@
 #include "exec/plane_runs.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
+#include <type_traits>
 
 #include "exec/max_pool_kernel.hpp"
 
@@ -13,8 +13,7 @@ namespace {
 // f16 MaxPool without widening: apart from NaN and -0, f16 values are ordered as these 16-bit keys
 // (magnitude bits, negated for negative values), so the integer kernels pick the same element as the
 // float ones would and give back its bits unchanged. NaN and -0 (whose key would equal +0's, where the
-// float comparison keeps whichever came first) send a slab (values only) or the whole tensor (with
-// indices) down the float path.
+// float comparison keeps whichever came first) send a slab down the float path.
 struct F16Ordered {
     using Stored = uint16_t;
     using Value = int16_t;
@@ -31,11 +30,6 @@ struct F16Ordered {
         return static_cast<uint16_t>(magnitude | (static_cast<uint16_t>(sign) & 0x8000));
     }
     static int16_t lowest() { return key(0xFBFF); }  // -65504, f16's own lowest()
-    static void load_n(const uint16_t* IRLINT_RESTRICT s, int16_t* IRLINT_RESTRICT v, size_t n) {
-        with_best_isa([&] {
-            for (size_t i = 0; i < n; ++i) v[i] = key(s[i]);
-        });
-    }
     static void store_n(const int16_t* IRLINT_RESTRICT v, uint16_t* IRLINT_RESTRICT s, size_t n) {
         with_best_isa([&] {
             for (size_t i = 0; i < n; ++i) s[i] = bits(v[i]);
@@ -44,100 +38,115 @@ struct F16Ordered {
     static constexpr bool is_half = true;  // computed in another type than stored
 };
 
-// One pass with two 16-bit reductions (a maximum and an OR), which vectorize together; keys into `keys`
-// when it is given.
-bool ordered_as_integers(const uint16_t* IRLINT_RESTRICT h, size_t n, int16_t* IRLINT_RESTRICT keys = nullptr) {
+// The slab's keys, in one pass with two 16-bit reductions (a maximum and an OR) that vectorize with it;
+// false when the slab has NaN or -0.
+bool ordered_as_integers(const uint16_t* IRLINT_RESTRICT h, size_t n, int16_t* IRLINT_RESTRICT keys) {
     uint16_t largest_magnitude = 0, negative_zero = 0;
-    const auto check = [&](size_t i) {
+    for (size_t i = 0; i < n; ++i) {
         const auto magnitude = static_cast<uint16_t>(h[i] & 0x7FFF);
         largest_magnitude = magnitude > largest_magnitude ? magnitude : largest_magnitude;
         negative_zero |= static_cast<uint16_t>(h[i] == 0x8000);
-    };
-    if (keys)
-        for (size_t i = 0; i < n; ++i) check(i), keys[i] = F16Ordered::key(h[i]);
-    else
-        for (size_t i = 0; i < n; ++i) check(i);
+        keys[i] = F16Ordered::key(h[i]);
+    }
     return largest_magnitude <= 0x7C00 && negative_zero == 0;
 }
 
-bool ordered_as_integers(const Tensor& f16, int threads) {
-    std::atomic<bool> ordered{true};
-    const auto n = static_cast<int64_t>(f16.size());
-    const int workers = static_cast<int>(std::clamp<int64_t>(n / kMinElementsPerThread, 1, threads));
-    parallel_for(n, workers, [&](int64_t begin, int64_t end) {
-        const uint16_t* h = f16.data<uint16_t>() + begin;
-        if (!with_best_isa([&] { return ordered_as_integers(h, static_cast<size_t>(end - begin)); })) ordered = false;
-    });
-    return ordered;
-}
-
-// f16 MaxPool values: each slab is checked while it becomes keys, in one pass and within the threads' own
-// work; a slab with NaN or -0 runs on floats instead.
+// Scratch of f16 MaxPool: each slab runs on keys or on floats.
+template <class I>
 struct F16MaxScratch {
-    MaxScratch<int16_t> keys;
-    MaxScratch<float> floats;
+    MaxScratch<int16_t, I> keys;
+    MaxScratch<float, I> floats;
     std::vector<float> widened;
+    MaxScratch<int16_t, I>& of(const int16_t*) { return keys; }
+    MaxScratch<float, I>& of(const float*) { return floats; }
 };
 
-void run_f16_max(const PlaneGeometry& g, const Tensor& input, OutputSink& sink, int threads) {
-    using W = Worker<F16Ordered, F16MaxScratch>;
-    for_each_slab<W>(input, g, threads, sink, [&](W& w, int64_t p, const Slab& slab, const OutputSink::Window& out) {
-        const PlaneGeometry& sg = slab.geometry;
-        const int64_t in_at = p * g.in_size() + slab.in_offset, out_at = p * g.out_size() + slab.out_offset - out.origin;
-        const uint16_t* stored = input.data<uint16_t>() + in_at;
+// The slab values of f16 MaxPool: keys made and checked in one pass, within the threads' own work; a slab
+// with NaN or -0 runs on floats instead.
+struct F16KeysOrFloats {
+    template <class W, class Compute>
+    static void run(W& w, const Tensor& input, int64_t in_at, Tensor& output, int64_t out_at, const PlaneGeometry& sg,
+                    Compute&& compute) {
         w.copy.resize(static_cast<size_t>(sg.in_size()));
-        Tensor& output = (*out.tensors)[0];
+        const uint16_t* stored = input.data<uint16_t>() + in_at;
         if (with_best_isa([&] { return ordered_as_integers(stored, w.copy.size(), w.copy.data()); })) {
             OutputValues<F16Ordered> keys(output);
-            int16_t* target = keys.target(out_at, sg.out_size());
-            with_best_isa([&] { max_pool_plane<F16Ordered>(w.copy.data(), sg, w.scratch.keys, target); });
+            compute(static_cast<const int16_t*>(w.copy.data()), keys.target(out_at, sg.out_size()));
             keys.commit(out_at, sg.out_size());
             return;
         }
-        OutputValues<F16> values(output);
-        const float* in = input_values<F16>(input, in_at, sg.in_size(), w.scratch.widened);
-        float* target = values.target(out_at, sg.out_size());
-        with_best_isa([&] { max_pool_plane<F16>(in, sg, w.scratch.floats, target); });
-        values.commit(out_at, sg.out_size());
-    });
-}
+        OutputValues<F16> floats(output);
+        compute(input_values<F16>(input, in_at, sg.in_size(), w.scratch.widened), floats.target(out_at, sg.out_size()));
+        floats.commit(out_at, sg.out_size());
+    }
+};
 
-template <class Traits, class I>
+// What MaxPool runs on an element type: the traits of the tensor, the kernels' traits for the values a
+// slab comes as, their scratch, and the slab values policy.
+template <class Traits>
+struct PlainMax {
+    using TensorTraits = Traits;
+    template <class V>
+    using Kernel = Traits;
+    template <class I>
+    using Scratch = MaxScratch<typename Traits::Value, I>;
+    using Values = SlabValues<Traits>;
+    template <class S, class V>
+    static S& scratch_for(S& s, const V*) {
+        return s;
+    }
+};
+
+struct F16Max {
+    using TensorTraits = F16Ordered;
+    template <class V>
+    using Kernel = std::conditional_t<std::is_same_v<V, int16_t>, F16Ordered, F16>;
+    template <class I>
+    using Scratch = F16MaxScratch<I>;
+    using Values = F16KeysOrFloats;
+    template <class I, class V>
+    static auto& scratch_for(F16MaxScratch<I>& s, const V* in) {
+        return s.of(in);
+    }
+};
+
+template <class Family, class I>
 void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, OutputSink& sink,
                      int threads) {
-    using V = typename Traits::Value;
-    auto plane = [](const V* in, const PlaneGeometry& sg, MaxScratch<V, I>& s, V* out, I* spatial) {
-        with_best_isa([&] { max_pool_plane_indexed<Traits, V, I>(in, sg, s, out, spatial); });
+    using Scratch = typename Family::template Scratch<I>;
+    auto plane = [](const auto* in, const PlaneGeometry& sg, Scratch& s, auto* out, I* spatial) {
+        using V = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
+        using Kernel = typename Family::template Kernel<V>;
+        with_best_isa([&] { max_pool_plane_indexed<Kernel, V, I>(in, sg, Family::scratch_for(s, in), out, spatial); });
     };
-    run_indexed_slabs<Traits, MaxScratch<V, I>, I>(g, input, m, sink, threads, plane);
+    run_indexed_slabs<typename Family::TensorTraits, Scratch, I, typename Family::Values>(g, input, m, sink, threads, plane);
 }
 
-template <class Traits>
+template <class Family>
 void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping* indices, OutputSink& sink, int threads) {
-    using V = typename Traits::Value;
     if (indices) {
         const IndexMapping& m = *indices;
         // 32-bit positions while a plane allows: half the memory traffic, twice the vector width.
         if (g.in_size() < std::numeric_limits<int32_t>::max())
-            run_max_indexed<Traits, int32_t>(g, input, m, sink, threads);
+            run_max_indexed<Family, int32_t>(g, input, m, sink, threads);
         else
-            run_max_indexed<Traits, int64_t>(g, input, m, sink, threads);
+            run_max_indexed<Family, int64_t>(g, input, m, sink, threads);
         return;
     }
-    auto plane = [](const V* in, const PlaneGeometry& sg, MaxScratch<V>& s, V* out) {
-        with_best_isa([&] { max_pool_plane<Traits, V>(in, sg, s, out); });
+    using Scratch = typename Family::template Scratch<int32_t>;
+    auto plane = [](const auto* in, const PlaneGeometry& sg, Scratch& s, auto* out) {
+        using V = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
+        with_best_isa([&] { max_pool_plane<typename Family::template Kernel<V>, V>(in, sg, Family::scratch_for(s, in), out); });
     };
-    run_value_slabs<Traits, MaxScratch<V>>(g, input, sink, threads, plane);
+    run_value_slabs<typename Family::TensorTraits, Scratch, typename Family::Values>(g, input, sink, threads, plane);
 }
 
 }  // namespace
 
 void run_max_planes(const PlaneGeometry& g, const Tensor& input, const IndexMapping* indices, OutputSink& sink,
                     int threads) {
-    if (input.type() == ElementType::f16 && !indices) return run_f16_max(g, input, sink, threads);
-    if (input.type() == ElementType::f16 && ordered_as_integers(input, threads))
-        return run_max<F16Ordered>(g, input, indices, sink, threads);
-    visit_element_type(input.type(), [&](auto traits) { run_max<decltype(traits)>(g, input, indices, sink, threads); });
+    if (input.type() == ElementType::f16) return run_max<F16Max>(g, input, indices, sink, threads);
+    visit_element_type(input.type(), [&](auto traits) { run_max<PlainMax<decltype(traits)>>(g, input, indices, sink, threads); });
 }
 
 }  // namespace irlint::kernels

@@ -166,37 +166,45 @@ struct Worker {
     explicit Worker(const PlaneGeometry&) {}
 };
 
+// How a slab's values reach a plane kernel and its results the output tensor: compute(values in,
+// values out) runs the kernel on the tensor's own memory, or on a float copy for halves. F16 MaxPool has a
+// policy of its own, where each slab picks its route (max_pool_run.cpp).
+template <class Traits>
+struct SlabValues {
+    template <class W, class Compute>
+    static void run(W& w, const Tensor& input, int64_t in_at, Tensor& output, int64_t out_at, const PlaneGeometry& sg,
+                    Compute&& compute) {
+        OutputValues<Traits> values(output);
+        compute(input_values<Traits>(input, in_at, sg.in_size(), w.copy), values.target(out_at, sg.out_size()));
+        values.commit(out_at, sg.out_size());
+    }
+};
+
 // Runs plane(input, slab geometry, scratch, output) over every slab for ops with one output.
-template <class Traits, class Scratch, class PlaneFn>
+template <class Traits, class Scratch, class Values = SlabValues<Traits>, class PlaneFn>
 void run_value_slabs(const PlaneGeometry& g, const Tensor& input, OutputSink& sink, int threads, PlaneFn&& plane) {
-    using V = typename Traits::Value;
     using W = Worker<Traits, Scratch>;
     for_each_slab<W>(input, g, threads, sink, [&](W& w, int64_t p, const Slab& slab, const OutputSink::Window& out) {
         const PlaneGeometry& sg = slab.geometry;
-        OutputValues<Traits> values((*out.tensors)[0]);
         const int64_t out_at = p * g.out_size() + slab.out_offset - out.origin;
-        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
-        plane(in, sg, w.scratch, values.target(out_at, sg.out_size()));
-        values.commit(out_at, sg.out_size());
+        Values::run(w, input, p * g.in_size() + slab.in_offset, (*out.tensors)[0], out_at, sg,
+                    [&](const auto* in, auto* values) { plane(in, sg, w.scratch, values); });
     });
 }
 
 // The same for ops with values and indices: plane(input, slab geometry, scratch, values, spatial indices),
 // whose indices `m` makes tensor positions.
-template <class Traits, class Scratch, class I, class PlaneFn>
+template <class Traits, class Scratch, class I, class Values = SlabValues<Traits>, class PlaneFn>
 void run_indexed_slabs(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, OutputSink& sink,
                        int threads, PlaneFn&& plane) {
-    using V = typename Traits::Value;
     using W = Worker<Traits, Scratch, I>;
     for_each_slab<W>(input, g, threads, sink, [&](W& w, int64_t p, const Slab& slab, const OutputSink::Window& out) {
         const PlaneGeometry& sg = slab.geometry;
         std::vector<Tensor>& outputs = *out.tensors;
-        OutputValues<Traits> values(outputs[0]);
         const int64_t out_at = p * g.out_size() + slab.out_offset - out.origin;
-        const V* in = input_values<Traits>(input, p * g.in_size() + slab.in_offset, sg.in_size(), w.copy);
         w.spatial.resize(static_cast<size_t>(sg.out_size()));
-        plane(in, sg, w.scratch, values.target(out_at, sg.out_size()), w.spatial.data());
-        values.commit(out_at, sg.out_size());
+        Values::run(w, input, p * g.in_size() + slab.in_offset, outputs[0], out_at, sg,
+                    [&](const auto* in, auto* values) { plane(in, sg, w.scratch, values, w.spatial.data()); });
         const SlabIndices at_slab{p, slab.in_offset, g.out_size()};
         write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, at_slab, m);
     });

@@ -297,6 +297,32 @@ TEST_CASE("compare: f32 values that test every float shortcut give the f64 resul
         }
 }
 
+TEST_CASE("compare: f32 errors of magnitudes far apart, whose sums round in some orders, give the f64 sum to the bit") {
+    const size_t n = 2048 * 4;
+    std::vector<double> actual(n), expected(n);
+    uint64_t state = 11;
+    const auto unit = [&state] {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        return static_cast<double>(state >> 40) * 0x1p-24;  // [0, 1)
+    };
+    for (size_t i = 0; i < n; ++i) {
+        const size_t chunk = i / 2048;  // decades apart: 40 in chunks 1 and 3, 2 in chunk 2
+        const int decades = chunk == 2 ? 2 : 40;
+        const auto e = static_cast<float>((1 + unit()) * std::pow(10.0, static_cast<int>(unit() * decades) - decades / 2));
+        expected[i] = e;
+        actual[i] = static_cast<float>(e * (1 + (unit() + 0.01) * 1e-5));
+    }
+    actual[0] = static_cast<float>(expected[0] * 1.4);  // the float shortcut's reach from here on: 0.4 |e|
+    const std::vector<int64_t> shape{static_cast<int64_t>(n)};
+    for (const Tolerance tolerance : {Tolerance{0, 1}, default_tolerance(ElementType::f32)}) {
+        const Comparison wide = compare_tensors(make_tensor(ElementType::f64, shape, actual),
+                                                make_tensor(ElementType::f64, shape, expected), tolerance);
+        const Tensor a = make_tensor(ElementType::f32, shape, actual), e = make_tensor(ElementType::f32, shape, expected);
+        CHECK(wide.histogram[0] == 0);
+        check_same(compare_tensors(a, e, tolerance, 1), wide);
+    }
+}
+
 TEST_CASE("compare: fed piece by piece, a comparison within the tolerance gives compare_tensors' result to the bit") {
     const size_t n = 2048 * 40 + 5;
     const auto [actual, expected] = noisy_pair(n, 0);

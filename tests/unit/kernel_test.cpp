@@ -1128,10 +1128,9 @@ TEST_CASE("kernel: small planes are stacked in counts the threads share evenly; 
 }
 
 TEST_CASE("kernel: f16 MaxPool compared as 16-bit keys picks what the float comparison picks, NaN and -0 included") {
-    // Without NaN and -0 the f16 kernel compares integer keys; with either it widens to float (with indices
-    // the whole tensor, without them the slabs that hold one). Both must agree bit for bit with the
-    // oracle: values, first maxima among equal ones, lowest() and indices. The specials sit in the first
-    // plane and in the last.
+    // Without NaN and -0 the f16 kernel compares integer keys; a slab with either widens to float, with
+    // indices or without. Both must agree bit for bit with the oracle: values, first maxima among equal
+    // ones, lowest() and indices. The specials sit in the first plane and in the last.
     PoolingDesc desc = window({3, 3}, {2, 2}, {1, 1}, {1, 1});
     std::mt19937 rng(16);
     for (const bool with_specials : {false, true}) {
