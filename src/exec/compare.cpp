@@ -252,25 +252,26 @@ ChunkCounts compare_floats(const T* IRLINT_RESTRICT a, const T* IRLINT_RESTRICT 
     return counts;
 }
 
-// Eight floats in one value, and a comparison's lanes (all ones where true). The helpers below take and
-// return them by value: they are inlined into their callers in this file, so the compilers' note that such a
-// function's ABI depends on AVX does not concern them (GCC gives that note at the end of the file, so it
-// stays off from here on; clang gives it too).
+// Eight floats in one value, and a comparison's lanes (all ones where true). The helpers below are
+// inlined into their callers in this file, so the compilers' note that passing such a value depends on AVX
+// does not concern them. They take them by reference all the same: GCC's note for a parameter, given at the
+// end of the file, ignores the pragma, which stays on for the rest (return values, and clang's warning).
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 using Float8 = float __attribute__((vector_size(8 * sizeof(float))));
 using Mask8 = decltype(Float8{} < Float8{});
 
-inline Float8 magnitude_of(Float8 x) {  // one AND with the sign bit's complement
+inline Float8 magnitude_of(const Float8& x) {  // one AND with the sign bit's complement
     Mask8 bits;
     std::memcpy(&bits, &x, sizeof x);
     bits &= INT32_MAX;
-    std::memcpy(&x, &bits, sizeof x);
-    return x;
+    Float8 magnitude;
+    std::memcpy(&magnitude, &bits, sizeof magnitude);
+    return magnitude;
 }
 
-inline Float8 min_of(Float8 x, Float8 y) { return x < y ? x : y; }
+inline Float8 min_of(const Float8& x, const Float8& y) { return x < y ? x : y; }
 
 inline bool any_lane(const Mask8& mask) {
     const auto folded = __builtin_shufflevector(mask, mask, 0, 1, 2, 3) | __builtin_shufflevector(mask, mask, 4, 5, 6, 7);
