@@ -1,8 +1,8 @@
 #include "exec/plane_runs.hpp"
 
-#include <algorithm>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "exec/max_pool_kernel.hpp"
 
