@@ -167,15 +167,20 @@ TEST_CASE("compare: empty tensors match") {
 
 namespace {
 
+// Pseudo-random values in [0, 1) with 24 bits, so exact floats.
+struct UnitSequence {
+    uint64_t state;
+    double operator()() {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        return static_cast<double>(state >> 40) * 0x1p-24;
+    }
+};
+
 // Pseudo-random values of many magnitudes and their outputs with errors of every size; every `special`-th
 // element of the actual side is NaN or an infinity (0: none). All are exact floats.
 std::pair<std::vector<double>, std::vector<double>> noisy_pair(size_t n, size_t special) {
     std::vector<double> actual(n), expected(n);
-    uint64_t state = 99;
-    const auto next = [&state] {
-        state = state * 6364136223846793005u + 1442695040888963407u;
-        return static_cast<double>(state >> 40) * 0x1p-24;  // [0, 1)
-    };
+    UnitSequence next{99};
     for (size_t i = 0; i < n; ++i) {
         const double x = (next() - 0.5) * std::pow(10.0, static_cast<int>(next() * 10) - 6);
         expected[i] = static_cast<float>(i % 97 == 0 ? 0.0 : x);
@@ -300,11 +305,7 @@ TEST_CASE("compare: f32 values that test every float shortcut give the f64 resul
 TEST_CASE("compare: f32 errors of magnitudes far apart, whose sums round in some orders, give the f64 sum to the bit") {
     const size_t n = 2048 * 4;
     std::vector<double> actual(n), expected(n);
-    uint64_t state = 11;
-    const auto unit = [&state] {
-        state = state * 6364136223846793005u + 1442695040888963407u;
-        return static_cast<double>(state >> 40) * 0x1p-24;  // [0, 1)
-    };
+    UnitSequence unit{11};
     for (size_t i = 0; i < n; ++i) {
         const size_t chunk = i / 2048;  // decades apart: 40 in chunks 1 and 3, 2 in chunk 2
         const int decades = chunk == 2 ? 2 : 40;
