@@ -57,8 +57,6 @@ struct F16MaxScratch {
     MaxScratch<int16_t, I> keys;
     MaxScratch<float, I> floats;
     std::vector<float> widened;
-    MaxScratch<int16_t, I>& of(const int16_t*) { return keys; }
-    MaxScratch<float, I>& of(const float*) { return floats; }
 };
 
 // The slab values of f16 MaxPool: keys made and checked in one pass, within the threads' own work; a slab
@@ -71,18 +69,19 @@ struct F16KeysOrFloats {
         const uint16_t* stored = input.data<uint16_t>() + in_at;
         if (with_best_isa([&] { return ordered_as_integers(stored, w.copy.size(), w.copy.data()); })) {
             OutputValues<F16Ordered> keys(output);
-            compute(static_cast<const int16_t*>(w.copy.data()), keys.target(out_at, sg.out_size()));
+            compute(static_cast<const int16_t*>(w.copy.data()), w.scratch.keys, keys.target(out_at, sg.out_size()));
             keys.commit(out_at, sg.out_size());
             return;
         }
         OutputValues<F16> floats(output);
-        compute(input_values<F16>(input, in_at, sg.in_size(), w.scratch.widened), floats.target(out_at, sg.out_size()));
+        compute(input_values<F16>(input, in_at, sg.in_size(), w.scratch.widened), w.scratch.floats,
+                floats.target(out_at, sg.out_size()));
         floats.commit(out_at, sg.out_size());
     }
 };
 
 // What MaxPool runs on an element type: the traits of the tensor, the kernels' traits for the values a
-// slab comes as, their scratch, and the slab values policy.
+// slab comes as, the scratch of a worker, and the slab values policy.
 template <class Traits>
 struct PlainMax {
     using TensorTraits = Traits;
@@ -91,10 +90,6 @@ struct PlainMax {
     template <class I>
     using Scratch = MaxScratch<typename Traits::Value, I>;
     using Values = SlabValues<Traits>;
-    template <class S, class V>
-    static S& scratch_for(S& s, const V*) {
-        return s;
-    }
 };
 
 struct F16Max {
@@ -104,20 +99,16 @@ struct F16Max {
     template <class I>
     using Scratch = F16MaxScratch<I>;
     using Values = F16KeysOrFloats;
-    template <class I, class V>
-    static auto& scratch_for(F16MaxScratch<I>& s, const V* in) {
-        return s.of(in);
-    }
 };
 
 template <class Family, class I>
 void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMapping& m, OutputSink& sink,
                      int threads) {
     using Scratch = typename Family::template Scratch<I>;
-    auto plane = [](const auto* in, const PlaneGeometry& sg, Scratch& s, auto* out, I* spatial) {
+    auto plane = [](const auto* in, const PlaneGeometry& sg, auto& s, auto* out, I* spatial) {
         using V = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
         using Kernel = typename Family::template Kernel<V>;
-        with_best_isa([&] { max_pool_plane_indexed<Kernel, V, I>(in, sg, Family::scratch_for(s, in), out, spatial); });
+        with_best_isa([&] { max_pool_plane_indexed<Kernel, V, I>(in, sg, s, out, spatial); });
     };
     run_indexed_slabs<typename Family::TensorTraits, Scratch, I, typename Family::Values>(g, input, m, sink, threads, plane);
 }
@@ -134,9 +125,9 @@ void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping* in
         return;
     }
     using Scratch = typename Family::template Scratch<int32_t>;
-    auto plane = [](const auto* in, const PlaneGeometry& sg, Scratch& s, auto* out) {
+    auto plane = [](const auto* in, const PlaneGeometry& sg, auto& s, auto* out) {
         using V = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
-        with_best_isa([&] { max_pool_plane<typename Family::template Kernel<V>, V>(in, sg, Family::scratch_for(s, in), out); });
+        with_best_isa([&] { max_pool_plane<typename Family::template Kernel<V>, V>(in, sg, s, out); });
     };
     run_value_slabs<typename Family::TensorTraits, Scratch, typename Family::Values>(g, input, sink, threads, plane);
 }

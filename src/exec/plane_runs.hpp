@@ -166,16 +166,16 @@ struct Worker {
     explicit Worker(const PlaneGeometry&) {}
 };
 
-// How a slab's values reach a plane kernel and its results the output tensor: compute(values in,
+// How a slab's values reach a plane kernel and its results the output tensor: compute(values in, scratch,
 // values out) runs the kernel on the tensor's own memory, or on a float copy for halves. F16 MaxPool has a
-// policy of its own, where each slab picks its route (max_pool_run.cpp).
+// policy of its own, where each slab picks its route and the scratch for it (max_pool_run.cpp).
 template <class Traits>
 struct SlabValues {
     template <class W, class Compute>
     static void run(W& w, const Tensor& input, int64_t in_at, Tensor& output, int64_t out_at, const PlaneGeometry& sg,
                     Compute&& compute) {
         OutputValues<Traits> values(output);
-        compute(input_values<Traits>(input, in_at, sg.in_size(), w.copy), values.target(out_at, sg.out_size()));
+        compute(input_values<Traits>(input, in_at, sg.in_size(), w.copy), w.scratch, values.target(out_at, sg.out_size()));
         values.commit(out_at, sg.out_size());
     }
 };
@@ -188,7 +188,7 @@ void run_value_slabs(const PlaneGeometry& g, const Tensor& input, OutputSink& si
         const PlaneGeometry& sg = slab.geometry;
         const int64_t out_at = p * g.out_size() + slab.out_offset - out.origin;
         Values::run(w, input, p * g.in_size() + slab.in_offset, (*out.tensors)[0], out_at, sg,
-                    [&](const auto* in, auto* values) { plane(in, sg, w.scratch, values); });
+                    [&](const auto* in, auto& scratch, auto* values) { plane(in, sg, scratch, values); });
     });
 }
 
@@ -204,7 +204,7 @@ void run_indexed_slabs(const PlaneGeometry& g, const Tensor& input, const IndexM
         const int64_t out_at = p * g.out_size() + slab.out_offset - out.origin;
         w.spatial.resize(static_cast<size_t>(sg.out_size()));
         Values::run(w, input, p * g.in_size() + slab.in_offset, outputs[0], out_at, sg,
-                    [&](const auto* in, auto* values) { plane(in, sg, w.scratch, values, w.spatial.data()); });
+                    [&](const auto* in, auto& scratch, auto* values) { plane(in, sg, scratch, values, w.spatial.data()); });
         const SlabIndices at_slab{p, slab.in_offset, g.out_size()};
         write_indices(outputs[1], static_cast<size_t>(out_at), w.spatial, at_slab, m);
     });
