@@ -14,85 +14,6 @@
 
 namespace irlint::kernels {
 
-// Large undilated windows take a route whose cost per output does not grow with the kernel (van Herk /
-// Gil-Werman): the line is cut into blocks of `kernel` elements, each with running results from its
-// start (forward) and from its end (backward). A full window spans at most two blocks, so it combines
-// backward[first] with forward[last]: only its own taps, in their order, with no subtraction that could
-// cancel against values outside the window.
-inline bool use_running_route(const AxisTaps& a) { return a.dilation == 1 && a.kernel >= 8; }
-
-// Scratch of the passes along one axis: the running results of the block route, a line split into phases.
-template <class A>
-struct AxisScratch {
-    std::vector<A> forward, backward;
-    std::vector<A> phases;
-    std::vector<A> across_in, across_out;  // lines of W side by side, for the block route along W
-};
-
-template <class R, class A>
-void running_pass(const A* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis, AxisScratch<A>& s) {
-    const auto size = static_cast<size_t>(axis.in * inner);
-    s.forward.resize(size);
-    s.backward.resize(size);
-    A* IRLINT_RESTRICT fwd = s.forward.data();
-    A* IRLINT_RESTRICT bwd = s.backward.data();
-    const int64_t k = axis.kernel;
-    for (int64_t r = 0; r < rows; ++r) {
-        const A* IRLINT_RESTRICT x = src + r * axis.in * inner;
-        // Blocks sit at multiples of k on the whole axis, so a slab of a plane groups its sums as the
-        // whole plane would: results do not depend on the number of threads.
-        for (int64_t b0 = 0, b1 = 0; b0 < axis.in; b0 = b1) {
-            b1 = std::min(b0 + k - (axis.origin + b0) % k, axis.in);
-            for (int64_t j = 0; j < inner; ++j) fwd[b0 * inner + j] = R::combine(R::identity(), x[b0 * inner + j]);
-            for (int64_t i = b0 + 1; i < b1; ++i)
-                for (int64_t j = 0; j < inner; ++j)
-                    fwd[i * inner + j] = R::combine(fwd[(i - 1) * inner + j], x[i * inner + j]);
-            for (int64_t j = 0; j < inner; ++j)
-                bwd[(b1 - 1) * inner + j] = R::combine(R::identity(), x[(b1 - 1) * inner + j]);
-            for (int64_t i = b1 - 2; i >= b0; --i)
-                for (int64_t j = 0; j < inner; ++j)
-                    bwd[i * inner + j] = R::combine_before(x[i * inner + j], bwd[(i + 1) * inner + j]);
-        }
-        A* out = dst + r * axis.out * inner;
-        for (int64_t o = 0; o < axis.out; ++o) {
-            if (axis.lo[o] == 0 && axis.hi[o] == k) {
-                const int64_t first = axis.start[o], last = first + k - 1;
-                const bool one_block = (axis.origin + first) % k == 0;
-                for (int64_t j = 0; j < inner; ++j)
-                    out[o * inner + j] =
-                        one_block ? bwd[first * inner + j] : R::combine(bwd[first * inner + j], fwd[last * inner + j]);
-                continue;
-            }
-            for (int64_t j = 0; j < inner; ++j) {  // a window cut by the border: its taps one by one
-                A acc = R::identity();
-                for (int64_t t = axis.lo[o]; t < axis.hi[o]; ++t)
-                    acc = R::combine(acc, x[(axis.start[o] + t) * inner + j]);
-                out[o * inner + j] = acc;
-            }
-        }
-    }
-}
-
-// The block route along W with several lines side by side: each running result depends on the one
-// before it, so one line alone is a chain of dependent operations; interleaved, the same operations in
-// the same order run on a vector of lines at once. The lines go in and out through a transposed copy.
-template <class R, class A>
-void running_w_pass(const A* src, A* dst, int64_t rows, const AxisTaps& axis, AxisScratch<A>& s) {
-    constexpr int64_t kLines = 16;
-    s.across_in.resize(static_cast<size_t>(axis.in * kLines));
-    s.across_out.resize(static_cast<size_t>(axis.out * kLines));
-    for (int64_t r = 0; r < rows; r += kLines) {
-        const int64_t n = std::min(kLines, rows - r);
-        A* IRLINT_RESTRICT across = s.across_in.data();
-        for (int64_t line = 0; line < n; ++line)
-            for (int64_t i = 0; i < axis.in; ++i) across[i * n + line] = src[(r + line) * axis.in + i];
-        running_pass<R, A>(across, s.across_out.data(), 1, n, axis, s);
-        const A* IRLINT_RESTRICT result = s.across_out.data();
-        for (int64_t line = 0; line < n; ++line)
-            for (int64_t o = 0; o < axis.out; ++o) dst[(r + line) * axis.out + o] = result[o * n + line];
-    }
-}
-
 template <class A>
 struct SumReducer {
     static A identity() { return A{0}; }
@@ -159,6 +80,82 @@ void combine_tap_runs(A* out, int64_t n, int64_t first, int64_t end, Run&& run) 
     }
 }
 
+// Large undilated windows take a route whose cost per output does not grow with the kernel (van Herk /
+// Gil-Werman): the line is cut into blocks of `kernel` elements, each with running results from its
+// start (forward) and from its end (backward). A full window spans at most two blocks, so it combines
+// backward[first] with forward[last]: only its own taps, in their order, with no subtraction that could
+// cancel against values outside the window.
+inline bool use_running_route(const AxisTaps& a) { return a.dilation == 1 && a.kernel >= 8; }
+
+// Scratch of the passes along one axis: the running results of the block route, a line split into phases.
+template <class A>
+struct AxisScratch {
+    std::vector<A> forward, backward;
+    std::vector<A> phases;
+    std::vector<A> across_in, across_out;  // lines of W side by side, for the block route along W
+};
+
+template <class R, class A>
+void running_pass(const A* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis, AxisScratch<A>& s) {
+    const auto size = static_cast<size_t>(axis.in * inner);
+    s.forward.resize(size);
+    s.backward.resize(size);
+    A* IRLINT_RESTRICT fwd = s.forward.data();
+    A* IRLINT_RESTRICT bwd = s.backward.data();
+    const int64_t k = axis.kernel;
+    for (int64_t r = 0; r < rows; ++r) {
+        const A* IRLINT_RESTRICT x = src + r * axis.in * inner;
+        // Blocks sit at multiples of k on the whole axis, so a slab of a plane groups its sums as the
+        // whole plane would: results do not depend on the number of threads.
+        for (int64_t b0 = 0, b1 = 0; b0 < axis.in; b0 = b1) {
+            b1 = std::min(b0 + k - (axis.origin + b0) % k, axis.in);
+            for (int64_t j = 0; j < inner; ++j) fwd[b0 * inner + j] = R::combine(R::identity(), x[b0 * inner + j]);
+            for (int64_t i = b0 + 1; i < b1; ++i)
+                for (int64_t j = 0; j < inner; ++j)
+                    fwd[i * inner + j] = R::combine(fwd[(i - 1) * inner + j], x[i * inner + j]);
+            for (int64_t j = 0; j < inner; ++j)
+                bwd[(b1 - 1) * inner + j] = R::combine(R::identity(), x[(b1 - 1) * inner + j]);
+            for (int64_t i = b1 - 2; i >= b0; --i)
+                for (int64_t j = 0; j < inner; ++j)
+                    bwd[i * inner + j] = R::combine_before(x[i * inner + j], bwd[(i + 1) * inner + j]);
+        }
+        A* out = dst + r * axis.out * inner;
+        for (int64_t o = 0; o < axis.out; ++o) {
+            if (axis.lo[o] == 0 && axis.hi[o] == k) {
+                const int64_t first = axis.start[o], last = first + k - 1;
+                const bool one_block = (axis.origin + first) % k == 0;
+                for (int64_t j = 0; j < inner; ++j)
+                    out[o * inner + j] =
+                        one_block ? bwd[first * inner + j] : R::combine(bwd[first * inner + j], fwd[last * inner + j]);
+                continue;
+            }
+            // A window cut by the border: its taps one by one, across the `inner` lines at once.
+            combine_tap_runs<R>(out + o * inner, inner, axis.lo[o], axis.hi[o],
+                                [&](int64_t t) { return x + (axis.start[o] + t) * inner; });
+        }
+    }
+}
+
+// The block route along W with several lines side by side: each running result depends on the one
+// before it, so one line alone is a chain of dependent operations; interleaved, the same operations in
+// the same order run on a vector of lines at once. The lines go in and out through a transposed copy.
+template <class R, class A>
+void running_w_pass(const A* src, A* dst, int64_t rows, const AxisTaps& axis, AxisScratch<A>& s) {
+    constexpr int64_t kLines = 16;
+    s.across_in.resize(static_cast<size_t>(axis.in * kLines));
+    s.across_out.resize(static_cast<size_t>(axis.out * kLines));
+    for (int64_t r = 0; r < rows; r += kLines) {
+        const int64_t n = std::min(kLines, rows - r);
+        A* IRLINT_RESTRICT across = s.across_in.data();
+        for (int64_t line = 0; line < n; ++line)
+            for (int64_t i = 0; i < axis.in; ++i) across[i * n + line] = src[(r + line) * axis.in + i];
+        running_pass<R, A>(across, s.across_out.data(), 1, n, axis, s);
+        const A* IRLINT_RESTRICT result = s.across_out.data();
+        for (int64_t line = 0; line < n; ++line)
+            for (int64_t o = 0; o < axis.out; ++o) dst[(r + line) * axis.out + o] = result[o * n + line];
+    }
+}
+
 // Splits a line into its `stride` phases: phase p holds line[p], line[p + stride], ... Each phase has
 // room for `len` elements (the last ones of a phase may be left unset: no tap reads them).
 template <int64_t S, class Src, class A>
@@ -216,24 +213,49 @@ InteriorRuns<A> interior_runs(const Src* line, int64_t in, int64_t base, const A
     return runs;
 }
 
-// Windows that tile their lines exactly (every output interior, the first at 0, the next line starting
-// where a further window would) read a block of lines as one long line: short lines, such as an
-// adaptive pool's 28 to 7, then make long vector loops.
-inline bool tiles_lines(const AxisTaps& axis) {
-    return axis.interior.first == 0 && axis.interior.last == axis.out && axis.out > 0 && axis.start[0] == 0 &&
-           axis.in == axis.out * axis.stride;
+// Lines whose outputs continue each other (a line of `in` elements has out * stride of them) can be read
+// as one long line: the interior outputs of a block of lines, and the border outputs between them, become
+// one long vector loop. Short lines, such as an adaptive pool's 28 to 7 or a stride-2 pass's 56 outputs,
+// then keep the vector unit busy. The border outputs, which that loop computes over the neighbouring
+// line's elements, are computed again afterwards from their own line.
+inline bool lines_chain(const AxisTaps& axis) {
+    return axis.stride > 0 && axis.in == axis.out * axis.stride && axis.interior.first < axis.interior.last;
+}
+
+// Output o of `line`, its taps one by one.
+template <class R, class Src, class A>
+A border_output(const Src* line, const AxisTaps& axis, int64_t o) {
+    A acc = R::identity();
+    for (int64_t k = axis.lo[o]; k < axis.hi[o]; ++k)
+        acc = R::combine(acc, static_cast<A>(line[axis.start[o] + k * axis.dilation]));
+    return acc;
+}
+
+template <class R, class Src, class A>
+void border_outputs(const Src* line, const AxisTaps& axis, A* out) {
+    const InteriorRange inner = axis.interior;
+    for (int64_t o = 0; o < inner.first; ++o) out[o] = border_output<R, Src, A>(line, axis, o);
+    for (int64_t o = inner.last; o < axis.out; ++o) out[o] = border_output<R, Src, A>(line, axis, o);
+}
+
+// `n` chained lines: long output q = r * out + o of line r. From the first line's first interior output to
+// the last line's last one, every tap lies in the block.
+template <class R, class Src, class A>
+void chained_lines(const Src* src, A* dst, int64_t n, const AxisTaps& axis, AxisScratch<A>& s) {
+    const InteriorRange inner = axis.interior;
+    const int64_t count = (n - 1) * axis.out + inner.last - inner.first;
+    const InteriorRuns<A> runs = interior_runs(src, n * axis.in, axis.start[inner.first], axis, s.phases);
+    combine_tap_runs<R>(dst + inner.first, count, 0, axis.kernel, [&](int64_t k) { return runs.run(k); });
+    for (int64_t r = 0; r < n; ++r) border_outputs<R>(src + r * axis.in, axis, dst + r * axis.out);
 }
 
 // Reduces `rows` contiguous lines along W.
 template <class R, class Src, class A>
 void w_pass(const Src* src, A* dst, int64_t rows, const AxisTaps& axis, AxisScratch<A>& s) {
-    if (tiles_lines(axis)) {
+    if (lines_chain(axis)) {
         const int64_t batch = std::max<int64_t>(1, 4096 / axis.in);  // a batch's phases stay in the L1 cache
-        for (int64_t r = 0; r < rows; r += batch) {
-            const int64_t n = std::min(batch, rows - r);
-            const InteriorRuns<A> runs = interior_runs(src + r * axis.in, n * axis.in, 0, axis, s.phases);
-            combine_tap_runs<R>(dst + r * axis.out, n * axis.out, 0, axis.kernel, [&](int64_t k) { return runs.run(k); });
-        }
+        for (int64_t r = 0; r < rows; r += batch)
+            chained_lines<R>(src + r * axis.in, dst + r * axis.out, std::min(batch, rows - r), axis, s);
         return;
     }
     const InteriorRange inner = axis.interior;
@@ -241,15 +263,11 @@ void w_pass(const Src* src, A* dst, int64_t rows, const AxisTaps& axis, AxisScra
     for (int64_t r = 0; r < rows; ++r) {
         const Src* line = src + r * axis.in;
         A* out = dst + r * axis.out;
-        for (int64_t o = 0; o < axis.out; ++o) {
-            if (o == inner.first && count > 0) o = inner.last;
-            if (o >= axis.out) break;
-            A acc = R::identity();
-            for (int64_t k = axis.lo[o]; k < axis.hi[o]; ++k)
-                acc = R::combine(acc, static_cast<A>(line[axis.start[o] + k * axis.dilation]));
-            out[o] = acc;
+        if (count <= 0) {
+            for (int64_t o = 0; o < axis.out; ++o) out[o] = border_output<R, Src, A>(line, axis, o);
+            continue;
         }
-        if (count <= 0) continue;
+        border_outputs<R>(line, axis, out);
         const InteriorRuns<A> runs = interior_runs(line, axis.in, axis.start[inner.first], axis, s.phases);
         combine_tap_runs<R>(out + inner.first, count, 0, axis.kernel, [&](int64_t k) { return runs.run(k); });
     }
