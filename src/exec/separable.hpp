@@ -213,7 +213,7 @@ InteriorRuns<A> interior_runs(const Src* line, int64_t in, int64_t base, const A
     return runs;
 }
 
-// Lines whose outputs continue each other (a line of `in` elements has out * stride of them) can be read
+// Lines whose windows continue each other (each line holds exactly out * stride elements) can be read
 // as one long line: the interior outputs of a block of lines, and the border outputs between them, become
 // one long vector loop. Short lines, such as an adaptive pool's 28 to 7 or a stride-2 pass's 56 outputs,
 // then keep the vector unit busy. The border outputs, which that loop computes over the neighbouring
