@@ -263,11 +263,8 @@ void w_pass(const Src* src, A* dst, int64_t rows, const AxisTaps& axis, AxisScra
     for (int64_t r = 0; r < rows; ++r) {
         const Src* line = src + r * axis.in;
         A* out = dst + r * axis.out;
-        if (count <= 0) {
-            for (int64_t o = 0; o < axis.out; ++o) out[o] = border_output<R, Src, A>(line, axis, o);
-            continue;
-        }
-        border_outputs<R>(line, axis, out);
+        border_outputs<R>(line, axis, out);  // every output, when the interior is empty
+        if (count <= 0) continue;
         const InteriorRuns<A> runs = interior_runs(line, axis.in, axis.start[inner.first], axis, s.phases);
         combine_tap_runs<R>(out + inner.first, count, 0, axis.kernel, [&](int64_t k) { return runs.run(k); });
     }
