@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(g++ cmake make libpugixml-dev libcli11-dev libfmt-dev libpng-dev doctest-dev python3 python3-numpy
           python3-onnx libonnx-testdata libonnx-dev libprotobuf-dev protobuf-compiler python3-jsonschema
           python3-torch libtomlplusplus-dev)
+# lld links irlint with its start-up functions side by side (CMakeLists.txt, cmake/startup-order.txt).
+packages+=(lld)
 # Packaging and its tests: dpkg-shlibdeps (Depends of the .deb), groff (the man page), YAML (CI definitions).
 packages+=(dpkg-dev groff-base python3-yaml)
 # The HTML reports' test opens them in a real browser: headless Chromium, and a font to render their text.
