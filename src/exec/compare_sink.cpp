@@ -12,11 +12,19 @@ size_t element_bytes(ElementType t) { return static_cast<size_t>(element_type_bi
 
 }  // namespace
 
-ComparingSink::ComparingSink(std::vector<Output> outputs, int threads, int64_t batch_elements_per_thread)
-    : outputs_(std::move(outputs)), batch_elements_(batch_elements_per_thread * std::max(threads, 1)) {
+ComparingSink::ComparingSink(std::vector<Output> outputs, int64_t batch_elements_per_thread,
+                             int64_t batch_elements_on_one_thread)
+    : outputs_(std::move(outputs)),
+      batch_elements_per_thread_(batch_elements_per_thread),
+      batch_elements_on_one_thread_(batch_elements_on_one_thread) {
     total_ = outputs_.empty() ? 0 : static_cast<int64_t>(checked_element_count(outputs_[0].spec.shape, 8).value_or(0));
     for (const Output& o : outputs_)
         comparisons_.push_back(o.expected ? std::make_unique<PiecewiseComparison>(*o.expected, o.tolerance) : nullptr);
+}
+
+int64_t ComparingSink::batch_elements(int threads) {
+    batch_elements_ = threads > 1 ? batch_elements_per_thread_ * threads : batch_elements_on_one_thread_;
+    return batch_elements_;
 }
 
 bool ComparingSink::conclusive() const {
@@ -38,8 +46,11 @@ void ComparingSink::reserve(int64_t elements) {
     buffers_ = std::move(grown);
 }
 
-kernels::OutputSink::Window ComparingSink::window(int64_t, int64_t last) {
-    const int64_t usual = std::min(total_, batch_elements_ + static_cast<int64_t>(kCompareChunk));
+kernels::OutputSink::Window ComparingSink::window(int64_t first, int64_t last) {
+    // A batch's elements and what the last one left uncompared (less than a chunk): the buffer takes the
+    // usual size at once, also where a unit is larger than a batch.
+    const int64_t batch = std::max(batch_elements_, last - first);
+    const int64_t usual = std::min(total_, batch + static_cast<int64_t>(kCompareChunk));
     reserve(std::max(last - begin_, usual));
     return {&buffers_, begin_};
 }

@@ -24,9 +24,13 @@ public:
     };
     // Output elements per thread in one batch: 256 KB of f32, which stays in a core's cache until compared.
     static constexpr int64_t kBatchElementsPerThread = 65536;
-    ComparingSink(std::vector<Output> outputs, int threads, int64_t batch_elements_per_thread = kBatchElementsPerThread);
+    // On one thread no batch wakes other threads, so batches are smaller: the buffer's fresh pages are most
+    // of what a small layer's run spends beyond its kernel (25 of them for 25,088 f32 outputs).
+    static constexpr int64_t kBatchElementsOnOneThread = 8192;
+    explicit ComparingSink(std::vector<Output> outputs, int64_t batch_elements_per_thread = kBatchElementsPerThread,
+                           int64_t batch_elements_on_one_thread = kBatchElementsOnOneThread);
 
-    int64_t batch_elements() const override { return batch_elements_; }
+    int64_t batch_elements(int threads) override;
     bool stopped() const override { return !conclusive(); }
     Window window(int64_t first, int64_t last) override;
     void filled(int64_t end) override;
@@ -45,7 +49,8 @@ private:
     std::vector<std::unique_ptr<PiecewiseComparison>> comparisons_;  // null where not compared
     std::vector<Tensor> buffers_;  // element 0 of each is output element begin_
     int64_t total_ = 0;
-    int64_t batch_elements_ = 0;
+    int64_t batch_elements_per_thread_ = 0, batch_elements_on_one_thread_ = 0;
+    int64_t batch_elements_ = 0;  // as last asked
     int64_t begin_ = 0;  // a multiple of kCompareChunk: what lies before was compared
     int64_t end_ = 0;    // what lies before was written
     double compare_ms_ = 0;

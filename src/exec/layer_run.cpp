@@ -174,7 +174,7 @@ private:
                 expected[i] = std::move(e.tensor);
                 o.expected = &*expected[i];
             }
-            return &sink.emplace(std::move(plan), kernels::resolve_threads(req_.threads));
+            return &sink.emplace(std::move(plan));
         };
         const PoolRunResult result = run_kernels(op, desc, x, output_size, choose);
         if (!result.ok() || !sink || !sink->conclusive()) return false;

@@ -35,8 +35,9 @@ public:
         int64_t origin = 0;
     };
     virtual ~OutputSink() = default;
-    // How many output elements a batch may write (a unit larger than that is a batch of its own); 0: no limit.
-    virtual int64_t batch_elements() const = 0;
+    // How many output elements a batch written by `threads` threads may write (a unit larger than that is a
+    // batch of its own); 0: no limit. Asked once, before the first batch.
+    virtual int64_t batch_elements(int threads) = 0;
     // True when the rest of the outputs is not wanted any more: the run ends after the current batch.
     virtual bool stopped() const { return false; }
     // Where the batch that writes the output elements [first, last) writes them.
@@ -49,7 +50,7 @@ public:
 class WholeTensors final : public OutputSink {
 public:
     explicit WholeTensors(std::vector<Tensor>& outputs) : outputs_(outputs) {}
-    int64_t batch_elements() const override { return 0; }
+    int64_t batch_elements(int) override { return 0; }
     Window window(int64_t, int64_t) override { return {&outputs_, 0}; }
     void filled(int64_t) override {}
 
@@ -140,7 +141,7 @@ void for_each_slab(const Tensor& input, const PlaneGeometry& g, int requested_th
     const int threads = threads_for(g, planes, requested_threads);
     const PlaneWork work(g, planes, threads);
     std::vector<std::optional<Worker>> workers(static_cast<size_t>(threads));
-    const int64_t batch = sink.batch_elements();
+    const int64_t batch = sink.batch_elements(threads);
     for (int64_t first = 0; first < work.units() && !sink.stopped();) {
         const int64_t last = batch > 0 ? work.batch_end(first, batch) : work.units();
         const OutputSink::Window window = sink.window(work.output_begin(first), work.output_end(last - 1));

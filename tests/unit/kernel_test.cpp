@@ -1022,7 +1022,7 @@ std::vector<Tensor> run_kernel(const RandomCase& c, int threads) {
 std::string check_in_batches(const RandomCase& c, const std::vector<Tensor>& whole, int threads, int64_t batch) {
     std::vector<ComparingSink::Output> plan;
     for (const Tensor& t : whole) plan.push_back({{t.type(), t.shape()}, &t, Tolerance{}});
-    ComparingSink sink(std::move(plan), threads, batch);
+    ComparingSink sink(std::move(plan), batch, batch);
     bool asked = false;
     const SinkChooser choose = [&](const std::vector<OutputSpec>& specs) -> kernels::OutputSink* {
         asked = specs.size() == whole.size();
@@ -1179,11 +1179,15 @@ TEST_CASE("kernel: a run into a ComparingSink gives compare_tensors' result to t
     const Tensor off_expected = make_tensor(ElementType::f32, whole.shape(), off);
     const Comparison reference = compare_tensors(whole, near_expected, tolerance);
     REQUIRE(reference.matches());
+    ComparingSink usual({{{ElementType::f32, whole.shape()}, &near_expected, tolerance}});
+    CHECK(usual.batch_elements(1) == 8192);
+    CHECK(usual.batch_elements(2) == 2 * 65536);
     REQUIRE(reference.max_abs_err > 0);
     for (const int threads : {1, 2}) {
-        for (const int64_t batch : {int64_t{1000}, int64_t{4096}, ComparingSink::kBatchElementsPerThread}) {
+        for (const int64_t batch : {int64_t{1000}, int64_t{4096}, ComparingSink::kBatchElementsOnOneThread,
+                                    ComparingSink::kBatchElementsPerThread}) {
             INFO(threads << " thread(s), batches of " << batch << " per thread");
-            ComparingSink sink({{{ElementType::f32, whole.shape()}, &near_expected, tolerance}}, threads, batch);
+            ComparingSink sink({{{ElementType::f32, whole.shape()}, &near_expected, tolerance}}, batch, batch);
             const PoolRunResult r = run_pool(kAvg14, desc, input, {threads}, [&](const auto&) { return &sink; });
             REQUIRE(r.ok());
             REQUIRE(sink.conclusive());
@@ -1194,7 +1198,7 @@ TEST_CASE("kernel: a run into a ComparingSink gives compare_tensors' result to t
             CHECK(std::memcmp(&c.max_rel_err, &reference.max_rel_err, sizeof(double)) == 0);
             CHECK(std::memcmp(&c.mean_abs_err, &reference.mean_abs_err, sizeof(double)) == 0);
 
-            ComparingSink mismatched({{{ElementType::f32, whole.shape()}, &off_expected, tolerance}}, threads, batch);
+            ComparingSink mismatched({{{ElementType::f32, whole.shape()}, &off_expected, tolerance}}, batch, batch);
             REQUIRE(run_pool(kAvg14, desc, input, {threads}, [&](const auto&) { return &mismatched; }).ok());
             CHECK_FALSE(mismatched.conclusive());
         }
