@@ -9,7 +9,7 @@ kernel maps around it); irlint's 15 MB of code, most of it kernels for types and
 does not use, spread the few hundred functions of one command over 60 such faults. Each command below runs
 once under valgrind's callgrind (apt-get install valgrind); every function it enters is listed, those
 used by more commands first, so that start-up and command-line parsing come before the code of one
-command and the kernels of one case last. RUN_DATA_DIR holds the models and .npy files that
+command, and functions of 32 KB or more (the kernels) last. RUN_DATA_DIR holds the models and .npy files that
 bench/run_vs_torch.sh writes (default BUILD_DIR/run-vs-torch); without it, `run` is not profiled.
 Functions missing from a build (another compiler, another version) only lose their place.
 """
@@ -25,9 +25,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FUNCTION = re.compile(r"^c?fn=\(\d+\) (.+)$")
 # What every process runs before main, which callgrind names "(below main)" or not at all.
 ENTRY = ["_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main"]
+# A kernel with its variants inlined is one function of up to 300 KB, of which a run executes a few pieces:
+# placed after the others, it does not push the small functions apart.
+HUGE = 32 << 10
 # The C library picks a string function's variant for the CPU at start (memcpy for AVX2, for AVX-512, ...);
 # valgrind's virtual CPU gets another than the machines irlint runs on, so every variant is listed.
-HUGE = 32 << 10
 STRING_VARIANT = re.compile(r"^(__\w+?)_(sse2|ssse3|sse4_1|sse4_2|avx|avx2|evex|avx512)")
 
 
@@ -111,8 +113,6 @@ def main():
     if not used_by:
         sys.exit("startup_order: no function was profiled (is valgrind installed?)")
     sizes = function_sizes(irlint)
-    # A kernel with its variants inlined is one function of up to 300 KB, of which a run executes a few
-    # pieces: placed last, it does not push the small functions apart.
     ordered = sorted(used_by, key=lambda n: (sizes.get(n, 0) >= HUGE, -used_by[n], first_seen[n]))
     ordered = with_string_variants(ENTRY + ordered, irlint)
     path = os.path.join(ROOT, "cmake", "startup-order.txt")
