@@ -11,7 +11,9 @@ once under valgrind's callgrind (apt-get install valgrind); every function it en
 used by more commands first, so that start-up and command-line parsing come before the code of one
 command, and functions of 32 KB or more (the kernels) last. RUN_DATA_DIR holds the models and .npy files that
 bench/run_vs_torch.sh writes (default BUILD_DIR/run-vs-torch); without it, `run` is not profiled.
-Functions missing from a build (another compiler, another version) only lose their place.
+Functions missing from a build (another compiler, another version) only lose their place. Among functions
+that equally many commands use, the order follows callgrind's record, which `check`'s threads make vary
+from run to run: two runs list the same functions.
 """
 import collections
 import glob
@@ -67,28 +69,31 @@ def functions_of(command, scratch):
     return names
 
 
-def function_sizes(binary):
-    sizes = {}
-    for line in subprocess.run(["nm", "-S", binary], capture_output=True, text=True, check=True).stdout.splitlines():
-        fields = line.split()
-        if len(fields) == 4:
-            sizes[fields[3]] = max(sizes.get(fields[3], 0), int(fields[1], 16))
-    return sizes
+class Symbols:
+    """The binary's function sizes, its string function variants by family, and its indirect functions
+    (the selectors of those variants), from one listing."""
+
+    def __init__(self, binary):
+        self.sizes, self.variants, self.selectors = {}, collections.defaultdict(list), set()
+        listing = subprocess.run(["nm", "-S", binary], capture_output=True, text=True, check=True).stdout
+        for line in listing.splitlines():
+            fields = line.split()
+            if len(fields) not in (3, 4):
+                continue
+            kind, name = fields[-2], fields[-1]
+            if len(fields) == 4:
+                self.sizes[name] = max(self.sizes.get(name, 0), int(fields[1], 16))
+            m = STRING_VARIANT.match(name)
+            if m:
+                self.variants[m.group(1)].append(name)
+            if kind == "i":
+                self.selectors.add(name)
 
 
-def with_string_variants(names, binary):
+def with_string_variants(names, symbols):
     """names, each C library string function (a variant, or the selector valgrind names instead) followed by
     its variants for every instruction set."""
-    variants, selectors = collections.defaultdict(list), set()
-    for line in subprocess.run(["nm", binary], capture_output=True, text=True, check=True).stdout.splitlines():
-        fields = line.split()
-        if len(fields) != 3:
-            continue
-        m = STRING_VARIANT.match(fields[2])
-        if m:
-            variants[m.group(1)].append(fields[2])
-        if fields[1] == "i":  # an indirect function: the selector of its variants
-            selectors.add(fields[2])
+    variants, selectors = symbols.variants, symbols.selectors
     result = []
     for name in names:
         m = STRING_VARIANT.match(name)
@@ -112,9 +117,9 @@ def main():
                 first_seen.setdefault(name, len(first_seen))
     if not used_by:
         sys.exit("startup_order: no function was profiled (is valgrind installed?)")
-    sizes = function_sizes(irlint)
-    ordered = sorted(used_by, key=lambda n: (sizes.get(n, 0) >= HUGE, -used_by[n], first_seen[n]))
-    ordered = with_string_variants(ENTRY + ordered, irlint)
+    symbols = Symbols(irlint)
+    ordered = sorted(used_by, key=lambda n: (symbols.sizes.get(n, 0) >= HUGE, -used_by[n], first_seen[n]))
+    ordered = with_string_variants(ENTRY + ordered, symbols)
     path = os.path.join(ROOT, "cmake", "startup-order.txt")
     with open(path + ".tmp", "w") as f:
         f.write("".join(n + "\n" for n in ordered))
