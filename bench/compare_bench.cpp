@@ -4,11 +4,14 @@
 //   compare/identical    compare_tensors on equal arrays (every error 0)
 //   compare/close        compare_tensors where every element differs within the tolerance
 //   compare/close/2      the same on two threads
+//   pieces/close         PiecewiseComparison fed batches of 64K elements, as `irlint run --expect` compares
+//                        the outputs its kernels write
 //
 //   compare_bench [MiB] [google benchmark flags]
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -77,6 +80,15 @@ int main(int argc, char** argv) {
                 benchmark::DoNotOptimize(result.max_abs_err);
             }
         })->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark("pieces/close", [&](benchmark::State& state) {
+        constexpr size_t kBatch = size_t{1} << 16;
+        for (auto _ : state) {
+            irlint::PiecewiseComparison comparison(close, tolerance);
+            for (size_t first = 0; first < elements; first += kBatch)
+                comparison.add(actual.bytes() + first * sizeof(float), first, std::min(kBatch, elements - first));
+            if (comparison.result().mismatches != 0) state.SkipWithError("the arrays should match");
+        }
+    })->Unit(benchmark::kMillisecond)->UseRealTime();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -1,6 +1,7 @@
 #include "exec/compare.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -286,16 +287,18 @@ inline bool any_lane(const Mask8& mask) {
 #endif
 }
 
-// The largest float not above x >= 0 (FLT_MAX above it), and the smallest float not below x.
+// The largest float not above x >= 0 (FLT_MAX above it), and the smallest float not below x >= 0. The
+// neighbour of a float that is not negative is one step of its bits: std::nextafter is a call into the
+// maths library, and these run for every chunk.
 float float_at_most(double x) {
     if (!(x < FLT_MAX)) return FLT_MAX;
     const auto f = static_cast<float>(x);
-    return static_cast<double>(f) > x ? std::nextafter(f, 0.0f) : f;
+    return static_cast<double>(f) > x ? std::bit_cast<float>(std::bit_cast<uint32_t>(f) - 1) : f;
 }
 
 float float_at_least(double x) {
     const auto f = static_cast<float>(x);
-    return static_cast<double>(f) < x ? std::nextafter(f, FLT_MAX) : f;
+    return static_cast<double>(f) < x ? std::bit_cast<float>(std::bit_cast<uint32_t>(f) + 1) : f;
 }
 
 // The usual chunk of f32, f16 or bf16 values, with the totals of compare_floats to the bit and under half
@@ -429,13 +432,18 @@ private:
     void count_decades(size_t n, double largest, ErrorTotals& t) const {
         for (size_t b = 0; b < kDecadeBounds.size() && kDecadeBounds[b] <= largest; ++b) {
             const Float8 bound = Float8{} + float_at_least(kDecadeBounds[b]);
-            Mask8 reached{};
-            for (size_t i = 0; i < n; i += 8) {
+            Mask8 reached[4]{};
+            const auto count = [&](size_t i, Mask8& into) {
                 Float8 err;
                 std::memcpy(&err, errors_ + i, sizeof err);
-                reached -= err >= bound;
-            }
-            for (size_t k = 0; k < 8; ++k) t.reaches[b] += static_cast<size_t>(reached[k]);
+                into -= err >= bound;
+            };
+            size_t i = 0;
+            for (; i + 32 <= n; i += 32)
+                for (size_t k = 0; k < 4; ++k) count(i + 8 * k, reached[k]);
+            for (; i < n; i += 8) count(i, reached[0]);
+            const Mask8 total = reached[0] + reached[1] + reached[2] + reached[3];
+            for (size_t k = 0; k < 8; ++k) t.reaches[b] += static_cast<size_t>(total[k]);
         }
     }
 
@@ -585,8 +593,9 @@ ChunkCounts compare_float_chunk(const float* a, const float* e, size_t n, const 
     });
 }
 
-// What a run of consecutive chunks found: totals other than the sum, the chunks' sums in order, and
-// where the first chunk with a mismatch begins.
+// What a run of consecutive chunks found: its totals, its chunks' sums and where the first chunk with a
+// mismatch begins. The run that begins the tensor adds its chunks' sums in order into totals.abs_sum; a
+// later run keeps them, to be added in order after those of the runs before it.
 struct RangeResult {
     ErrorTotals totals;
     std::vector<ChunkSum> sums;
@@ -626,13 +635,19 @@ RangeResult compare_chunks(const Tensor& actual, const Tensor& expected, const T
                            size_t last) {
     const size_t element_bytes = element_type_bits(actual.type()) / 8;
     RangeResult r;
+    const bool begins_sum = first == 0;
+    if (!begins_sum) r.sums.reserve(last - first);  // grown one by one, it costs more than the comparison
     for (size_t chunk = first; chunk < last; ++chunk) {
         const size_t begin = chunk * kChunk, n = std::min(kChunk, actual.size() - begin);
         const std::byte* a = actual.bytes() + begin * element_bytes;
         const std::byte* e = expected.bytes() + begin * element_bytes;
         if (std::memcmp(a, e, n * element_bytes) == 0) continue;
-        const ChunkCounts counts =
-            compare_differing_chunk(actual.type(), a, e, n, tol, r.totals, r.sums.emplace_back());
+        ChunkSum sum;
+        const ChunkCounts counts = compare_differing_chunk(actual.type(), a, e, n, tol, r.totals, sum);
+        if (begins_sum)
+            add_in_order(r.totals.abs_sum, sum);
+        else
+            r.sums.push_back(sum);
         r.mismatches += counts.bad;
         if (counts.bad && !r.first_bad_chunk) r.first_bad_chunk = chunk;
     }
@@ -656,6 +671,7 @@ void compare_floating(const Tensor& actual, const Tensor& expected, const Tolera
     else
         kernels::WorkerPool::shared().run(static_cast<int>(parts), compare_part);
     std::optional<size_t> first_bad_chunk;
+    totals.abs_sum = ranges.front().totals.abs_sum;
     for (const RangeResult& r : ranges) {
         for (const ChunkSum& sum : r.sums) add_in_order(totals.abs_sum, sum);
         totals.max_abs = std::max(totals.max_abs, r.totals.max_abs);
