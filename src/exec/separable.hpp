@@ -270,9 +270,44 @@ void w_pass(const Src* src, A* dst, int64_t rows, const AxisTaps& axis, AxisScra
     }
 }
 
+// Along H or D, windows of at most four taps that tile their block of lines (in == out * stride, every
+// output interior): output line q of all the blocks together reads lines first + q * stride + k * dilation.
+// One loop then runs over them all, where combine_tap_runs would pay a call and a switch on the taps for
+// every output line, and a stack of small planes (an adaptive pool's 28 to 7) has many short ones.
+inline bool lines_tile(const AxisTaps& axis) {
+    return lines_chain(axis) && axis.interior.first == 0 && axis.interior.last == axis.out && axis.kernel >= 1 &&
+           axis.kernel <= 4;
+}
+
+template <class R, int N, class Src, class A>
+void tiled_lines(const Src* src, A* dst, int64_t lines, int64_t inner, const AxisTaps& axis) {
+    const Src* first = src + axis.start[0] * inner;
+    const int64_t step = axis.stride * inner, gap = axis.dilation * inner;
+    for (int64_t q = 0; q < lines; ++q) {
+        const Src* p = first + q * step;
+        const Src* p1 = N > 1 ? p + gap : p;
+        const Src* p2 = N > 2 ? p + 2 * gap : p;
+        const Src* p3 = N > 3 ? p + 3 * gap : p;
+        combine_taps<R, N>(dst + q * inner, p, p1, p2, p3, inner, true);
+    }
+}
+
 // Reduces `rows` blocks of interleaved lines (each element `inner` apart) along H or D.
 template <class R, class Src, class A>
 void strided_pass(const Src* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis) {
+    if (lines_tile(axis)) {
+        const int64_t lines = rows * axis.out;
+        switch (axis.kernel) {
+            case 1:
+                return tiled_lines<R, 1>(src, dst, lines, inner, axis);
+            case 2:
+                return tiled_lines<R, 2>(src, dst, lines, inner, axis);
+            case 3:
+                return tiled_lines<R, 3>(src, dst, lines, inner, axis);
+            default:
+                return tiled_lines<R, 4>(src, dst, lines, inner, axis);
+        }
+    }
     for (int64_t r = 0; r < rows; ++r) {
         const Src* block = src + r * axis.in * inner;
         A* out_block = dst + r * axis.out * inner;

@@ -1089,6 +1089,38 @@ TEST_CASE("kernel: many small planes (stacked into one kernel call) agree with t
     check_random_cases(0x57ac4edb1a9e5ULL, RandomCases::Size::many_planes, 400);
 }
 
+TEST_CASE("kernel: H windows that tile their planes (1 to 4 taps, dilated, stacked planes) agree with the oracle") {
+    // Windows along H that cover each plane exactly once (kernel = stride, no padding) run as one loop over
+    // every output row of a stack of planes. The values are multiples of 1/64 below 16, so that every
+    // window's sum is exact in any order and a wrong row shows in the bits.
+    std::mt19937_64 rng(0x711ed4a5);
+    std::uniform_int_distribution<int> sixty_fourths(-1024, 1024);
+    const auto random_input = [&](const std::vector<int64_t>& shape) {
+        std::vector<double> v(static_cast<size_t>(shape[0] * shape[1] * shape[2] * shape[3]));
+        for (double& x : v) x = sixty_fourths(rng) / 64.0;
+        return make_tensor(ElementType::f32, shape, v);
+    };
+    struct Tiling {
+        int64_t kernel, stride, dilation;
+    };
+    for (const Tiling t : {Tiling{1, 1, 1}, Tiling{2, 2, 1}, Tiling{3, 3, 1}, Tiling{4, 4, 1}, Tiling{2, 4, 2}}) {
+        const Tensor input = random_input({2, 7, t.stride * 5, 9});
+        const PoolingDesc desc = window({t.kernel, 2}, {t.stride, 1}, {0, 0}, {0, 0}, {t.dilation, 1});
+        for (const PoolOp& op : {kAvg16, kMax14}) {
+            INFO(op_name(op) << " kernel " << t.kernel << " stride " << t.stride << " dilation " << t.dilation);
+            const std::vector<Tensor> one = run_ok(op, desc, input), two = run_ok(op, desc, input, 2);
+            const std::vector<Tensor> oracle = oracle_ok(op, desc, input);
+            REQUIRE(one[0].shape() == std::vector<int64_t>{2, 7, 5, 8});
+            check_bits(one[0], oracle[0], "against the oracle");
+            check_bits(two[0], one[0], "two threads against one");
+        }
+    }
+    const Tensor input = random_input({1, 64, 28, 28});  // an adaptive pool's 28 to 7, on one thread and two
+    const std::vector<Tensor> oracle = adaptive_oracle_ok(kAdaptiveAvg, PoolingDesc{}, input, {7, 7});
+    for (int threads : {1, 2})
+        check_bits(run_adaptive_ok(kAdaptiveAvg, PoolingDesc{}, input, {7, 7}, threads)[0], oracle[0], "adaptive 28 to 7");
+}
+
 TEST_CASE("kernel: large undilated windows (van Herk running maxima and sums) agree with the oracle") {
     check_random_cases(0x5eed0fb16c0ffee5ULL, RandomCases::Size::large, 300);
 }
