@@ -1090,9 +1090,9 @@ TEST_CASE("kernel: many small planes (stacked into one kernel call) agree with t
 }
 
 TEST_CASE("kernel: H windows that tile their planes (1 to 4 taps, dilated, stacked planes) agree with the oracle") {
-    // Windows along H that cover each plane exactly once (kernel = stride, no padding) run as one loop over
-    // every output row of a stack of planes. The values are multiples of 1/64 below 16, so that every
-    // window's sum is exact in any order and a wrong row shows in the bits.
+    // Windows along H that tile each plane (every window whole, the plane out x stride rows long) run as one
+    // loop over every output row of a stack of planes. The values are multiples of 1/64 of at most 16 in
+    // magnitude, so that every window's sum is exact in any order and a wrong row shows in the bits.
     std::mt19937_64 rng(0x711ed4a5);
     std::uniform_int_distribution<int> sixty_fourths(-1024, 1024);
     const auto random_input = [&](const std::vector<int64_t>& shape) {
