@@ -1117,8 +1117,10 @@ TEST_CASE("kernel: H windows that tile their planes (1 to 4 taps, dilated, stack
     }
     const Tensor input = random_input({1, 64, 28, 28});  // an adaptive pool's 28 to 7, on one thread and two
     const std::vector<Tensor> oracle = adaptive_oracle_ok(kAdaptiveAvg, PoolingDesc{}, input, {7, 7});
-    for (int threads : {1, 2})
-        check_bits(run_adaptive_ok(kAdaptiveAvg, PoolingDesc{}, input, {7, 7}, threads)[0], oracle[0], "adaptive 28 to 7");
+    for (int threads : {1, 2}) {
+        const std::vector<Tensor> out = run_adaptive_ok(kAdaptiveAvg, PoolingDesc{}, input, {7, 7}, threads);
+        check_bits(out[0], oracle[0], "adaptive 28 to 7");
+    }
 }
 
 TEST_CASE("kernel: large undilated windows (van Herk running maxima and sums) agree with the oracle") {
