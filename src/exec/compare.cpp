@@ -1,7 +1,6 @@
 #include "exec/compare.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -287,18 +286,16 @@ inline bool any_lane(const Mask8& mask) {
 #endif
 }
 
-// The largest float not above x >= 0 (FLT_MAX above it), and the smallest float not below x >= 0. The
-// neighbour of a float that is not negative is one step of its bits: std::nextafter is a call into the
-// maths library, and these run for every chunk.
+// The largest float not above x >= 0 (FLT_MAX above it), and the smallest float not below x.
 float float_at_most(double x) {
     if (!(x < FLT_MAX)) return FLT_MAX;
     const auto f = static_cast<float>(x);
-    return static_cast<double>(f) > x ? std::bit_cast<float>(std::bit_cast<uint32_t>(f) - 1) : f;
+    return static_cast<double>(f) > x ? std::nextafter(f, 0.0f) : f;
 }
 
 float float_at_least(double x) {
     const auto f = static_cast<float>(x);
-    return static_cast<double>(f) < x ? std::bit_cast<float>(std::bit_cast<uint32_t>(f) + 1) : f;
+    return static_cast<double>(f) < x ? std::nextafter(f, FLT_MAX) : f;
 }
 
 // The usual chunk of f32, f16 or bf16 values, with the totals of compare_floats to the bit and under half
