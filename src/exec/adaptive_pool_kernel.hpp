@@ -1,4 +1,4 @@
-#pragma once
+// Included once per instruction set, into its namespace, by exec/plane_kernels.hpp (no include guard).
 // AdaptiveAvgPool and AdaptiveMaxPool over one plane, on the bins of adaptive_taps(): output cell i of an
 // axis covers input [floor(i*in/out), ceil((i+1)*in/out)); neighbouring cells may overlap. f32 and f64
 // averages reuse AvgPool's separable passes; the routes here follow OpenVINO's reference step by step.
@@ -8,9 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "exec/kernel_support.hpp"
-
-namespace irlint::kernels {
+namespace irlint::kernels::IRLINT_ISA {
 
 // Visits every output cell with its bin per axis: [begin, end) in D, H, W.
 template <class Fn>
@@ -29,7 +27,7 @@ void for_each_bin(const PlaneGeometry& g, Fn&& fn) {
 // The sum runs in the element type, in D, H, W order; i8 / u8 round the quotient to nearest even.
 // Unlike AvgPool, the divisor is not converted to the element type first.
 template <class Traits>
-void adaptive_avg_plane(const typename Traits::Value* in, const PlaneGeometry& g, typename Traits::Value* out) {
+void adaptive_avg_plane(Isa, const typename Traits::Value* in, const PlaneGeometry& g, typename Traits::Value* out) {
     using V = typename Traits::Value;
     const int64_t rows = g.axes[1].in, cols = g.axes[2].in;
     for_each_bin(g, [&](int64_t i, std::array<int64_t, 3> b, std::array<int64_t, 3> e) {
@@ -52,7 +50,7 @@ void adaptive_avg_plane(const typename Traits::Value* in, const PlaneGeometry& g
 // Each W line's maximum is its first largest element (a NaN in front stays); across lines a candidate
 // replaces the pick only when strictly greater. Indices are flat spatial positions within the plane.
 template <class V>
-void adaptive_max_plane(const V* in, const PlaneGeometry& g, V* out, int64_t* out_idx) {
+void adaptive_max_plane(Isa, const V* in, const PlaneGeometry& g, V* out, int64_t* out_idx) {
     const int64_t rows = g.axes[1].in, cols = g.axes[2].in;
     for_each_bin(g, [&](int64_t i, std::array<int64_t, 3> b, std::array<int64_t, 3> e) {
         bool have = false;
@@ -72,4 +70,4 @@ void adaptive_max_plane(const V* in, const PlaneGeometry& g, V* out, int64_t* ou
     });
 }
 
-}  // namespace irlint::kernels
+}  // namespace irlint::kernels::IRLINT_ISA

@@ -2,8 +2,7 @@
 
 #include <type_traits>
 
-#include "exec/adaptive_pool_kernel.hpp"
-#include "exec/avg_pool_kernel.hpp"
+#include "exec/plane_kernels.hpp"
 
 namespace irlint::kernels {
 
@@ -14,10 +13,12 @@ void run_adaptive_avg(const PlaneGeometry& g, const Tensor& input, OutputSink& s
     using V = typename Traits::Value;
     constexpr bool separable = std::is_floating_point_v<typename Traits::Stored>;  // f32, f64
     auto plane = [](const V* in, const PlaneGeometry& sg, AvgScratch<V>& s, V* out) {
-        if constexpr (separable)
-            with_best_isa([&] { avg_pool_plane<V>(in, sg, AvgDivisor{}, s, out); });
-        else
-            adaptive_avg_plane<Traits>(in, sg, out);
+        with_plane_kernels([&](auto isa) {
+            if constexpr (separable)
+                avg_pool_plane<V>(isa, in, sg, AvgDivisor{}, s, out);
+            else
+                adaptive_avg_plane<Traits>(isa, in, sg, out);
+        });
     };
     run_value_slabs<Traits, AvgScratch<V>>(g, input, sink, threads, plane);
 }
@@ -29,7 +30,7 @@ void run_adaptive_max(const PlaneGeometry& g, const Tensor& input, OutputSink& s
     using V = typename Traits::Value;
     const IndexMapping within_plane{g.in_size(), g.in_size()};
     auto plane = [](const V* in, const PlaneGeometry& sg, NoScratch&, V* out, int64_t* spatial) {
-        with_best_isa([&] { adaptive_max_plane<V>(in, sg, out, spatial); });
+        with_plane_kernels([&](auto isa) { adaptive_max_plane<V>(isa, in, sg, out, spatial); });
     };
     run_indexed_slabs<Traits, NoScratch, int64_t>(g, input, within_plane, sink, threads, plane);
 }

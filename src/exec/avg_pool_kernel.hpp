@@ -1,4 +1,4 @@
-#pragma once
+// Included once per instruction set, into its namespace, by exec/plane_kernels.hpp (no include guard).
 // AvgPool over one plane. The box of in-data taps is separable, so the sums run as passes over D, H and
 // W, and the divisor is the product of the per-axis tap counts, or every kernel tap when padding counts
 // (OpenVINO: exclude-pad=false with a non-zero pad). f16 and bf16 take a direct route instead, because
@@ -8,21 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "exec/separable.hpp"
-
-namespace irlint::kernels {
-
-// Integer sums wrap as the element type's own sum does in the reference; unsigned arithmetic makes the
-// wrap well defined, and the conversion to the element type at the end is exact modulo its width.
-template <class V>
-using SumType = std::conditional_t<std::is_floating_point_v<V>, V, uint64_t>;
-
-// Scratch of the D, H, W passes of a reduction from V into accumulator A.
-template <class A>
-struct PassScratch {
-    std::vector<A> after_d, after_h;
-    AxisScratch<A> running;
-};
+namespace irlint::kernels::IRLINT_ISA {
 
 // Reduces the plane along D, then H, then W into `out` (out_size elements), skipping axes that pass through.
 template <class R, class V, class A>
@@ -43,13 +29,6 @@ void reduce_dhw(const V* in, const PlaneGeometry& g, PassScratch<A>& s, A* out) 
     h_then_w(static_cast<const A*>(s.after_d.data()), d.out);
 }
 
-struct AvgDivisor {
-    bool pads_in_avg = false;
-    // Every tap of the kernel: the divisor when padding counts. A double, because a kernel's tap count can
-    // pass 2^63 (a window of 2^32 x 2^32 over a padded input).
-    double kernel_taps = 1;
-};
-
 // The average as OpenVINO's reference forms it: floats divide, integers divide in integer arithmetic
 // (truncating), and a window without a divisor yields 0.
 template <class V, class A>
@@ -66,13 +45,6 @@ V average(A sum, double count) {
             return static_cast<V>(static_cast<uint64_t>(wrapped) / static_cast<uint64_t>(divisor));
     }
 }
-
-template <class V>
-struct AvgScratch {
-    PassScratch<SumType<V>> passes;
-    std::vector<SumType<V>> sums;
-    std::vector<double> w_taps, hw_taps;  // in-data taps of each W output and each H x W output
-};
 
 // Divides n sums by their counts, d_taps * hw_taps[i]. Floats divide by the count rounded to the element
 // type, as the reference does. A window with no tap in the data has a sum of 0 and gives 0: for floats its
@@ -92,8 +64,7 @@ inline void scale_row(const double* IRLINT_RESTRICT row, double factor, int64_t 
 }
 
 template <class V>
-void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divisor,
-                                        AvgScratch<V>& s, V* out) {
+void avg_pool_plane(Isa, const V* in, const PlaneGeometry& g, const AvgDivisor& divisor, AvgScratch<V>& s, V* out) {
     using A = SumType<V>;
     s.sums.resize(static_cast<size_t>(g.out_size()));
     reduce_dhw<SumReducer<A>, V, A>(in, g, s.passes, s.sums.data());
@@ -131,7 +102,7 @@ void avg_pool_plane(const V* in, const PlaneGeometry& g, const AvgDivisor& divis
 
 // The direct route for f16 / bf16: Traits::round() after every add, as the element type would.
 template <class Traits>
-void avg_pool_plane_rounded(const float* in, const PlaneGeometry& g, const AvgDivisor& divisor, float* out) {
+void avg_pool_plane_rounded(Isa, const float* in, const PlaneGeometry& g, const AvgDivisor& divisor, float* out) {
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
@@ -156,4 +127,4 @@ void avg_pool_plane_rounded(const float* in, const PlaneGeometry& g, const AvgDi
     }
 }
 
-}  // namespace irlint::kernels
+}  // namespace irlint::kernels::IRLINT_ISA

@@ -1,6 +1,6 @@
 #include "exec/plane_runs.hpp"
 
-#include "exec/avg_pool_kernel.hpp"
+#include "exec/plane_kernels.hpp"
 
 namespace irlint::kernels {
 
@@ -10,10 +10,12 @@ template <class Traits>
 void run_avg(const PlaneGeometry& g, const AvgDivisor& divisor, const Tensor& input, OutputSink& sink, int threads) {
     using V = typename Traits::Value;
     auto plane = [&](const V* in, const PlaneGeometry& sg, AvgScratch<V>& s, V* out) {
-        if constexpr (Traits::is_half)
-            avg_pool_plane_rounded<Traits>(in, sg, divisor, out);
-        else
-            with_best_isa([&] { avg_pool_plane<V>(in, sg, divisor, s, out); });
+        with_plane_kernels([&](auto isa) {
+            if constexpr (Traits::is_half)
+                avg_pool_plane_rounded<Traits>(isa, in, sg, divisor, out);
+            else
+                avg_pool_plane<V>(isa, in, sg, divisor, s, out);
+        });
     };
     run_value_slabs<Traits, AvgScratch<V>>(g, input, sink, threads, plane);
 }

@@ -1,4 +1,4 @@
-#pragma once
+// Included once per instruction set, into its namespace, by exec/plane_kernels.hpp (no include guard).
 // MaxPool over one plane, in passes along W, then H, then D. Each pass keeps the first maximum of its
 // window in scan order, so the combined pick is the first maximum in D, H, W order: exactly the element
 // OpenVINO's reference picks with its strict comparison (NaN and lowest() never win; no winner leaves
@@ -9,17 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "exec/separable.hpp"
-
-namespace irlint::kernels {
-
-template <class V, class I = int32_t>
-struct MaxScratch {
-    std::vector<V> values[2];
-    std::vector<I> indices[2];  // flat spatial index of the pick; -1 while nothing was picked
-    std::vector<int32_t> best_tap;
-    AxisScratch<V> running;
-};
+namespace irlint::kernels::IRLINT_ISA {
 
 template <class Traits, class V, class I>
 void indexed_w_pass(const V* src, V* dst, I* dst_idx, int64_t rows, const AxisTaps& axis, MaxScratch<V, I>& s) {
@@ -90,8 +80,7 @@ void indexed_strided_pass(const V* src, const I* src_idx, V* dst, I* dst_idx, in
 
 // Values and flat spatial indices (-1 where no tap won) of one plane.
 template <class Traits, class V, class I>
-void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out,
-                                                I* out_idx) {
+void max_pool_plane_indexed(Isa, const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out, I* out_idx) {
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
@@ -119,7 +108,7 @@ void max_pool_plane_indexed(const V* in, const PlaneGeometry& g, MaxScratch<V, I
 
 // Values only: the same W, H, D passes without the index bookkeeping.
 template <class Traits, class V>
-void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* out) {
+void max_pool_plane(Isa, const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* out) {
     using R = MaxReducer<Traits>;
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
@@ -147,4 +136,4 @@ void max_pool_plane(const V* in, const PlaneGeometry& g, MaxScratch<V>& s, V* ou
     if (!d.passes_through()) reduce_axis<R, V, V>(after_w, out, 1, h.out * w.out, d, s.running);
 }
 
-}  // namespace irlint::kernels
+}  // namespace irlint::kernels::IRLINT_ISA

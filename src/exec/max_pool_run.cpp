@@ -4,7 +4,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "exec/max_pool_kernel.hpp"
+#include "exec/plane_kernels.hpp"
 
 namespace irlint::kernels {
 
@@ -108,7 +108,7 @@ void run_max_indexed(const PlaneGeometry& g, const Tensor& input, const IndexMap
     auto plane = [](const auto* in, const PlaneGeometry& sg, auto& s, auto* out, I* spatial) {
         using V = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
         using Kernel = typename Family::template Kernel<V>;
-        with_best_isa([&] { max_pool_plane_indexed<Kernel, V, I>(in, sg, s, out, spatial); });
+        with_plane_kernels([&](auto isa) { max_pool_plane_indexed<Kernel, V, I>(isa, in, sg, s, out, spatial); });
     };
     run_indexed_slabs<typename Family::TensorTraits, Scratch, I, typename Family::Values>(g, input, m, sink, threads, plane);
 }
@@ -127,7 +127,7 @@ void run_max(const PlaneGeometry& g, const Tensor& input, const IndexMapping* in
     using Scratch = typename Family::template Scratch<int32_t>;
     auto plane = [](const auto* in, const PlaneGeometry& sg, auto& s, auto* out) {
         using V = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
-        with_best_isa([&] { max_pool_plane<typename Family::template Kernel<V>, V>(in, sg, s, out); });
+        with_plane_kernels([&](auto isa) { max_pool_plane<typename Family::template Kernel<V>, V>(isa, in, sg, s, out); });
     };
     run_value_slabs<typename Family::TensorTraits, Scratch, typename Family::Values>(g, input, sink, threads, plane);
 }

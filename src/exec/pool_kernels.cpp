@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "exec/avg_pool_kernel.hpp"
+#include "exec/plane_scratch.hpp"
 #include "exec/kernel_support.hpp"
 #include "exec/plane_runs.hpp"
 

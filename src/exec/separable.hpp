@@ -1,4 +1,4 @@
-#pragma once
+// Included once per instruction set, into its namespace, by exec/plane_kernels.hpp (no include guard).
 // Separable passes of the pooling kernels. A pass reduces one axis of a block of lines: the taps of
 // each output that lie in the data are combined by a Reducer (a sum, or a maximum). Along W the windows
 // that lie wholly inside the data are reduced tap by tap across all outputs at once, a loop the compiler
@@ -10,9 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "exec/kernel_support.hpp"
-
-namespace irlint::kernels {
+namespace irlint::kernels::IRLINT_ISA {
 
 template <class A>
 struct SumReducer {
@@ -86,14 +84,6 @@ void combine_tap_runs(A* out, int64_t n, int64_t first, int64_t end, Run&& run) 
 // backward[first] with forward[last]: only its own taps, in their order, with no subtraction that could
 // cancel against values outside the window.
 inline bool use_running_route(const AxisTaps& a) { return a.dilation == 1 && a.kernel >= 8; }
-
-// Scratch of the passes along one axis: the running results of the block route, a line split into phases.
-template <class A>
-struct AxisScratch {
-    std::vector<A> forward, backward;
-    std::vector<A> phases;
-    std::vector<A> across_in, across_out;  // lines of W side by side, for the block route along W
-};
 
 template <class R, class A>
 void running_pass(const A* src, A* dst, int64_t rows, int64_t inner, const AxisTaps& axis, AxisScratch<A>& s) {
@@ -331,4 +321,4 @@ void reduce_axis(const Src* src, A* dst, int64_t rows, int64_t inner, const Axis
         strided_pass<R, Src, A>(src, dst, rows, inner, axis);
 }
 
-}  // namespace irlint::kernels
+}  // namespace irlint::kernels::IRLINT_ISA

@@ -1239,9 +1239,8 @@ TEST_CASE("kernel: a run into a ComparingSink gives compare_tensors' result to t
     }
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#include "exec/avg_pool_kernel.hpp"
-#include "exec/max_pool_kernel.hpp"
+#include "exec/plane_kernels.hpp"
+#ifdef IRLINT_HAVE_AVX2_KERNELS
 
 TEST_CASE("kernel: the AVX2 and the baseline copies of the plane kernels give the same bits") {
     using namespace irlint::kernels;
@@ -1270,8 +1269,8 @@ TEST_CASE("kernel: the AVX2 and the baseline copies of the plane kernels give th
             const AvgDivisor divisor{pads_in_avg, static_cast<double>(w.kernel * w.kernel)};
             std::vector<float> wide(out_size), base(out_size);
             AvgScratch<float> s1, s2;
-            call_with_avx2([&] { avg_pool_plane<float>(in.data(), g, divisor, s1, wide.data()); });
-            call_with_baseline([&] { avg_pool_plane<float>(in.data(), g, divisor, s2, base.data()); });
+            avg_pool_plane<float>(avx2::Isa{}, in.data(), g, divisor, s1, wide.data());
+            avg_pool_plane<float>(baseline::Isa{}, in.data(), g, divisor, s2, base.data());
             CHECK(std::memcmp(wide.data(), base.data(), out_size * sizeof(float)) == 0);
             ++compared;
         }
@@ -1279,8 +1278,8 @@ TEST_CASE("kernel: the AVX2 and the baseline copies of the plane kernels give th
         std::vector<float> wide(out_size), base(out_size);
         std::vector<int32_t> wide_idx(out_size), base_idx(out_size);
         MaxScratch<float, int32_t> s1, s2;
-        call_with_avx2([&] { max_pool_plane_indexed<Traits, float, int32_t>(in.data(), g, s1, wide.data(), wide_idx.data()); });
-        call_with_baseline([&] { max_pool_plane_indexed<Traits, float, int32_t>(in.data(), g, s2, base.data(), base_idx.data()); });
+        max_pool_plane_indexed<Traits, float, int32_t>(avx2::Isa{}, in.data(), g, s1, wide.data(), wide_idx.data());
+        max_pool_plane_indexed<Traits, float, int32_t>(baseline::Isa{}, in.data(), g, s2, base.data(), base_idx.data());
         CHECK(wide == base);
         CHECK(wide_idx == base_idx);
         ++compared;
