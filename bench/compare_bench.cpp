@@ -16,7 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "exec/compare.hpp"
+#include "exec/compare/compare.hpp"
 
 namespace {
 

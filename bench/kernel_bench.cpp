@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "core/text.hpp"
-#include "exec/npy.hpp"
-#include "exec/pool_kernels.hpp"
+#include "exec/io/npy.hpp"
+#include "exec/kernels/pool_kernels.hpp"
 #include "rules/pool_attrs.hpp"
 
 namespace {

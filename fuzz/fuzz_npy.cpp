@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "exec/npy.hpp"
+#include "exec/io/npy.hpp"
 
 namespace {
 

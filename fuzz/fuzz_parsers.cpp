@@ -21,7 +21,7 @@
 #include "core/dim.hpp"
 #include "core/element_type.hpp"
 #include "core/text.hpp"
-#include "exec/pool_kernels.hpp"
+#include "exec/kernels/pool_kernels.hpp"
 #include "exec/tensor.hpp"
 #include "rules/pool_attrs.hpp"
 #include "rules/pool_rules.hpp"

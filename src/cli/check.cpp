@@ -29,8 +29,8 @@
 #include "core/text.hpp"
 #include "ir/reader.hpp"
 #include "rules/engine.hpp"
-#include "report/baseline.hpp"
-#include "report/rule_selection.hpp"
+#include "policy/baseline.hpp"
+#include "policy/rule_selection.hpp"
 #include "rules/structure.hpp"
 
 namespace irlint::cli {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/walk.hpp"
-#include "report/config.hpp"
+#include "policy/config.hpp"
 
 namespace irlint::cli {
 

@@ -11,7 +11,7 @@
 #include "cli/common.hpp"
 #include "cli/report_sink.hpp"
 #include "report/report_reader.hpp"
-#include "report/rule_selection.hpp"
+#include "policy/rule_selection.hpp"
 
 namespace irlint::cli {
 

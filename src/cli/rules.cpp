@@ -8,7 +8,7 @@
 #include "cli/common.hpp"
 #include "report/report.hpp"
 #include "report/rule_docs.hpp"
-#include "report/rule_selection.hpp"
+#include "policy/rule_selection.hpp"
 #include "report/rules_markdown.hpp"
 
 namespace irlint::cli {

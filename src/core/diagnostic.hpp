@@ -40,7 +40,7 @@ struct Diagnostic {
     std::string message;
     int line = 0;
     LayerRef layer;
-    std::string fingerprint = {};  // set by `check` (see report/baseline.hpp); stable when lines move
+    std::string fingerprint = {};  // set by `check` (see policy/baseline.hpp); stable when lines move
     std::string port = {};         // the port id the finding is about, when it is about one
 
     bool operator==(const Diagnostic&) const = default;

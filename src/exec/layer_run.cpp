@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "exec/compare_sink.hpp"
-#include "exec/kernel_support.hpp"
-#include "exec/npy.hpp"
-#include "exec/pool_kernels.hpp"
+#include "exec/compare/compare_sink.hpp"
+#include "exec/kernels/kernel_support.hpp"
+#include "exec/io/npy.hpp"
+#include "exec/kernels/pool_kernels.hpp"
 #include "rules/pool_attrs.hpp"
 
 namespace irlint {

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/diagnostic.hpp"
-#include "exec/compare.hpp"
-#include "exec/conventions.hpp"
-#include "exec/error_detail.hpp"
-#include "exec/mismatch_map.hpp"
+#include "exec/compare/compare.hpp"
+#include "exec/diagnosis/conventions.hpp"
+#include "exec/diagnosis/error_detail.hpp"
+#include "exec/diagnosis/mismatch_map.hpp"
 #include "exec/tensor.hpp"
 #include "ir/model.hpp"
 #include "rules/engine.hpp"

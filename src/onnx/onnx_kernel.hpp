@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "exec/pool_kernels.hpp"
+#include "exec/kernels/pool_kernels.hpp"
 #include "onnx/onnx_pool.hpp"
 
 namespace irlint {

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "exec/half.hpp"
-#include "exec/kernel_support.hpp"
-#include "exec/npy.hpp"
-#include "exec/pool_kernels.hpp"
+#include "exec/kernels/kernel_support.hpp"
+#include "exec/io/npy.hpp"
+#include "exec/kernels/pool_kernels.hpp"
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_tensor.hpp"

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <onnx/onnx_pb.h>
 
-#include "exec/npy.hpp"
+#include "exec/io/npy.hpp"
 #include "onnx/onnx_model.hpp"
 
 namespace irlint {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/mismatch_map.hpp"
+#include "exec/diagnosis/mismatch_map.hpp"
 #include "report/png.hpp"
 #include "report/report.hpp"
 

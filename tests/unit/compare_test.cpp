@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "exec/compare.hpp"
+#include "exec/compare/compare.hpp"
 #include "pool_oracle.hpp"
 
 using namespace irlint;

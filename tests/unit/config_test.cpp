@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "report/config.hpp"
+#include "policy/config.hpp"
 
 using namespace irlint;
 

@@ -1,5 +1,5 @@
-// Mismatch diagnosis: the catalog of conventions (exec/conventions.hpp), the mismatch map
-// (exec/mismatch_map.hpp) and its views (report/map_view.hpp, report/png.hpp), and the convention hints
+// Mismatch diagnosis: the catalog of conventions (exec/diagnosis/conventions.hpp), the mismatch map
+// (exec/diagnosis/mismatch_map.hpp) and its views (report/map_view.hpp, report/png.hpp), and the convention hints
 // of output-shape-mismatch.
 //
 // Each convention gets a dump planted under it, computed here independently of the code under test (by
@@ -17,9 +17,9 @@
 
 #include <fmt/format.h>
 
-#include "exec/conventions.hpp"
+#include "exec/diagnosis/conventions.hpp"
 #include "exec/half.hpp"
-#include "exec/mismatch_map.hpp"
+#include "exec/diagnosis/mismatch_map.hpp"
 #include "pool_oracle.hpp"
 #include "report/map_view.hpp"
 #include "report/png.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "exec/error_detail.hpp"
+#include "exec/diagnosis/error_detail.hpp"
 #include "report/html.hpp"
 #include "report/report.hpp"
 #include "report/rule_docs.hpp"

@@ -1,4 +1,4 @@
-// The pooling kernels (exec/pool_kernels.hpp) against three references: the worked examples of the
+// The pooling kernels (exec/kernels/pool_kernels.hpp) against three references: the worked examples of the
 // specifications in ../shared/specs (with their known mistakes corrected), OpenVINO's own reference
 // tests, and a randomized comparison with the plain loops of pool_oracle.
 //
@@ -31,11 +31,11 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "exec/compare.hpp"
-#include "exec/compare_sink.hpp"
+#include "exec/compare/compare.hpp"
+#include "exec/compare/compare_sink.hpp"
 #include "exec/half.hpp"
-#include "exec/kernel_support.hpp"
-#include "exec/pool_kernels.hpp"
+#include "exec/kernels/kernel_support.hpp"
+#include "exec/kernels/pool_kernels.hpp"
 #include "pool_oracle.hpp"
 
 using namespace irlint;
@@ -1239,7 +1239,7 @@ TEST_CASE("kernel: a run into a ComparingSink gives compare_tensors' result to t
     }
 }
 
-#include "exec/plane_kernels.hpp"
+#include "exec/kernels/plane_kernels.hpp"
 #ifdef IRLINT_HAVE_AVX2_KERNELS
 
 TEST_CASE("kernel: the AVX2 and the baseline copies of the plane kernels give the same bits") {

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "exec/layer_run.hpp"
-#include "exec/npy.hpp"
+#include "exec/io/npy.hpp"
 #include "ir/reader.hpp"
 
 using namespace irlint;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/npy.hpp"
+#include "exec/io/npy.hpp"
 #include "pool_oracle.hpp"
 
 using namespace irlint;

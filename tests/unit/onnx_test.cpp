@@ -10,8 +10,8 @@
 
 #include <onnx/onnx_pb.h>
 
-#include "exec/npy.hpp"
-#include "exec/pool_kernels.hpp"
+#include "exec/io/npy.hpp"
+#include "exec/kernels/pool_kernels.hpp"
 #include "onnx/onnx_check.hpp"
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_kernel.hpp"

@@ -85,7 +85,7 @@ TEST_CASE("rule_section cuts one section, without its heading, up to the next on
     CHECK(rule_section(md, "zz").empty());
 }
 
-#include "report/rule_selection.hpp"
+#include "policy/rule_selection.hpp"
 
 TEST_CASE("rule selection: --select, --ignore and --severity RULE=LEVEL") {
     RuleSelection sel;
@@ -122,7 +122,7 @@ TEST_CASE("--min-severity hides the findings below it and counts the hidden note
     CHECK(default_min_severity("json") == Severity::note);
 }
 
-#include "report/baseline.hpp"
+#include "policy/baseline.hpp"
 
 TEST_CASE("a fingerprint ignores the line and follows path, rule, layer and port") {
     Diagnostic d{Severity::error, "output-shape-mismatch", "output 1 is declared [1,2]", 10, {"3", "pool1", "MaxPool"}};

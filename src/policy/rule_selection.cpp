@@ -1,0 +1,99 @@
+#include "policy/rule_selection.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "report/rule_docs.hpp"
+
+namespace irlint {
+
+void RuleSelection::apply(Diagnostics& diagnostics) const {
+    std::erase_if(diagnostics, [&](const Diagnostic& d) {
+        if (!select.empty() && !select.count(d.rule)) return true;
+        if (ignore.count(d.rule)) return true;
+        const auto level = severity.find(d.rule);
+        return level != severity.end() && !level->second;
+    });
+    for (Diagnostic& d : diagnostics)
+        if (const auto level = severity.find(d.rule); level != severity.end()) d.severity = *level->second;
+}
+
+std::string valid_rule_ids() {
+    std::string out;
+    for (const RuleDoc& r : rule_docs()) out += (out.empty() ? "" : ", ") + std::string(r.id);
+    return out;
+}
+
+namespace {
+bool known_rule(std::string_view id, std::string& error) {
+    if (find_rule(id)) return true;
+    error = fmt::format("unknown rule '{}'; valid rules: {}", id, valid_rule_ids());
+    return false;
+}
+}  // namespace
+
+bool add_rule_list(std::string_view text, std::set<std::string>& out, std::string& error) {
+    for (std::string_view id : split(text, ',')) {
+        if (!known_rule(id, error)) return false;
+        out.insert(std::string(id));
+    }
+    return true;
+}
+
+std::optional<Severity> parse_severity(std::string_view text) {
+    for (Severity s : {Severity::error, Severity::warning, Severity::note})
+        if (severity_name(s) == text) return s;
+    return std::nullopt;
+}
+
+bool add_severity_override(std::string_view text, RuleSelection& selection, std::string& error) {
+    const size_t eq = text.find('=');
+    if (eq == std::string_view::npos) {
+        error = fmt::format("'{}': expected RULE=LEVEL", text);
+        return false;
+    }
+    const std::string_view id = text.substr(0, eq), level = text.substr(eq + 1);
+    if (!known_rule(id, error)) return false;
+    if (level == "off") {
+        selection.severity[std::string(id)] = std::nullopt;
+        return true;
+    }
+    const auto severity = parse_severity(level);
+    if (!severity) {
+        error = fmt::format("unknown level '{}' for {}; valid levels: error, warning, note, off", level, id);
+        return false;
+    }
+    selection.severity[std::string(id)] = *severity;
+    return true;
+}
+
+size_t hide_below(Diagnostics& diagnostics, Severity min) {
+    size_t notes = 0;
+    std::erase_if(diagnostics, [&](const Diagnostic& d) {
+        if (d.severity >= min) return false;
+        notes += d.severity == Severity::note;
+        return true;
+    });
+    return notes;
+}
+
+std::string hidden_notes_line(size_t hidden_notes) {
+    if (hidden_notes == 0) return "";
+    return fmt::format("{} note{} hidden (--min-severity note shows them)\n", hidden_notes,
+                       hidden_notes == 1 ? "" : "s");
+}
+
+Severity default_min_severity(std::string_view format) { return format == "text" ? Severity::warning : Severity::note; }
+
+std::string files_with_errors_line(const std::vector<std::string>& paths) {
+    if (paths.empty()) return "";
+    constexpr size_t kNamed = 10;
+    std::string out = "files with errors: ";
+    for (size_t i = 0; i < std::min(paths.size(), kNamed); ++i) out += (i ? ", " : "") + paths[i];
+    if (paths.size() > kNamed) out += fmt::format(" and {} more", paths.size() - kNamed);
+    return out + "\n";
+}
+
+}  // namespace irlint
