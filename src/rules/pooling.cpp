@@ -134,48 +134,81 @@ std::vector<int64_t> or_fill(const std::vector<int64_t>& v, size_t n, int64_t fi
     return v.empty() ? std::vector<int64_t>(n, fill) : v;
 }
 
-// The attribute checks OpenVINO makes before it looks at any dimension, in its order.
-std::optional<std::string> validate_attributes(const PoolOp& op, const PoolingDesc& d, const Shape& input,
-                                               const std::vector<int64_t>& strides,
-                                               const std::vector<int64_t>& dilations,
-                                               const std::vector<int64_t>& pads_begin,
-                                               const std::vector<int64_t>& pads_end) {
+// The attributes with their defaults filled in: the lists infer_pool_shape works on.
+struct ResolvedAttributes {
+    std::vector<int64_t> strides;  // the IR reader fills no default: empty strides are an error
+    std::vector<int64_t> dilations;
+    std::vector<int64_t> pads_begin, pads_end;
+};
+
+ResolvedAttributes resolve_defaults(const PoolOp& op, const PoolingDesc& d) {
     const size_t n = d.kernel.size();
-    if (op.has_axis() && !input.rank_dynamic) {
-        const auto rank = static_cast<int64_t>(input.rank());
-        if (d.axis != 0 && (d.axis < -rank || d.axis >= rank))
-            return fmt::format("axis={} is out of the range [{}, {}] of the {}D input", d.axis, -rank,
-                               std::max<int64_t>(rank - 1, 0), rank);
-    }
-    if (pads_begin.size() != n)
+    return {d.strides, op.has_dilations() ? or_fill(d.dilations, n, 1) : std::vector<int64_t>(n, 1),
+            or_fill(d.pads_begin, n, 0), or_fill(d.pads_end, n, 0)};
+}
+
+std::optional<std::string> validate_axis_attribute(const PoolOp& op, const PoolingDesc& d, const Shape& input) {
+    if (!op.has_axis() || input.rank_dynamic) return std::nullopt;
+    const auto rank = static_cast<int64_t>(input.rank());
+    if (d.axis != 0 && (d.axis < -rank || d.axis >= rank))
+        return fmt::format("axis={} is out of the range [{}, {}] of the {}D input", d.axis, -rank,
+                           std::max<int64_t>(rank - 1, 0), rank);
+    return std::nullopt;
+}
+
+// Every list has one value per kernel axis, and the kernel one per spatial axis of the input.
+std::optional<std::string> validate_list_lengths(const PoolingDesc& d, const Shape& input, const ResolvedAttributes& a) {
+    const size_t n = d.kernel.size();
+    if (a.pads_begin.size() != n)
         return fmt::format("pads_begin has {}{}, expected one per kernel axis ({})",
-                           counted(pads_begin.size(), "value"), values_of(pads_begin), n);
-    if (pads_end.size() != n)
-        return fmt::format("pads_end has {}{}, expected one per kernel axis ({})", counted(pads_end.size(), "value"),
-                           values_of(pads_end), n);
+                           counted(a.pads_begin.size(), "value"), values_of(a.pads_begin), n);
+    if (a.pads_end.size() != n)
+        return fmt::format("pads_end has {}{}, expected one per kernel axis ({})", counted(a.pads_end.size(), "value"),
+                           values_of(a.pads_end), n);
     if (!input.rank_dynamic && (input.rank() < 3 || input.rank() > 5))
         return fmt::format("the input must be 3D, 4D or 5D; it is {} (rank {})", input.str(), input.rank());
-    if (strides.size() != n)
-        return fmt::format("strides has {}{}, expected one per kernel axis ({}){}", counted(strides.size(), "value"),
-                           values_of(strides), n,
-                           strides.empty() ? "; OpenVINO's IR reader does not default missing strides to 1" : "");
-    if (dilations.size() != n)
-        return fmt::format("dilations has {}{}, expected one per kernel axis ({})", counted(dilations.size(), "value"),
-                           values_of(dilations), n);
+    if (a.strides.size() != n)
+        return fmt::format("strides has {}{}, expected one per kernel axis ({}){}", counted(a.strides.size(), "value"),
+                           values_of(a.strides), n,
+                           a.strides.empty() ? "; OpenVINO's IR reader does not default missing strides to 1" : "");
+    if (a.dilations.size() != n)
+        return fmt::format("dilations has {}{}, expected one per kernel axis ({})",
+                           counted(a.dilations.size(), "value"), values_of(a.dilations), n);
     if (!input.rank_dynamic && n != input.rank() - 2)
         return fmt::format("kernel has {}{}, but the {}D input {} has {}", counted(n, "value"), values_of(d.kernel),
                            input.rank(), input.str(), counted(input.rank() - 2, "spatial axis", "spatial axes"));
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_value_ranges(const PoolOp& op, const PoolingDesc& d, const ResolvedAttributes& a) {
     auto below = [](const std::vector<int64_t>& v, int64_t lo) {
         return std::any_of(v.begin(), v.end(), [lo](int64_t x) { return x < lo; });
     };
     if (below(d.kernel, 1)) return fmt::format("kernel {} has a value below 1", list_str(d.kernel));
-    if (below(strides, 1)) return fmt::format("strides {} has a zero or negative value", list_str(strides));
-    if (below(dilations, 1)) return fmt::format("dilations {} has a zero or negative value", list_str(dilations));
-    if (below(pads_begin, 0)) return fmt::format("pads_begin {} has a negative value", list_str(pads_begin));
-    if (below(pads_end, 0)) return fmt::format("pads_end {} has a negative value", list_str(pads_end));
+    if (below(a.strides, 1)) return fmt::format("strides {} has a zero or negative value", list_str(a.strides));
+    if (below(a.dilations, 1)) return fmt::format("dilations {} has a zero or negative value", list_str(a.dilations));
+    if (below(a.pads_begin, 0)) return fmt::format("pads_begin {} has a negative value", list_str(a.pads_begin));
+    if (below(a.pads_end, 0)) return fmt::format("pads_end {} has a negative value", list_str(a.pads_end));
     if (d.rounding == RoundingType::ceil_torch && !op.has_ceil_torch())
         return fmt::format("rounding_type=ceil_torch is not supported by {}-{}: it exists from opset14 on",
                            op.type_name(), op.version);
+    return std::nullopt;
+}
+
+// The attribute checks OpenVINO makes before it looks at any dimension, in its order.
+std::optional<std::string> validate_attributes(const PoolOp& op, const PoolingDesc& d, const Shape& input,
+                                               const ResolvedAttributes& a) {
+    if (auto error = validate_axis_attribute(op, d, input)) return error;
+    if (auto error = validate_list_lengths(d, input, a)) return error;
+    return validate_value_ranges(op, d, a);
+}
+
+// A static zero batch or channel count, which OpenVINO rejects before the spatial axes.
+std::optional<std::string> validate_batch_and_channels(const Shape& input) {
+    if (input.dims[0].is_static() && input.dims[0].length() == 0)
+        return fmt::format("the batch size of the input {} is zero", input.str());
+    if (input.dims[1].is_static() && input.dims[1].length() == 0)
+        return fmt::format("the channel count of the input {} is zero", input.str());
     return std::nullopt;
 }
 
@@ -210,90 +243,95 @@ std::string axis_formula(const Dim& in, const AxisWindow& w, const PoolingDesc& 
 
 }  // namespace
 
-PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& input, Formulas formulas) {
-    PoolShape result;
-    const size_t n = d.kernel.size();
-    const auto& strides = d.strides;  // the IR reader fills no default: empty strides are an error
-    const auto dilations = op.has_dilations() ? or_fill(d.dilations, n, 1) : std::vector<int64_t>(n, 1);
-    auto pads_begin = or_fill(d.pads_begin, n, 0);
-    auto pads_end = or_fill(d.pads_end, n, 0);
+namespace {
 
-    if (auto err = validate_attributes(op, d, input, strides, dilations, pads_begin, pads_end)) {
-        result.error = std::move(err);
-        return result;
-    }
+bool is_same_padding(PadType t) { return t == PadType::same_upper || t == PadType::same_lower; }
+
+// The window of spatial axis i with its pads resolved from auto_pad: none for valid, computed from a static
+// dim for same_upper / same_lower (0 on a dynamic one, whose output is then dynamic).
+AxisWindow resolve_axis_window(const PoolingDesc& d, const ResolvedAttributes& a, size_t i, const Dim& in) {
+    AxisWindow w{a.pads_begin[i], a.pads_end[i], d.kernel[i], a.strides[i], a.dilations[i]};
+    if (d.auto_pad == PadType::valid) w.pad_begin = w.pad_end = 0;
+    if (is_same_padding(d.auto_pad))
+        std::tie(w.pad_begin, w.pad_end) =
+            in.is_static() ? same_padding(in.length(), w, d.auto_pad) : std::pair<int64_t, int64_t>{0, 0};
+    return w;
+}
+
+// What OpenVINO checks on a static axis before computing its length: no overflow, a dilated kernel that
+// fits the padded input, and for AvgPool with exclude-pad no window wholly in the padding.
+std::optional<std::string> validate_static_axis(const PoolOp& op, const PoolingDesc& d, size_t dim, int64_t in,
+                                                const AxisWindow& w) {
+    const auto kd = dilated_kernel(w.kernel, w.dilation);
+    int64_t padded = 0;
+    if (!kd || __builtin_add_overflow(in, w.pad_begin, &padded) || __builtin_add_overflow(padded, w.pad_end, &padded))
+        return fmt::format("dim {}: integer overflow in {}+{}+{} or the dilated kernel", dim, in, w.pad_begin,
+                           w.pad_end);
+    if (*kd > padded)
+        return fmt::format("dim {}: the kernel after dilation ({}) is larger than the padded input {}+{}+{} = {}", dim,
+                           *kd, in, w.pad_begin, w.pad_end, padded);
+    if (op.kind == PoolKind::avg_pool && d.exclude_pad && !(*kd > w.pad_begin && *kd > w.pad_end))
+        return fmt::format(
+            "dim {}: with exclude-pad=true a window of {} (after dilation) can lie wholly in the padding "
+            "(pads_begin {}, pads_end {}); OpenVINO rejects this",
+            dim, *kd, w.pad_begin, w.pad_end);
+    return std::nullopt;
+}
+
+// The output dim of an axis, bound by bound; nullopt on overflow. An interval's upper bound saturates to
+// unbounded, as ov::Interval's addition does.
+std::optional<Dim> pooled_dim(const Dim& in, const AxisWindow& w, RoundingType rounding) {
+    const auto lo = pooled_length(in.min(), w, rounding);
+    const auto hi = in.is_static() ? lo : pooled_length(in.max(), w, rounding).value_or(Dim::kInf);
+    if (!lo || !hi) return std::nullopt;
+    return in.is_static() ? Dim(*lo) : Dim(*lo, *hi == Dim::kInf ? -1 : *hi);
+}
+
+PoolShape rejected(std::string error) {
+    PoolShape result;
+    result.error = std::move(error);
+    return result;
+}
+
+}  // namespace
+
+// OpenVINO's pipeline: fill the defaults, validate the attributes, then per spatial axis resolve the pads,
+// validate the axis and compute its dim.
+PoolShape infer_pool_shape(const PoolOp& op, const PoolingDesc& d, const Shape& input, Formulas formulas) {
+    ResolvedAttributes a = resolve_defaults(op, d);
+    if (auto error = validate_attributes(op, d, input, a)) return rejected(std::move(*error));
+    PoolShape result;
     if (input.rank_dynamic) {
-        result.output.dims.assign(n + 2, Dim::dynamic());
-        result.pads_begin = pads_begin;
-        result.pads_end = pads_end;
+        result.output.dims.assign(d.kernel.size() + 2, Dim::dynamic());
+        result.pads_begin = std::move(a.pads_begin);
+        result.pads_end = std::move(a.pads_end);
         return result;
     }
-    if (input.dims[0].is_static() && input.dims[0].length() == 0) {
-        result.error = fmt::format("the batch size of the input {} is zero", input.str());
-        return result;
-    }
-    if (input.dims[1].is_static() && input.dims[1].length() == 0) {
-        result.error = fmt::format("the channel count of the input {} is zero", input.str());
-        return result;
-    }
+    if (auto error = validate_batch_and_channels(input)) return rejected(std::move(*error));
 
     result.output.dims = {input.dims[0], input.dims[1]};
-    const bool same = d.auto_pad == PadType::same_upper || d.auto_pad == PadType::same_lower;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < d.kernel.size(); ++i) {
         const Dim& in = input.dims[i + 2];
-        AxisWindow w{pads_begin[i], pads_end[i], d.kernel[i], strides[i], dilations[i]};
-        if (d.auto_pad == PadType::valid) w.pad_begin = w.pad_end = 0;
-        if (same) {
-            std::tie(w.pad_begin, w.pad_end) = in.is_static() ? same_padding(in.length(), w, d.auto_pad)
-                                                              : std::pair<int64_t, int64_t>{0, 0};
-        }
-        pads_begin[i] = w.pad_begin;
-        pads_end[i] = w.pad_end;
-
-        if (same && !in.is_static()) {
+        const AxisWindow w = resolve_axis_window(d, a, i, in);
+        a.pads_begin[i] = w.pad_begin;
+        a.pads_end[i] = w.pad_end;
+        if (is_same_padding(d.auto_pad) && !in.is_static()) {
             // OpenVINO cannot keep auto pads per bound, so such an axis is fully dynamic.
             result.output.dims.push_back(Dim::dynamic());
             if (formulas == Formulas::written)
-                result.axis_formulas.push_back(fmt::format("{} on the dynamic dim {} = ?", pad_type_name(d.auto_pad),
-                                                           in.str()));
+                result.axis_formulas.push_back(
+                    fmt::format("{} on the dynamic dim {} = ?", pad_type_name(d.auto_pad), in.str()));
             continue;
         }
-        const auto kd = dilated_kernel(w.kernel, w.dilation);
-        if (in.is_static()) {
-            int64_t padded = 0;
-            if (!kd || __builtin_add_overflow(in.length(), w.pad_begin, &padded) ||
-                __builtin_add_overflow(padded, w.pad_end, &padded)) {
-                result.error = fmt::format("dim {}: integer overflow in {}+{}+{} or the dilated kernel", i + 2,
-                                           in.length(), w.pad_begin, w.pad_end);
-                return result;
-            }
-            if (*kd > padded) {
-                result.error =
-                    fmt::format("dim {}: the kernel after dilation ({}) is larger than the padded input {}+{}+{} = {}",
-                                i + 2, *kd, in.length(), w.pad_begin, w.pad_end, padded);
-                return result;
-            }
-            if (op.kind == PoolKind::avg_pool && d.exclude_pad && !(*kd > w.pad_begin && *kd > w.pad_end)) {
-                result.error = fmt::format(
-                    "dim {}: with exclude-pad=true a window of {} (after dilation) can lie wholly in the padding "
-                    "(pads_begin {}, pads_end {}); OpenVINO rejects this",
-                    i + 2, *kd, w.pad_begin, w.pad_end);
-                return result;
-            }
-        }
-        const auto lo = pooled_length(in.min(), w, d.rounding);
-        // An interval's upper bound saturates to unbounded, as ov::Interval's addition does.
-        const auto hi = in.is_static() ? lo : pooled_length(in.max(), w, d.rounding).value_or(Dim::kInf);
-        if (!lo || !hi) {
-            result.error = fmt::format("dim {}: integer overflow in the output size", i + 2);
-            return result;
-        }
-        const Dim out = in.is_static() ? Dim(*lo) : Dim(*lo, *hi == Dim::kInf ? -1 : *hi);
-        result.output.dims.push_back(out);
-        if (formulas == Formulas::written) result.axis_formulas.push_back(axis_formula(in, w, d, out));
+        if (in.is_static())
+            if (auto error = validate_static_axis(op, d, i + 2, in.length(), w)) return rejected(std::move(*error));
+        const auto out = pooled_dim(in, w, d.rounding);
+        if (!out) return rejected(fmt::format("dim {}: integer overflow in the output size", i + 2));
+        result.output.dims.push_back(*out);
+        if (formulas == Formulas::written) result.axis_formulas.push_back(axis_formula(in, w, d, *out));
     }
-    result.pads_begin = std::move(pads_begin);
-    result.pads_end = std::move(pads_end);
+    result.pads_begin = std::move(a.pads_begin);
+    result.pads_end = std::move(a.pads_end);
     return result;
 }
 
