@@ -15,22 +15,24 @@
 
 #include <fmt/format.h>
 
-#include "cli/check_config.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/fix.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/onnx_commands.hpp"
-#include "cli/ordered_pool.hpp"
 #include "cli/progress.hpp"
 #include "cli/report_sink.hpp"
-#include "cli/walk.hpp"
 #include "core/deadline.hpp"
+#include "core/hash.hpp"
 #include "core/text.hpp"
 #include "ir/reader.hpp"
-#include "rules/engine.hpp"
+#include "pipeline/check_plan.hpp"
+#include "pipeline/ordered_pool.hpp"
+#include "pipeline/shard.hpp"
+#include "pipeline/walk.hpp"
 #include "policy/baseline.hpp"
 #include "policy/rule_selection.hpp"
+#include "rules/engine.hpp"
 #include "rules/structure.hpp"
 
 namespace irlint::cli {
@@ -165,29 +167,6 @@ FileResult check_one_safely(const InputFile& file, double timeout_seconds) {
     }
 }
 
-// FNV-1a: a stable hash, so a file stays in its shard when others are added.
-uint64_t stable_hash(std::string_view s) {
-    uint64_t h = 0xcbf29ce484222325ull;  // the 64-bit offset basis
-    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;  // the 64-bit prime
-    return h;
-}
-
-bool parse_shard(const std::string& text, uint64_t& k, uint64_t& n) {
-    const auto parts = split(text, '/');
-    if (parts.size() != 2) return false;
-    const auto a = parse_int(parts[0]), b = parse_int(parts[1]);
-    if (!a || !b || *b < 1 || *a < 1 || *a > *b) return false;
-    k = static_cast<uint64_t>(*a);
-    n = static_cast<uint64_t>(*b);
-    return true;
-}
-
-// The hash is of the path relative to its PATH argument, so that every machine and checkout agrees on the
-// shards whatever the spelling of the PATH (models/, ./models, /abs/models).
-void keep_shard(std::vector<CheckJob>& jobs, uint64_t k, uint64_t n) {
-    std::erase_if(jobs, [&](const CheckJob& j) { return stable_hash(j.file.relative) % n != k - 1; });
-}
-
 int jobs_for(int requested) {
     return requested > 0 ? requested : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
@@ -298,8 +277,8 @@ std::string run_id(const std::vector<CheckJob>& jobs, const CheckOptions& o, con
     std::vector<std::string> relative;
     for (const CheckJob& j : jobs) relative.push_back(j.file.relative);
     std::sort(relative.begin(), relative.end());
-    uint64_t h = 0xcbf29ce484222325ull;
-    auto mix = [&](std::string_view part) { h = stable_hash(fmt::format("{:016x}{}\x1f", h, part)); };
+    uint64_t h = kFnv1aBasis;
+    auto mix = [&](std::string_view part) { h = fnv1a(fmt::format("{:016x}{}\x1f", h, part)); };
     for (const auto& r : relative) mix(r);
     const RuleSettings& rules = filter.flags.rules;
     mix("--select");
@@ -415,13 +394,13 @@ int run_check(const CheckOptions& o) {
     }
     std::optional<ShardInfo> shard;
     if (!o.shard.empty()) {
-        uint64_t k = 0, n = 0;
-        if (!parse_shard(o.shard, k, n)) {
+        const std::optional<Shard> wanted = parse_shard(o.shard);
+        if (!wanted) {
             print_error(fmt::format("--shard {}: expected K/N with 1 <= K <= N", o.shard));
             return exit_code::usage;
         }
-        shard = ShardInfo{k, n, run_id(*jobs, o, *filter, configs)};
-        keep_shard(*jobs, k, n);
+        shard = ShardInfo{wanted->k, wanted->n, run_id(*jobs, o, *filter, configs)};
+        keep_shard(*jobs, *wanted);
     }
     if (jobs->empty() && o.shard.empty()) {
         print_error(input.files.empty() ? "no .xml files found"

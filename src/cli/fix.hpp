@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "cli/check_config.hpp"
+#include "pipeline/check_plan.hpp"
 
 namespace irlint::cli {
 

@@ -10,8 +10,8 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/report_sink.hpp"
-#include "report/report_reader.hpp"
 #include "policy/rule_selection.hpp"
+#include "report/report_reader.hpp"
 
 namespace irlint::cli {
 

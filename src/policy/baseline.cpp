@@ -2,18 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "core/hash.hpp"
 #include "report/json_reader.hpp"
 #include "report/report.hpp"
 
 namespace irlint {
-
-namespace {
-// FNV-1a, 64 bits: stable across machines and runs.
-uint64_t fnv1a(std::string_view s, uint64_t h = 0xcbf29ce484222325ull) {
-    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
-    return h;
-}
-}  // namespace
 
 namespace {
 // The message without its digits: line numbers and values may change, the kind of problem does not.
@@ -28,7 +21,7 @@ std::string without_digits(std::string_view message) {
 std::string finding_fingerprint(std::string_view relative_path, const Diagnostic& d) {
     // A port tells a layer's findings of one rule apart; without one, what the message says has to.
     const std::string detail = d.port.empty() ? without_digits(d.message) : std::string();
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = kFnv1aBasis;
     for (std::string_view part : {relative_path, std::string_view(d.rule), std::string_view(d.layer.name),
                                   std::string_view(d.layer.type), std::string_view(d.port), std::string_view(detail)}) {
         h = fnv1a(part, h);

@@ -14,6 +14,7 @@
 #define TOML_EXCEPTIONS 0
 #include <toml++/toml.h>
 
+#include "core/hash.hpp"
 #include "core/text.hpp"
 #include "report/rule_docs.hpp"
 
@@ -218,12 +219,7 @@ private:
     std::string& error_;
 };
 
-// FNV-1a over the bytes.
-std::string digest_of(std::string_view text) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-    return fmt::format("{:016x}", h);
-}
+std::string digest_of(std::string_view text) { return fmt::format("{:016x}", fnv1a(text)); }
 
 }  // namespace
 

@@ -1,10 +1,10 @@
-#include "cli/check_config.hpp"
+#include "pipeline/check_plan.hpp"
 
 #include <map>
 
 #include <fmt/format.h>
 
-namespace irlint::cli {
+namespace irlint {
 
 namespace fs = std::filesystem;
 
@@ -102,4 +102,4 @@ std::optional<std::vector<CheckJob>> plan_checks(const std::vector<InputFile>& f
     return jobs;
 }
 
-}  // namespace irlint::cli
+}  // namespace irlint

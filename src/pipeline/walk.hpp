@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace irlint::cli {
+namespace irlint {
 
 struct InputFile {
     std::string path;      // as reached from the PATH argument: "models/" gives "models/sub/a.xml"
@@ -23,4 +23,4 @@ struct InputFiles {
 // deep tree cannot exhaust ours; a symbolic link back into a directory being walked is not followed.
 InputFiles find_input_files(const std::vector<std::string>& paths, const std::vector<std::string>& excludes);
 
-}  // namespace irlint::cli
+}  // namespace irlint

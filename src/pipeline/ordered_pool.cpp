@@ -1,4 +1,4 @@
-#include "cli/ordered_pool.hpp"
+#include "pipeline/ordered_pool.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-namespace irlint::cli {
+namespace irlint {
 
 namespace {
 
@@ -121,4 +121,4 @@ size_t run_ordered(const OrderedPool& pool, size_t count, const std::function<Fi
     return i;
 }
 
-}  // namespace irlint::cli
+}  // namespace irlint

@@ -1,4 +1,4 @@
-#include "cli/walk.hpp"
+#include "pipeline/walk.hpp"
 
 #include <fnmatch.h>
 
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-namespace irlint::cli {
+namespace irlint {
 
 namespace fs = std::filesystem;
 
@@ -124,4 +124,4 @@ InputFiles find_input_files(const std::vector<std::string>& paths, const std::ve
     return out;
 }
 
-}  // namespace irlint::cli
+}  // namespace irlint

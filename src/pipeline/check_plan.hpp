@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/walk.hpp"
+#include "pipeline/walk.hpp"
 #include "policy/config.hpp"
 
-namespace irlint::cli {
+namespace irlint {
 
 // The run's own choices, from the command line; unset parts fall back to the configuration.
 struct FlagSettings {
@@ -47,4 +47,4 @@ std::optional<std::vector<CheckJob>> plan_checks(const std::vector<InputFile>& f
                                                  bool discover, const FlagSettings& flags, Configurations& configs,
                                                  std::string& error);
 
-}  // namespace irlint::cli
+}  // namespace irlint

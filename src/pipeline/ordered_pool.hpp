@@ -7,7 +7,7 @@
 
 #include "report/report.hpp"
 
-namespace irlint::cli {
+namespace irlint {
 
 struct OrderedPool {
     size_t threads;
@@ -24,4 +24,4 @@ size_t run_ordered(const OrderedPool& pool, size_t count, const std::function<Fi
                    const std::function<void(FileResult&)>& take, const std::function<void()>& idle,
                    const std::function<bool()>& cancelled);
 
-}  // namespace irlint::cli
+}  // namespace irlint
