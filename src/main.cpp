@@ -2,8 +2,10 @@
 
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <new>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -42,20 +44,67 @@ std::string version_text() {
     return text + "\nONNX support: " + irlint::cli::onnx_support_summary();
 }
 
-constexpr std::string_view kSubcommands[] = {"check", "infer", "shape", "run", "merge", "rules"};
+// One subcommand: its name and description for the help, how it binds its options, and what runs it. The
+// options live as long as the table.
+struct Subcommand {
+    std::string_view name;
+    const char* description;
+    std::function<void(CLI::App&)> setup;
+    std::function<int()> run;
+};
+
+template <class Options>
+Subcommand subcommand(std::string_view name, const char* description, void (*setup)(CLI::App&, Options&),
+                      int (*run)(const Options&)) {
+    auto options = std::make_shared<Options>();
+    return {name, description, [setup, options](CLI::App& app) { setup(app, *options); },
+            [run, options] { return run(*options); }};
+}
+
+std::vector<Subcommand> subcommands() {
+    using namespace irlint::cli;
+    std::vector<Subcommand> table;
+    table.push_back(subcommand("check", "Check IR files or directories and report findings", setup_check, run_check));
+    table.push_back(subcommand(
+        "infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings", setup_infer,
+        run_infer));
+    table.push_back(
+        subcommand("shape", "Compute the output of one pooling layer from its attributes", setup_shape, run_shape));
+    table.push_back(subcommand("run", "Run a pooling layer on .npy inputs and compare with expected outputs",
+                               setup_run, run_run));
+    table.push_back(
+        subcommand("merge", "Combine JSON check reports (e.g. of shards) into one report", setup_merge, run_merge));
+    table.push_back(subcommand("rules", "List the rules, or print one rule's documentation", setup_rules, run_rules));
+    return table;
+}
 
 // The top-level options are flags without values, so the first word that is not an option names the subcommand.
 // Empty when that word is not a subcommand (or there is none): then every subcommand is declared in full.
-std::string_view invoked_subcommand(int argc, char** argv) {
+std::string_view invoked_subcommand(int argc, char** argv, const std::vector<Subcommand>& table) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--") return {};
         if (arg.starts_with('-')) continue;
-        for (std::string_view name : kSubcommands)
-            if (arg == name) return name;
+        for (const Subcommand& sub : table)
+            if (arg == sub.name) return sub.name;
         return {};
     }
     return {};
+}
+
+// Runs the subcommand CLI11 parsed; exceptions that reach here are irlint's own failures.
+int run_parsed(const CLI::App& app, const std::vector<Subcommand>& table) {
+    try {
+        for (const Subcommand& sub : table)
+            if (app.got_subcommand(std::string(sub.name))) return sub.run();
+    } catch (const std::bad_alloc&) {
+        return internal_error("out of memory (std::bad_alloc)");
+    } catch (const std::exception& e) {
+        return internal_error(e.what());
+    } catch (...) {
+        return internal_error("an exception of unknown type");
+    }
+    return irlint::cli::exit_code::usage;
 }
 
 }  // namespace
@@ -69,26 +118,14 @@ int main(int argc, char** argv) {
     app.set_version_flag("-V,--version", std::function<std::string()>(version_text));
     app.require_subcommand(1);
 
-    CheckOptions check;
-    InferOptions infer;
-    ShapeOptions shape;
-    RunOptions run;
-    MergeOptions merge;
-    RulesOptions rules;
+    const std::vector<Subcommand> table = subcommands();
     // Every subcommand is registered (help and errors list them all), but only the invoked one gets its options:
     // declaring all of them costs more start-up than a small `run` spends in its kernel.
-    const std::string_view invoked = invoked_subcommand(argc, argv);
-    const auto add = [&](const char* name, const char* description, auto setup, auto& options) {
-        CLI::App& sub = *app.add_subcommand(name, description);
-        if (invoked.empty() || invoked == name) setup(sub, options);
-    };
-    add("check", "Check IR files or directories and report findings", setup_check, check);
-    add("infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings", setup_infer,
-        infer);
-    add("shape", "Compute the output of one pooling layer from its attributes", setup_shape, shape);
-    add("run", "Run a pooling layer on .npy inputs and compare with expected outputs", setup_run, run);
-    add("merge", "Combine JSON check reports (e.g. of shards) into one report", setup_merge, merge);
-    add("rules", "List the rules, or print one rule's documentation", setup_rules, rules);
+    const std::string_view invoked = invoked_subcommand(argc, argv, table);
+    for (const Subcommand& sub : table) {
+        CLI::App& app_of_sub = *app.add_subcommand(std::string(sub.name), sub.description);
+        if (invoked.empty() || invoked == sub.name) sub.setup(app_of_sub);
+    }
 
     try {
         app.parse(argc, argv);
@@ -102,19 +139,5 @@ int main(int argc, char** argv) {
         app.exit(e);
         return exit_code::usage;
     }
-    try {
-        if (app.got_subcommand("check")) return run_check(check);
-        if (app.got_subcommand("infer")) return run_infer(infer);
-        if (app.got_subcommand("shape")) return run_shape(shape);
-        if (app.got_subcommand("run")) return run_run(run);
-        if (app.got_subcommand("merge")) return run_merge(merge);
-        if (app.got_subcommand("rules")) return run_rules(rules);
-    } catch (const std::bad_alloc&) {
-        return internal_error("out of memory (std::bad_alloc)");
-    } catch (const std::exception& e) {
-        return internal_error(e.what());
-    } catch (...) {
-        return internal_error("an exception of unknown type");
-    }
-    return exit_code::usage;
+    return run_parsed(app, table);
 }
