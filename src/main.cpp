@@ -35,6 +35,30 @@ int internal_error(std::string_view what) {
     return irlint::cli::exit_code::internal;
 }
 
+int run_subcommand(const std::function<int()>& subcommand) {
+    try {
+        return subcommand();
+    } catch (const std::bad_alloc&) {
+        return internal_error("out of memory (std::bad_alloc)");
+    } catch (const std::exception& e) {
+        return internal_error(e.what());
+    } catch (...) {
+        return internal_error("an exception of unknown type");
+    }
+}
+
+// With --format json, infer, run and shape print a JSON document also when they fail (docs/cli.md); it has
+// the lists of the command's report, empty.
+void answer_errors_in_json(const CLI::App& app, const irlint::cli::InferOptions& infer,
+                           const irlint::cli::ShapeOptions& shape, const irlint::cli::RunOptions& run) {
+    using irlint::cli::keep_errors_for_json;
+    if (app.got_subcommand("infer") && infer.format == "json") keep_errors_for_json({"layers"});
+    if (app.got_subcommand("shape") && shape.format == "json")
+        keep_errors_for_json({"outputs", "pads_begin", "pads_end"});
+    if (app.got_subcommand("run") && run.format == "json")
+        keep_errors_for_json({run.data_dir.empty() ? "outputs" : "runs"});
+}
+
 // First line "irlint X.Y.Z" (scripts read it), then where the binary comes from and what it can read.
 std::string version_text() {
     std::string text = std::string("irlint ") + IRLINT_VERSION;
@@ -102,19 +126,16 @@ int main(int argc, char** argv) {
         app.exit(e);
         return exit_code::usage;
     }
-    try {
+    answer_errors_in_json(app, infer, shape, run);
+    const int code = run_subcommand([&]() -> int {
         if (app.got_subcommand("check")) return run_check(check);
         if (app.got_subcommand("infer")) return run_infer(infer);
         if (app.got_subcommand("shape")) return run_shape(shape);
         if (app.got_subcommand("run")) return run_run(run);
         if (app.got_subcommand("merge")) return run_merge(merge);
         if (app.got_subcommand("rules")) return run_rules(rules);
-    } catch (const std::bad_alloc&) {
-        return internal_error("out of memory (std::bad_alloc)");
-    } catch (const std::exception& e) {
-        return internal_error(e.what());
-    } catch (...) {
-        return internal_error("an exception of unknown type");
-    }
-    return exit_code::usage;
+        return exit_code::usage;
+    });
+    if (code != exit_code::ok) print_error_document();
+    return code;
 }
