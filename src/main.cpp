@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -51,14 +52,33 @@ struct Subcommand {
     const char* description;
     std::function<void(CLI::App&)> setup;
     std::function<int()> run;
+    // With --format json, a failing run still prints one JSON document (docs/cli.md): the keys of the lists
+    // its report has, which the document holds empty; nullopt when the options ask for no JSON.
+    std::function<std::optional<std::vector<std::string>>()> error_document_lists;
 };
+
+using ErrorDocumentLists = std::optional<std::vector<std::string>>;
 
 template <class Options>
 Subcommand subcommand(std::string_view name, const char* description, void (*setup)(CLI::App&, Options&),
-                      int (*run)(const Options&)) {
+                      int (*run)(const Options&), ErrorDocumentLists (*lists)(const Options&) = nullptr) {
     auto options = std::make_shared<Options>();
-    return {name, description, [setup, options](CLI::App& app) { setup(app, *options); },
-            [run, options] { return run(*options); }};
+    Subcommand sub{name, description, [setup, options](CLI::App& app) { setup(app, *options); },
+                   [run, options] { return run(*options); }, {}};
+    if (lists) sub.error_document_lists = [lists, options] { return lists(*options); };
+    return sub;
+}
+
+ErrorDocumentLists json_lists(const std::string& format, std::vector<std::string> lists) {
+    if (format != "json") return std::nullopt;
+    return lists;
+}
+ErrorDocumentLists infer_lists(const irlint::cli::InferOptions& o) { return json_lists(o.format, {"layers"}); }
+ErrorDocumentLists shape_lists(const irlint::cli::ShapeOptions& o) {
+    return json_lists(o.format, {"outputs", "pads_begin", "pads_end"});
+}
+ErrorDocumentLists run_lists(const irlint::cli::RunOptions& o) {
+    return json_lists(o.format, {o.data_dir.empty() ? "outputs" : "runs"});
 }
 
 std::vector<Subcommand> subcommands() {
@@ -67,11 +87,11 @@ std::vector<Subcommand> subcommands() {
     table.push_back(subcommand("check", "Check IR files or directories and report findings", setup_check, run_check));
     table.push_back(subcommand(
         "infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings", setup_infer,
-        run_infer));
-    table.push_back(
-        subcommand("shape", "Compute the output of one pooling layer from its attributes", setup_shape, run_shape));
+        run_infer, infer_lists));
+    table.push_back(subcommand("shape", "Compute the output of one pooling layer from its attributes", setup_shape,
+                               run_shape, shape_lists));
     table.push_back(subcommand("run", "Run a pooling layer on .npy inputs and compare with expected outputs",
-                               setup_run, run_run));
+                               setup_run, run_run, run_lists));
     table.push_back(
         subcommand("merge", "Combine JSON check reports (e.g. of shards) into one report", setup_merge, run_merge));
     table.push_back(subcommand("rules", "List the rules, or print one rule's documentation", setup_rules, run_rules));
@@ -92,11 +112,10 @@ std::string_view invoked_subcommand(int argc, char** argv, const std::vector<Sub
     return {};
 }
 
-// Runs the subcommand CLI11 parsed; exceptions that reach here are irlint's own failures.
-int run_parsed(const CLI::App& app, const std::vector<Subcommand>& table) {
+// Exceptions that reach here are irlint's own failures.
+int run_guarded(const Subcommand& sub) {
     try {
-        for (const Subcommand& sub : table)
-            if (app.got_subcommand(std::string(sub.name))) return sub.run();
+        return sub.run();
     } catch (const std::bad_alloc&) {
         return internal_error("out of memory (std::bad_alloc)");
     } catch (const std::exception& e) {
@@ -104,7 +123,20 @@ int run_parsed(const CLI::App& app, const std::vector<Subcommand>& table) {
     } catch (...) {
         return internal_error("an exception of unknown type");
     }
-    return irlint::cli::exit_code::usage;
+}
+
+// Runs the subcommand CLI11 parsed; with --format json a failure still answers with a JSON document.
+int run_parsed(const CLI::App& app, const std::vector<Subcommand>& table) {
+    using namespace irlint::cli;
+    for (const Subcommand& sub : table) {
+        if (!app.got_subcommand(std::string(sub.name))) continue;
+        const ErrorDocumentLists lists = sub.error_document_lists ? sub.error_document_lists() : std::nullopt;
+        if (lists) keep_errors_for_json(*lists);
+        const int code = run_guarded(sub);
+        if (code != exit_code::ok) print_error_document();
+        return code;
+    }
+    return exit_code::usage;
 }
 
 }  // namespace

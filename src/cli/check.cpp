@@ -53,7 +53,8 @@ Configuration: the nearest irlint.toml in a checked file's directory or a parent
 holding .git) sets select, ignore, exclude, fail-on, min-severity, [severity] and [[overrides]];
 flags win over it.
 
-Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage errors or missing paths.)");
+Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it or a file that could not be checked
+(check-failed, whatever --fail-on says), 2 usage errors or missing paths.)");
     app.add_option("paths", o.paths,
                    "IR .xml or ONNX .onnx files, or directories (searched recursively for *.xml and *.onnx)")
         ->required();
@@ -70,7 +71,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 usage 
     app.add_option("--exclude", o.excludes, "Skip paths matching GLOB (repeatable)");
     app.add_flag("-q,--quiet", o.quiet, "Print findings only: no summary table, no progress line");
     app.add_option("--timeout-per-file", o.timeout_per_file,
-                   "Give up on a file after SECONDS of checking, report it (check-timeout) and go on")
+                   "Give up on a file after SECONDS of checking, report it (check-failed) and go on")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--select", o.select, "Report only these rule ids (RULE[,RULE...], repeatable)");
     app.add_option("--ignore", o.ignore, "Never report these rule ids (RULE[,RULE...], repeatable)");
@@ -136,32 +137,30 @@ FileResult check_one(const InputFile& file) {
 // Set when checking a file failed for a reason that is a bug in irlint: the run then exits 2.
 std::atomic<bool> internal_failure{false};
 
-// One file's failure (memory, most likely) or its spent time budget is reported on that file and does not
-// end the run; any other exception is a bug, reported on the file as well, and the run exits 2.
+// One file's failure (memory, most likely) or its spent time budget is reported on that file (check-failed)
+// and does not end the run; any other exception is a bug, reported on the file as well, and the run exits 2.
 FileResult check_one_safely(const InputFile& file, double timeout_seconds) {
     using namespace std::chrono;
     const ScopedDeadline deadline(timeout_seconds > 0 ? std::optional(steady_clock::now() +
                                                                       duration_cast<steady_clock::duration>(
                                                                           duration<double>(timeout_seconds)))
                                                       : std::nullopt);
-    auto failed = [&](std::string_view rule_id, std::string message) {
+    auto failed = [&](std::string message) {
         FileResult out;
         out.path = file.path;
-        out.diagnostics.push_back({Severity::error, std::string(rule_id), std::move(message), 0, {}});
+        out.diagnostics.push_back({Severity::error, std::string(rule::check_failed), std::move(message), 0, {}});
         return out;
     };
     try {
         return check_one(file);
     } catch (const DeadlineExceeded&) {
-        return failed(rule::check_timeout,
-                      fmt::format("checking took longer than --timeout-per-file {} s; the file was not checked fully",
+        return failed(fmt::format("checking took longer than --timeout-per-file {} s; the file was not checked fully",
                                   timeout_seconds));
     } catch (const std::bad_alloc&) {
-        return failed(rule::ir_structure, "irlint could not check the file: out of memory");
+        return failed("irlint could not check the file: out of memory");
     } catch (const std::exception& e) {
         internal_failure = true;
-        return failed(rule::ir_structure,
-                      fmt::format("internal error: {}. This is a bug in irlint {}: please report it with the command "
+        return failed(fmt::format("internal error: {}. This is a bug in irlint {}: please report it with the command "
                                   "line and this file",
                                   e.what(), IRLINT_VERSION));
     }
@@ -199,7 +198,7 @@ void apply_baseline(const CheckJob& job, Diagnostics& diagnostics, const Filter&
     size_t accepted = 0;
     std::erase_if(diagnostics, [&](Diagnostic& d) {
         d.fingerprint = finding_fingerprint(job.settings.fingerprint_path, d);
-        const bool known = filter.baseline && filter.baseline->count(d.fingerprint);
+        const bool known = filter.baseline && filter.baseline->count(d.fingerprint) && !always_reported(d);
         mine.push_back(d.fingerprint);
         accepted += known;
         return known;
@@ -244,10 +243,10 @@ std::optional<Filter> filter_for(const CheckOptions& o) {
     return f;
 }
 
-// Whether a file's findings reach its --fail-on level.
+// Whether a file's findings reach its --fail-on level; a file that could not be checked always fails.
 bool fails(const Diagnostics& diagnostics, std::string_view fail_on) {
     return std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
-        return (fail_on == "error" && d.severity == Severity::error) ||
+        return always_reported(d) || (fail_on == "error" && d.severity == Severity::error) ||
                (fail_on == "warning" && d.severity >= Severity::warning);
     });
 }
@@ -297,11 +296,17 @@ std::string run_id(const std::vector<CheckJob>& jobs, const CheckOptions& o, con
     return fmt::format("{:016x}", h);
 }
 
-// Checks the files and streams the report into the sink in path order. Returns the totals; `failed` tells
-// whether some file reached its --fail-on level.
+// What the findings decide about the exit code: whether some file reached its --fail-on level, and whether
+// some file could not be checked at all (which fails even a run that writes a baseline).
+struct Verdict {
+    bool failed = false;
+    bool unchecked = false;
+};
+
+// Checks the files and streams the report into the sink in path order. Returns the totals.
 Summary check_files(const std::vector<CheckJob>& jobs, const CheckOptions& o, const Filter& filter,
                     const std::optional<ShardInfo>& shard, Fingerprints& prints, ReportSink& sink,
-                    Clock::time_point start, bool& failed) {
+                    Clock::time_point start, Verdict& verdict) {
     ReportOptions options = report_options_for(sink, o.quiet);
     options.shard = shard;
     const auto reporter = make_reporter(o.format, options);
@@ -328,7 +333,9 @@ Summary check_files(const std::vector<CheckJob>& jobs, const CheckOptions& o, co
                         [](const Diagnostic& d) { return d.severity == Severity::error; }))
             files_with_errors.push_back(r.path);
         const FileSettings& settings = jobs[taken++].settings;
-        failed = failed || fails(r.diagnostics, settings.fail_on);
+        verdict.failed = verdict.failed || fails(r.diagnostics, settings.fail_on);
+        verdict.unchecked =
+            verdict.unchecked || std::any_of(r.diagnostics.begin(), r.diagnostics.end(), always_reported);
         hidden_notes += hide_below(r.diagnostics, settings.min_severity);
         const std::string text = reporter->file(r);
         if (shares_terminal && !text.empty()) progress.clear();
@@ -421,8 +428,8 @@ int run_check(const CheckOptions& o) {
     }
     catch_interrupts();
     Fingerprints prints;
-    bool failed = false;
-    const Summary summary = check_files(*jobs, o, *filter, shard, prints, *sink, start, failed);
+    Verdict verdict;
+    const Summary summary = check_files(*jobs, o, *filter, shard, prints, *sink, start, verdict);
     if (interrupted()) return kInterruptedExit;  // a report file of part of the files is not written
     if (auto failure = sink->commit()) {
         print_error(*failure);
@@ -432,9 +439,9 @@ int run_check(const CheckOptions& o) {
     if (internal_failure) return exit_code::internal;
     if (!o.write_baseline.empty()) {
         if (emit_output(o.write_baseline, baseline_json(prints.seen)) != exit_code::ok) return exit_code::usage;
-        return exit_code::ok;
+        return verdict.unchecked ? exit_code::findings : exit_code::ok;
     }
-    return failed ? exit_code::findings : exit_code::ok;
+    return verdict.failed ? exit_code::findings : exit_code::ok;
 }
 
 }  // namespace irlint::cli

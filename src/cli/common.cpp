@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -13,7 +14,24 @@ namespace irlint::cli {
 
 namespace {
 char** g_command_line = nullptr;
+
+// What a command printed, for the JSON error document (keep_errors_for_json).
+struct KeptErrors {
+    bool keeping = false;
+    bool stdout_written = false;
+    std::vector<std::string> report_lists;
+    Diagnostics findings;
+};
+KeptErrors g_kept;
+
+void keep(const Diagnostic& finding) {
+    if (g_kept.keeping) g_kept.findings.push_back(finding);
 }
+
+void print_labeled(std::string_view label, const fmt::text_style& style, const std::string& message) {
+    fmt::print(stderr, "{} {}\n", fmt::styled(label, style), printable(message, kPrintedMessageChars));
+}
+}  // namespace
 
 void remember_command_line(char** argv) { g_command_line = argv; }
 
@@ -28,19 +46,52 @@ bool use_color(int fd) {
 
 Palette palette_for(int fd) { return use_color(fd) ? Palette::colored() : Palette::plain(); }
 
+// An error that is not a finding of a rule (a usage error, a missing file) has an empty rule id.
 void print_error(const std::string& message) {
-    const Palette p = palette_for(STDERR_FILENO);
-    fmt::print(stderr, "{} {}\n", fmt::styled("irlint: error:", p.error), printable(message, kPrintedMessageChars));
+    print_labeled("irlint: error:", palette_for(STDERR_FILENO).error, message);
+    keep({Severity::error, "", message, 0, {}});
 }
 
 void print_warning(const std::string& message) {
-    const Palette p = palette_for(STDERR_FILENO);
-    fmt::print(stderr, "{} {}\n", fmt::styled("irlint: warning:", p.warning),
-               printable(message, kPrintedMessageChars));
+    print_labeled("irlint: warning:", palette_for(STDERR_FILENO).warning, message);
+    keep({Severity::warning, "", message, 0, {}});
+}
+
+void print_finding_error(const std::string& text, const Diagnostic& finding) {
+    print_labeled("irlint: error:", palette_for(STDERR_FILENO).error, text);
+    keep(finding);
+}
+
+void keep_finding(const Diagnostic& finding) { keep(finding); }
+
+void keep_errors_for_json(std::vector<std::string> report_lists) {
+    g_kept.keeping = true;
+    g_kept.report_lists = std::move(report_lists);
+}
+
+// The message of the first error leads, as "error" does in a run's JSON; the findings follow in the order
+// they were printed. Nothing is written when the command already wrote its report.
+void print_error_document() {
+    if (!g_kept.keeping || g_kept.stdout_written) return;
+    const Diagnostics& all = g_kept.findings;
+    const auto first =
+        std::find_if(all.begin(), all.end(), [](const Diagnostic& d) { return d.severity == Severity::error; });
+    std::string lists;
+    for (const std::string& key : g_kept.report_lists) lists += json_string(key) + ":[],";
+    std::string findings;
+    for (const Diagnostic& d : all) {
+        if (!findings.empty()) findings += ',';
+        findings += diagnostic_json(d);
+    }
+    emit_output("", fmt::format("{{\"tool\":\"irlint\",\"version\":{},\"status\":\"error\",\"error\":{},{}"
+                                "\"diagnostics\":[{}]}}\n",
+                                json_string(IRLINT_VERSION), json_string(first == all.end() ? "" : first->message),
+                                lists, findings));
 }
 
 int emit_output(const std::string& path, const std::string& content) {
     if (path.empty()) {
+        g_kept.stdout_written = true;
         std::fwrite(content.data(), 1, content.size(), stdout);
         std::fflush(stdout);
         return exit_code::ok;

@@ -34,5 +34,17 @@ char** command_line();
 void print_error(const std::string& message);
 // For what is skipped without failing the run (an unreadable directory, a symbolic link loop).
 void print_warning(const std::string& message);
+// print_error of `text`, a finding of the model put into words; the JSON error document has `finding` itself.
+void print_finding_error(const std::string& text, const Diagnostic& finding);
+// A finding printed in a format of the command's own (not as an `irlint: error:` line), for the same document.
+void keep_finding(const Diagnostic& finding);
+
+// With --format json, `infer`, `run` and `shape` answer with one JSON document on stdout even when they fail
+// before they have a report: from here on the errors and findings printed are kept, and
+// print_error_document writes them as {"status":"error",...} (docs/cli.md) unless stdout has its report.
+// `report_lists` are the keys of the lists the command's report has; the document has them empty, so that
+// a reader that walks the report finds nothing to walk.
+void keep_errors_for_json(std::vector<std::string> report_lists);
+void print_error_document();
 
 }  // namespace irlint::cli

@@ -15,18 +15,23 @@ namespace irlint::cli {
 std::optional<Model> load_model(const std::string& path, int* exit_code, Diagnostics* read_findings) {
     ReadResult read = read_model(path);
     if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0) {
-        print_error(fmt::format("{}: {}", path, read.diagnostics[0].message));
+        print_finding_error(fmt::format("{}: {}", path, read.diagnostics[0].message), read.diagnostics[0]);
         *exit_code = exit_code::usage;
         return std::nullopt;
     }
     if (!read.model) {
         for (const auto& d : read.diagnostics)
-            print_error(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule));
+            print_finding_error(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule), d);
         *exit_code = exit_code::findings;
         return std::nullopt;
     }
     if (read_findings) *read_findings = std::move(read.diagnostics);
     return std::move(read.model);
+}
+
+void print_unreadable(const std::string& path, const std::string& why) {
+    print_finding_error(fmt::format("{}: {}", path, why),
+                        {Severity::error, std::string(rule::check_failed), why, 0, {}});
 }
 
 std::optional<CheckedModel> load_checked_model(const std::string& path, int* exit_code) {

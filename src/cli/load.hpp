@@ -14,6 +14,10 @@ namespace irlint::cli {
 // go to *read_findings when given.
 std::optional<Model> load_model(const std::string& path, int* exit_code, Diagnostics* read_findings = nullptr);
 
+// A model this build cannot read (no ONNX support) is a file irlint could not check: printed as "PATH: WHY",
+// and a check-failed finding in the JSON error document of --format json.
+void print_unreadable(const std::string& path, const std::string& why);
+
 struct CheckedModel;
 // The model checked by the rules of its format: an IR .xml, or an ONNX model when the path ends in .onnx.
 // Its report holds every finding `check` would give, the reader's too.

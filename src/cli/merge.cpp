@@ -159,6 +159,13 @@ std::string render_shown(const MergeOptions& o, const ReportOptions& options, co
     return out;
 }
 
+// A file that could not be checked fails the merged run as it failed its shard, whatever --fail-on says.
+bool has_unchecked_file(const std::vector<FileResult>& files) {
+    return std::any_of(files.begin(), files.end(), [](const FileResult& f) {
+        return std::any_of(f.diagnostics.begin(), f.diagnostics.end(), always_reported);
+    });
+}
+
 }  // namespace
 
 int run_merge(const MergeOptions& o) {
@@ -178,7 +185,7 @@ int run_merge(const MergeOptions& o) {
         print_error(*failure);
         return exit_code::usage;
     }
-    return summarize(*files).fails(o.fail_on) ? exit_code::findings : exit_code::ok;
+    return summarize(*files).fails(o.fail_on) || has_unchecked_file(*files) ? exit_code::findings : exit_code::ok;
 }
 
 }  // namespace irlint::cli

@@ -28,7 +28,9 @@ namespace {
 std::shared_ptr<const OnnxCheck> load_onnx(const std::string& path, int* exit_code) {
     OnnxRead read = read_onnx(path);
     if (!read.model) {
-        print_error(fmt::format("{}: {}", path, read.missing ? "no such file or directory" : read.error));
+        const std::string why = read.missing ? "no such file or directory" : read.error;
+        print_finding_error(fmt::format("{}: {}", path, why),
+                            {Severity::error, std::string(rule::ir_structure), why, 0, {}});
         *exit_code = read.missing ? exit_code::usage : exit_code::findings;
         return nullptr;
     }

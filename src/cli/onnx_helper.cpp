@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
+#include "cli/load.hpp"
 #include "cli/onnx_commands.hpp"
 
 namespace irlint::cli {
@@ -71,18 +72,18 @@ FileResult check_onnx_model_file(const std::string& path) {
     FileResult out;
     out.path = path;
     const std::string why = g_failure.empty() ? unavailable(not_installed()) : g_failure;
-    out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure), why, 0, {}});
+    out.diagnostics.push_back({Severity::error, std::string(rule::check_failed), why, 0, {}});
     return out;
 }
 
 std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code) {
-    print_error(fmt::format("{}: {}", path, *hand_over_onnx_command()));
+    print_unreadable(path, *hand_over_onnx_command());
     *exit_code = exit_code::usage;
     return std::nullopt;
 }
 
 int run_onnx(const RunOptions& o, const RunLimits&) {
-    print_error(fmt::format("{}: {}", o.model, *hand_over_onnx_command()));
+    print_unreadable(o.model, *hand_over_onnx_command());
     return exit_code::usage;
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
+#include "cli/load.hpp"
 #include "cli/onnx_commands.hpp"
 
 namespace irlint::cli {
@@ -15,12 +16,12 @@ std::optional<std::string> hand_over_onnx_command() { return std::nullopt; }
 FileResult check_onnx_model_file(const std::string& path) {
     FileResult out;
     out.path = path;
-    out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure), kNoOnnx, 0, {}});
+    out.diagnostics.push_back({Severity::error, std::string(rule::check_failed), kNoOnnx, 0, {}});
     return out;
 }
 
 std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code) {
-    print_error(fmt::format("{}: {}", path, kNoOnnx));
+    print_unreadable(path, kNoOnnx);
     *exit_code = exit_code::usage;
     return std::nullopt;
 }
@@ -28,7 +29,7 @@ std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit
 std::string onnx_support_summary() { return "no (built without libonnx-dev; IR .xml only)"; }
 
 int run_onnx(const RunOptions& o, const RunLimits&) {
-    print_error(fmt::format("{}: {}", o.model, kNoOnnx));
+    print_unreadable(o.model, kNoOnnx);
     return exit_code::usage;
 }
 

@@ -137,10 +137,11 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunLimits& set
         return exit_code::usage;
     }
     if (!is_runnable(*layer)) {
-        print_error(
-            fmt::format("{}: layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and "
-                        "AdaptiveMaxPool layers",
-                        o.model, layer->layer->id, layer->layer->name, layer->layer->type));
+        const Layer& l = *layer->layer;
+        const std::string why = fmt::format(
+            "layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and AdaptiveMaxPool layers", l.id,
+            l.name, l.type);
+        print_finding_error(fmt::format("{}: {}", o.model, why), {Severity::error, "", why, l.line, layer_ref(l)});
         return exit_code::findings;
     }
     RunRequest request = request_for(o, setup);

@@ -33,6 +33,11 @@ namespace {
 
 std::string list_json(const std::vector<int64_t>& v) { return "[" + join_ints(v) + "]"; }
 
+// What `check` would report on such a layer, for the JSON error document: the layer has only its type.
+Diagnostic attr_finding(Severity severity, const PoolOp& op, std::string message) {
+    return {severity, std::string(rule::attr_invalid), std::move(message), 0, {"", "", std::string(op.type_name())}};
+}
+
 }  // namespace
 
 int run_shape(const ShapeOptions& o) {
@@ -61,9 +66,11 @@ int run_shape(const ShapeOptions& o) {
     }
     const ParsedAttrs parsed = parse_pool_attrs(*op, attrs);
     const std::string label = fmt::format("{}-{}", op->type_name(), op->version);
-    for (const AttrIssue& issue : parsed.issues)
+    for (const AttrIssue& issue : parsed.issues) {
         fmt::print(stderr, "irlint: {}: {}: {}\n", severity_name(issue.severity), printable(label),
                    printable(issue.message, kPrintedMessageChars));
+        keep_finding(attr_finding(issue.severity, *op, fmt::format("{}: {}", label, issue.message)));
+    }
     if (!parsed.usable()) return exit_code::findings;
 
     PoolShape result;
@@ -85,7 +92,8 @@ int run_shape(const ShapeOptions& o) {
         result = infer_pool_shape(*op, parsed.desc, *input);
     }
     if (result.error) {
-        print_error(fmt::format("{}: {}", label, *result.error));
+        const std::string message = fmt::format("{}: {}", label, *result.error);
+        print_finding_error(message, attr_finding(Severity::error, *op, message));
         return exit_code::findings;
     }
     const size_t outputs = op->output_count();

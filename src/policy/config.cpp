@@ -119,6 +119,7 @@ private:
         if (key.str() == "severity") return read_severity_table(key, node, rules);
         std::vector<std::string> ids;
         if (!read_strings(key, node, ids) || !known_rules(node, ids)) return false;
+        for (std::string& id : ids) id = std::string(find_rule(id)->id);  // an old id names the current rule
         if (key.str() == "select") rules.select.emplace(ids.begin(), ids.end());
         else rules.ignore.insert(ids.begin(), ids.end());
         return true;
@@ -149,12 +150,13 @@ private:
         if (!table)
             return fail(line_of(node), fmt::format("'{}' must be a table of rule-id = \"level\"", key.str()));
         for (const auto& [id, level_node] : *table) {
-            if (!find_rule(id.str()))
+            const auto rule = find_rule(id.str());
+            if (!rule)
                 return fail(line_of(id),
                              fmt::format("unknown rule '{}'; valid rules: {}", excerpt(id.str()), valid_rule_ids()));
             const auto level = level_node.value<std::string>();
             if (level && *level == "off") {
-                rules.severity[std::string(id.str())] = std::nullopt;
+                rules.severity[std::string(rule->id)] = std::nullopt;
                 continue;
             }
             const auto severity = level ? parse_severity(*level) : std::nullopt;
@@ -162,7 +164,7 @@ private:
                 return fail(line_of(level_node),
                              fmt::format("unknown level '{}' for {}; valid levels: error, warning, note, off",
                                          excerpt(level.value_or("")), id.str()));
-            rules.severity[std::string(id.str())] = *severity;
+            rules.severity[std::string(rule->id)] = *severity;
         }
         return true;
     }

@@ -9,15 +9,19 @@
 
 namespace irlint {
 
+bool always_reported(const Diagnostic& d) { return d.rule == rule::check_failed; }
+
 void RuleSelection::apply(Diagnostics& diagnostics) const {
     std::erase_if(diagnostics, [&](const Diagnostic& d) {
+        if (always_reported(d)) return false;
         if (!select.empty() && !select.count(d.rule)) return true;
         if (ignore.count(d.rule)) return true;
         const auto level = severity.find(d.rule);
         return level != severity.end() && !level->second;
     });
     for (Diagnostic& d : diagnostics)
-        if (const auto level = severity.find(d.rule); level != severity.end()) d.severity = *level->second;
+        if (const auto level = severity.find(d.rule); level != severity.end() && !always_reported(d))
+            d.severity = *level->second;
 }
 
 std::string valid_rule_ids() {
@@ -27,17 +31,19 @@ std::string valid_rule_ids() {
 }
 
 namespace {
-bool known_rule(std::string_view id, std::string& error) {
-    if (find_rule(id)) return true;
+// The current id of a known rule (an old id is an alias of one); nullopt with `error` otherwise.
+std::optional<std::string> known_rule(std::string_view id, std::string& error) {
+    if (const auto rule = find_rule(id)) return std::string(rule->id);
     error = fmt::format("unknown rule '{}'; valid rules: {}", id, valid_rule_ids());
-    return false;
+    return std::nullopt;
 }
 }  // namespace
 
 bool add_rule_list(std::string_view text, std::set<std::string>& out, std::string& error) {
     for (std::string_view id : split(text, ',')) {
-        if (!known_rule(id, error)) return false;
-        out.insert(std::string(id));
+        const auto rule = known_rule(id, error);
+        if (!rule) return false;
+        out.insert(*rule);
     }
     return true;
 }
@@ -55,9 +61,10 @@ bool add_severity_override(std::string_view text, RuleSelection& selection, std:
         return false;
     }
     const std::string_view id = text.substr(0, eq), level = text.substr(eq + 1);
-    if (!known_rule(id, error)) return false;
+    const auto rule = known_rule(id, error);
+    if (!rule) return false;
     if (level == "off") {
-        selection.severity[std::string(id)] = std::nullopt;
+        selection.severity[*rule] = std::nullopt;
         return true;
     }
     const auto severity = parse_severity(level);
@@ -65,14 +72,14 @@ bool add_severity_override(std::string_view text, RuleSelection& selection, std:
         error = fmt::format("unknown level '{}' for {}; valid levels: error, warning, note, off", level, id);
         return false;
     }
-    selection.severity[std::string(id)] = *severity;
+    selection.severity[*rule] = *severity;
     return true;
 }
 
 size_t hide_below(Diagnostics& diagnostics, Severity min) {
     size_t notes = 0;
     std::erase_if(diagnostics, [&](const Diagnostic& d) {
-        if (d.severity >= min) return false;
+        if (d.severity >= min || always_reported(d)) return false;
         notes += d.severity == Severity::note;
         return true;
     });

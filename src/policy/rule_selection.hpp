@@ -12,16 +12,21 @@
 
 namespace irlint {
 
+// A finding of check-failed: the file was not checked, so no selection, severity, --min-severity or baseline
+// may hide or lower it, and it always fails the run.
+bool always_reported(const Diagnostic& d);
+
 struct RuleSelection {
     std::set<std::string> select;  // empty: every rule
     std::set<std::string> ignore;
     std::map<std::string, std::optional<Severity>> severity;  // nullopt: off
 
-    // Drops the findings the selection turns off and re-levels the others.
+    // Drops the findings the selection turns off and re-levels the others (never an always_reported one).
     void apply(Diagnostics& diagnostics) const;
 };
 
-// "rule-a,rule-b" into `out`; false with `error` naming the unknown id and the valid ones.
+// "rule-a,rule-b" into `out`, an old id as the current one; false with `error` naming the unknown id and the
+// valid ones.
 bool add_rule_list(std::string_view text, std::set<std::string>& out, std::string& error);
 // "RULE=LEVEL" with LEVEL error|warning|note|off.
 bool add_severity_override(std::string_view text, RuleSelection& selection, std::string& error);
@@ -30,7 +35,8 @@ std::optional<Severity> parse_severity(std::string_view text);
 
 std::string valid_rule_ids();
 
-// --min-severity: removes the findings below `min`; returns how many notes that hid.
+// --min-severity: removes the findings below `min` (never an always_reported one); returns how many notes
+// that hid.
 size_t hide_below(Diagnostics& diagnostics, Severity min);
 // The line a text report ends with when notes were hidden; empty when none were.
 std::string hidden_notes_line(size_t hidden_notes);

@@ -22,20 +22,34 @@ constexpr std::array kRules = {
     RuleDoc{rule::const_data_invalid, Severity::error, false,
             "A Const layer's data description or its bytes in the .bin are invalid."},
     RuleDoc{rule::unsupported_op, Severity::note, false, "Layers irlint has no rules for were not checked."},
-    RuleDoc{rule::check_timeout, Severity::error, false,
-            "Checking the file took longer than --timeout-per-file; it was not checked fully."},
+    RuleDoc{rule::check_failed, Severity::error, false,
+            "irlint could not check the file (time limit, memory, ONNX support, internal error); cannot be ignored."},
     RuleDoc{rule::onnx_shape_inference_mismatch, Severity::note, false,
             "ONNX's own shape inference gives an ONNX pooling node other dims than irlint infers."},
     RuleDoc{rule::runtime_divergence, Severity::warning, false,
             "The model is valid in its format, but a named runtime rejects it or computes it differently."},
 };
+
+// Ids that were renamed: old configurations and command lines still name them.
+struct RuleAlias {
+    std::string_view old_id;
+    std::string_view id;
+};
+constexpr std::array kAliases = {RuleAlias{"check-timeout", rule::check_failed}};
+
+std::string_view resolve_alias(std::string_view rule_id) {
+    for (const RuleAlias& a : kAliases)
+        if (a.old_id == rule_id) return a.id;
+    return rule_id;
+}
 }  // namespace
 
 std::span<const RuleDoc> rule_docs() { return kRules; }
 
 std::optional<RuleDoc> find_rule(std::string_view rule_id) {
+    const std::string_view id = resolve_alias(rule_id);
     for (const RuleDoc& r : kRules)
-        if (r.id == rule_id) return r;
+        if (r.id == id) return r;
     return std::nullopt;
 }
 

@@ -24,6 +24,7 @@ struct RuleDoc {
 // Every rule id, in the order of docs/rules.md.
 std::span<const RuleDoc> rule_docs();
 
+// Also by an old id kept as an alias (check-timeout: check-failed); the RuleDoc has the current id.
 std::optional<RuleDoc> find_rule(std::string_view rule_id);
 
 // The rule's section of docs/rules.md: its anchor is the rule id.

@@ -271,10 +271,17 @@ def internal_error_exits_2():
             f.write("</layers><edges/></net>\n")
         proc = subprocess.run([IRLINT, "infer", path], capture_output=True, text=True, errors="replace",
                               timeout=TIMEOUT_SECONDS, preexec_fn=limit)
+        as_json = subprocess.run([IRLINT, "infer", path, "--format", "json"], capture_output=True, text=True,
+                                 errors="replace", timeout=TIMEOUT_SECONDS, preexec_fn=limit)
     if "Sanitizer" in proc.stderr:
         return  # a sanitizer build cannot start under an address-space limit
     expect_exit(proc, 2, "infer under a 48 MiB address-space limit")
     expect("internal error: out of memory" in proc.stderr and "please report it" in proc.stderr, proc.stderr)
+    # With --format json the error is also the one JSON document on stdout.
+    expect_exit(as_json, 2, "infer --format json under a 48 MiB address-space limit")
+    doc = load_json(as_json, "infer --format json out of memory")
+    expect(doc["status"] == "error" and doc["error"].startswith("internal error: out of memory"), doc)
+    expect(doc["diagnostics"][0]["rule"] == "", doc)
 
 
 # ---------------------------------------------------------------- infer

@@ -113,8 +113,14 @@ def irlint_is_static_and_hands_onnx_commands_to_irlint_onnx():
     with tempfile.TemporaryDirectory() as alone:  # irlint without its helper
         shutil.copy(ARGS.irlint, alone)
         proc = run([os.path.join(alone, "irlint"), "check", "-q", model])
-        expect(proc.returncode == 1 and "irlint-onnx is not installed beside the binary" in proc.stdout,
+        expect(proc.returncode == 1 and "irlint-onnx is not installed beside the binary" in proc.stdout
+               and proc.stdout.rstrip().endswith("[check-failed]"),
                f"irlint without irlint-onnx: exit {proc.returncode}, {proc.stdout.strip()[:300]!r}")
+        # A file irlint could not check is never ignored nor forgiven.
+        proc = run([os.path.join(alone, "irlint"), "check", "-q", model, "--ignore", "check-failed", "--fail-on",
+                    "never"])
+        expect(proc.returncode == 1 and proc.stdout.rstrip().endswith("[check-failed]"),
+               f"irlint without irlint-onnx, --ignore check-failed: exit {proc.returncode}, {proc.stdout[:300]!r}")
         proc = run([os.path.join(alone, "irlint"), "check", "-q", source("testdata", "valid")])
         expect(proc.returncode == 0, f"irlint without irlint-onnx fails on IR files: exit {proc.returncode}")
     proc = irlint("check", "-q", "--format", "json", model)

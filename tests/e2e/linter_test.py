@@ -40,7 +40,7 @@ def expect(cond, what):
 
 CONTRACT_RULES = ["xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch", "attr-invalid",
                   "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op",
-                  "check-timeout", "onnx-shape-inference-mismatch", "runtime-divergence"]
+                  "check-failed", "onnx-shape-inference-mismatch", "runtime-divergence"]
 
 
 @check
@@ -73,6 +73,22 @@ def rules_table_and_one_rule():
     expect(doc["id"] == "attr-invalid" and "What it checks" in doc["documentation"], str(doc)[:200])
     bad = run("rules", "no-such-rule")
     expect(bad.returncode == 2 and "output-shape-mismatch" in bad.stderr, f"exit {bad.returncode}: {bad.stderr}")
+    row = next(line for line in lines if line.startswith("check-failed "))
+    expect(row.split()[1:3] == ["error", "no"], row)
+    # The old id names the rule that took its place.
+    old = run("rules", "check-timeout")
+    expect(old.returncode == 0 and old.stdout.startswith("check-failed (error, not fixable): "), old.stdout[:200])
+
+
+@check
+def check_timeout_is_an_alias_not_an_error():
+    broken = os.path.join(TESTDATA, "broken", "output_shape_wrong_dim.xml")
+    for args in (["--ignore", "check-timeout"], ["--select", "check-timeout"], ["--severity", "check-timeout=off"],
+                 ["--ignore", "check-failed"]):
+        proc = run("check", broken, "--format", "json", *args)
+        expect(proc.returncode in (0, 1) and proc.stderr == "", f"{args}: exit {proc.returncode}: {proc.stderr}")
+    selected = rules_of(run("check", broken, "--format", "json", "--select", "check-timeout"))
+    expect(selected == [], f"--select check-timeout reports only check-failed: {selected}")
 
 
 def rules_of(proc):

@@ -80,7 +80,7 @@ def input_precisions(path):
 def runnable_layers(irlint, path):
     """The pooling layers to dump: consistent (status ok), static input dims, a known precision, small enough."""
     code, report, err = irlint_json(irlint, ["infer", path])
-    if report is None:  # not an IR irlint reads (realir_test.py checks those findings): nothing to run
+    if report is None or report.get("status") == "error":  # not an IR irlint reads (realir_test.py checks those)
         return None, None if code == 1 and err.strip() else f"infer: exit {code} {err.strip()[:200]}"
     precisions = input_precisions(path)
     layers = []

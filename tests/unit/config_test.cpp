@@ -67,6 +67,30 @@ severity = { output-shape-mismatch = "note" }
     CHECK(strict.severity.at("output-shape-mismatch") == Severity::note);
 }
 
+TEST_CASE("a configuration may name check-failed or its old id check-timeout, and cannot hide it") {
+    const TempConfig t(R"(select = ["attr-invalid"]
+ignore = ["check-timeout"]
+[severity]
+check-failed = "off"
+[[overrides]]
+paths = ["*"]
+ignore = ["check-failed"]
+severity = { check-timeout = "note" }
+)");
+    std::string error;
+    const auto c = t.load(error);
+    REQUIRE_MESSAGE(c, error);
+    const RuleSettings rules = c->rules_for("a.xml");
+    CHECK(rules.ignore == std::set<std::string>{"check-failed"});
+    CHECK(rules.severity.at("check-failed") == Severity::note);
+    CHECK(rules.severity.count("check-timeout") == 0);
+    const Diagnostic unchecked{
+        Severity::error, "check-failed", "irlint could not check the file: out of memory", 0, {}};
+    Diagnostics ds = {unchecked, {Severity::error, "output-shape-mismatch", "m", 4, {}}};
+    rules.selection().apply(ds);
+    CHECK(ds == Diagnostics{unchecked});
+}
+
 TEST_CASE("an invalid configuration names the file, the line and the valid choices") {
     struct Case {
         const char* text;

@@ -68,9 +68,11 @@ TEST_CASE("rule ids are unique, kebab-case, and include the contract's ids") {
     }
     for (std::string_view id :
          {"xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch", "attr-invalid",
-          "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op", "check-timeout",
+          "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op", "check-failed",
           "onnx-shape-inference-mismatch", "runtime-divergence"})
         CHECK(ids.count(id) == 1);
+    CHECK(ids.count("check-timeout") == 0);  // an alias now, not a rule of its own
+    CHECK(find_rule("check-failed")->severity == Severity::error);
     REQUIRE(find_rule("runtime-divergence"));
     CHECK(find_rule("runtime-divergence")->severity == Severity::warning);
     CHECK(find_rule("unsupported-op")->severity == Severity::note);
@@ -107,6 +109,56 @@ TEST_CASE("rule selection: --select, --ignore and --severity RULE=LEVEL") {
     CHECK(error == "unknown level 'loud' for attr-invalid; valid levels: error, warning, note, off");
     CHECK(!add_severity_override("attr-invalid", sel, error));
     CHECK(error == "'attr-invalid': expected RULE=LEVEL");
+}
+
+namespace {
+Diagnostic unchecked_file() {
+    return {Severity::error, "check-failed", "checking took longer than --timeout-per-file 1 s", 0, {}};
+}
+}  // namespace
+
+TEST_CASE("check-timeout is an alias of check-failed in rule lists and severity overrides") {
+    REQUIRE(find_rule("check-timeout"));
+    CHECK(find_rule("check-timeout")->id == "check-failed");
+    RuleSelection sel;
+    std::string error;
+    CHECK(add_rule_list("check-timeout,attr-invalid", sel.ignore, error));
+    CHECK(sel.ignore == std::set<std::string>{"attr-invalid", "check-failed"});
+    CHECK(add_severity_override("check-timeout=off", sel, error));
+    CHECK(sel.severity.count("check-failed") == 1);
+    CHECK(sel.severity.count("check-timeout") == 0);
+    CHECK(valid_rule_ids().find("check-timeout") == std::string::npos);
+}
+
+TEST_CASE("no selection drops or lowers check-failed") {
+    std::string error;
+    RuleSelection ignored;
+    REQUIRE(add_rule_list("check-failed,attr-invalid", ignored.ignore, error));
+    RuleSelection selected_away;
+    REQUIRE(add_rule_list("attr-invalid", selected_away.select, error));
+    RuleSelection off;
+    REQUIRE(add_severity_override("check-failed=off", off, error));
+    RuleSelection lowered;
+    REQUIRE(add_severity_override("check-timeout=note", lowered, error));
+    for (const RuleSelection* sel : {&ignored, &selected_away, &off, &lowered}) {
+        Diagnostics ds = {{Severity::error, "attr-invalid", "a", 3, {}}, unchecked_file()};
+        sel->apply(ds);
+        REQUIRE(!ds.empty());
+        CHECK(ds.back() == unchecked_file());
+        CHECK(always_reported(ds.back()));
+    }
+    Diagnostics ds = {{Severity::error, "attr-invalid", "a", 3, {}}, unchecked_file()};
+    ignored.apply(ds);
+    CHECK(ds == Diagnostics{unchecked_file()});
+    CHECK(!always_reported({Severity::error, "ir-structure", "m", 0, {}}));
+}
+
+TEST_CASE("--min-severity never hides check-failed") {
+    Diagnostic odd = unchecked_file();
+    odd.severity = Severity::note;  // not made by irlint; the rule alone keeps it
+    Diagnostics ds = {unchecked_file(), odd, {Severity::note, "unsupported-op", "", 0, {}}};
+    CHECK(hide_below(ds, Severity::error) == 1);
+    CHECK(ds == Diagnostics{unchecked_file(), odd});
 }
 
 TEST_CASE("--min-severity hides the findings below it and counts the hidden notes") {
