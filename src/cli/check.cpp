@@ -33,6 +33,7 @@
 #include "policy/baseline.hpp"
 #include "policy/rule_selection.hpp"
 #include "rules/engine.hpp"
+#include "rules/registry.hpp"
 #include "rules/structure.hpp"
 
 namespace irlint::cli {
@@ -148,7 +149,7 @@ FileResult check_one_safely(const InputFile& file, double timeout_seconds) {
     auto failed = [&](std::string message) {
         FileResult out;
         out.path = file.path;
-        out.diagnostics.push_back({Severity::error, std::string(rule::check_failed), std::move(message), 0, {}});
+        out.diagnostics.push_back(make_finding(rule::check_failed, std::move(message)));
         return out;
     };
     try {

@@ -9,6 +9,7 @@
 #include "cli/onnx_commands.hpp"
 #include "ir/reader.hpp"
 #include "rules/engine.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint::cli {
 
@@ -31,7 +32,7 @@ std::optional<Model> load_model(const std::string& path, int* exit_code, Diagnos
 
 void print_unreadable(const std::string& path, const std::string& why) {
     print_finding_error(fmt::format("{}: {}", path, why),
-                        {Severity::error, std::string(rule::check_failed), why, 0, {}});
+                        make_finding(rule::check_failed, why));
 }
 
 std::optional<CheckedModel> load_checked_model(const std::string& path, int* exit_code) {

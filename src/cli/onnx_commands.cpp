@@ -11,6 +11,7 @@
 #include "onnx/onnx_check.hpp"
 #include "onnx/onnx_run.hpp"
 #include "report/run_report.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint::cli {
 
@@ -30,7 +31,7 @@ std::shared_ptr<const OnnxCheck> load_onnx(const std::string& path, int* exit_co
     if (!read.model) {
         const std::string why = read.missing ? "no such file or directory" : read.error;
         print_finding_error(fmt::format("{}: {}", path, why),
-                            {Severity::error, std::string(rule::ir_structure), why, 0, {}});
+                            make_finding(rule::ir_structure, why));
         *exit_code = read.missing ? exit_code::usage : exit_code::findings;
         return nullptr;
     }

@@ -14,6 +14,7 @@
 #include "cli/common.hpp"
 #include "cli/load.hpp"
 #include "cli/onnx_commands.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint::cli {
 
@@ -72,7 +73,7 @@ FileResult check_onnx_model_file(const std::string& path) {
     FileResult out;
     out.path = path;
     const std::string why = g_failure.empty() ? unavailable(not_installed()) : g_failure;
-    out.diagnostics.push_back({Severity::error, std::string(rule::check_failed), why, 0, {}});
+    out.diagnostics.push_back(make_finding(rule::check_failed, why));
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "cli/common.hpp"
 #include "cli/load.hpp"
 #include "cli/onnx_commands.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint::cli {
 
@@ -16,7 +17,7 @@ std::optional<std::string> hand_over_onnx_command() { return std::nullopt; }
 FileResult check_onnx_model_file(const std::string& path) {
     FileResult out;
     out.path = path;
-    out.diagnostics.push_back({Severity::error, std::string(rule::check_failed), kNoOnnx, 0, {}});
+    out.diagnostics.push_back(make_finding(rule::check_failed, kNoOnnx));
     return out;
 }
 

@@ -7,7 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "report/report.hpp"
-#include "report/rule_docs.hpp"
+#include "rules/registry.hpp"
 #include "policy/rule_selection.hpp"
 #include "report/rules_markdown.hpp"
 
@@ -20,19 +20,19 @@ void setup_rules(CLI::App& app, RulesOptions& o) {
 
 namespace {
 
-std::string rule_json(const RuleDoc& r, std::string_view documentation) {
+std::string rule_json(const Rule& r, std::string_view documentation) {
     std::string out = fmt::format("{{\"id\":{},\"severity\":\"{}\",\"fixable\":{},\"description\":{},\"help_uri\":{}",
                                   json_string(r.id), severity_name(r.severity), r.fixable ? "true" : "false",
-                                  json_string(r.summary), json_string(rule_help_uri(r.id)));
+                                  json_string(r.summary), json_string(rule_help_uri(r)));
     if (!documentation.empty()) out += fmt::format(",\"documentation\":{}", json_string(documentation));
     return out + "}";
 }
 
 std::string rules_table_text() {
     size_t id_width = 4;
-    for (const RuleDoc& r : rule_docs()) id_width = std::max(id_width, r.id.size());
+    for (const Rule& r : rule_registry()) id_width = std::max(id_width, r.id.size());
     std::string out = fmt::format("{:<{}}  {:<8}  {:<7}  {}\n", "rule", id_width, "severity", "fixable", "description");
-    for (const RuleDoc& r : rule_docs())
+    for (const Rule& r : rule_registry())
         out += fmt::format("{:<{}}  {:<8}  {:<7}  {}\n", r.id, id_width, severity_name(r.severity),
                            r.fixable ? "yes" : "no", r.summary);
     return out;
@@ -44,10 +44,10 @@ int run_rules(const RulesOptions& o) {
     if (o.rule.empty()) {
         if (o.format == "text") return emit_output("", rules_table_text());
         std::string out = "{\"rules\":[";
-        for (const RuleDoc& r : rule_docs()) out += (out.back() == '[' ? "" : ",") + rule_json(r, {});
+        for (const Rule& r : rule_registry()) out += (out.back() == '[' ? "" : ",") + rule_json(r, {});
         return emit_output("", out + "]}\n");
     }
-    const std::optional<RuleDoc> rule = find_rule(o.rule);
+    const Rule* rule = find_rule(o.rule);
     if (!rule) {
         print_error(fmt::format("unknown rule '{}'; valid rules: {}", o.rule, valid_rule_ids()));
         return exit_code::usage;
@@ -56,7 +56,7 @@ int run_rules(const RulesOptions& o) {
     if (o.format == "json") return emit_output("", "{\"rules\":[" + rule_json(*rule, section) + "]}\n");
     return emit_output("",
                        fmt::format("{} ({}, {}fixable): {}\n\n{}\nSee {}\n", rule->id, severity_name(rule->severity),
-                                   rule->fixable ? "" : "not ", rule->summary, section, rule_help_uri(rule->id)));
+                                   rule->fixable ? "" : "not ", rule->summary, section, rule_help_uri(*rule)));
 }
 
 }  // namespace irlint::cli

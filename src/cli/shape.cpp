@@ -7,6 +7,7 @@
 #include "core/text.hpp"
 #include "rules/pool_attrs.hpp"
 #include "rules/pool_rules.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint::cli {
 
@@ -35,7 +36,7 @@ std::string list_json(const std::vector<int64_t>& v) { return "[" + join_ints(v)
 
 // What `check` would report on such a layer, for the JSON error document: the layer has only its type.
 Diagnostic attr_finding(Severity severity, const PoolOp& op, std::string message) {
-    return {severity, std::string(rule::attr_invalid), std::move(message), 0, {"", "", std::string(op.type_name())}};
+    return make_finding(rule::attr_invalid, severity, std::move(message), 0, {"", "", std::string(op.type_name())});
 }
 
 }  // namespace

@@ -16,10 +16,11 @@
 #include <pugixml.hpp>
 
 #include "core/deadline.hpp"
-#include "core/page_arena.hpp"
 #include "core/dim.hpp"
+#include "core/page_arena.hpp"
 #include "core/text.hpp"
 #include "ir/producer.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint {
 
@@ -225,17 +226,17 @@ private:
         return static_cast<bool>(root);
     }
 
-    void add(Severity severity, std::string_view rule_id, int at, std::string message, const Layer* layer = nullptr) {
+    void add(Severity severity, const Rule& rule, int at, std::string message, const Layer* layer = nullptr) {
         Diagnostic d;
         d.severity = severity;
-        d.rule = std::string(rule_id);
+        d.rule = std::string(rule.id);
         d.line = at;
         d.message = std::move(message);
         if (layer) d.layer = layer_ref(*layer);
         result_.diagnostics.push_back(std::move(d));
     }
-    void error(std::string_view rule_id, int at, std::string message, const Layer* layer = nullptr) {
-        add(Severity::error, rule_id, at, std::move(message), layer);
+    void error(const Rule& rule, int at, std::string message, const Layer* layer = nullptr) {
+        add(Severity::error, rule, at, std::move(message), layer);
     }
 
     bool read_version(const pugi::xml_node& net) {
@@ -569,7 +570,7 @@ ReadResult read_model(const std::string& xml_path) {
     }
     ReadResult result;
     result.diagnostics.push_back(
-        {Severity::error, std::string(rule::ir_structure), "cannot open the file for reading", 0, {}});
+        make_finding(rule::ir_structure, "cannot open the file for reading"));
     return result;
 }
 

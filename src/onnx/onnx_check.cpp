@@ -6,6 +6,7 @@
 
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_infer_cross.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint {
 
@@ -88,9 +89,9 @@ public:
 private:
     const Layer& layer(size_t i) const { return c_.model.graphs[0].layers[i]; }
 
-    void emit(Severity s, std::string_view rule_id, size_t node, std::string message) {
+    void emit(Severity s, const Rule& rule, size_t node, std::string message) {
         const Layer& l = layer(node);
-        c_.report.diagnostics.push_back({s, std::string(rule_id), std::move(message), 0, layer_ref(l)});
+        c_.report.diagnostics.push_back({s, std::string(rule.id), std::move(message), 0, layer_ref(l)});
     }
 
     Shape input_shape(const OnnxNode& n) const {
@@ -270,7 +271,7 @@ FileResult check_onnx_file(const std::string& path) {
     out.path = path;
     OnnxRead read = read_onnx(path);
     if (!read.model) {
-        out.diagnostics.push_back({Severity::error, std::string(rule::ir_structure), read.error, 0, {}});
+        out.diagnostics.push_back(make_finding(rule::ir_structure, read.error));
         return out;
     }
     const auto c = check_onnx(std::move(*read.model));

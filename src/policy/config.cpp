@@ -16,7 +16,7 @@
 
 #include "core/hash.hpp"
 #include "core/text.hpp"
-#include "report/rule_docs.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint {
 

@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "report/rule_docs.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint {
 
-bool always_reported(const Diagnostic& d) { return d.rule == rule::check_failed; }
+bool always_reported(const Diagnostic& d) { return d.rule == rule::check_failed.id; }
 
 void RuleSelection::apply(Diagnostics& diagnostics) const {
     std::erase_if(diagnostics, [&](const Diagnostic& d) {
@@ -26,7 +26,7 @@ void RuleSelection::apply(Diagnostics& diagnostics) const {
 
 std::string valid_rule_ids() {
     std::string out;
-    for (const RuleDoc& r : rule_docs()) out += (out.empty() ? "" : ", ") + std::string(r.id);
+    for (const Rule& r : rule_registry()) out += (out.empty() ? "" : ", ") + std::string(r.id);
     return out;
 }
 

@@ -7,7 +7,7 @@
 
 #include "report/html.hpp"
 #include "report/report.hpp"
-#include "report/rule_docs.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint {
 
@@ -50,8 +50,9 @@ constexpr std::string_view kCheckScript = R"(
 int severity_rank(Severity s) { return s == Severity::error ? 0 : s == Severity::warning ? 1 : 2; }
 
 std::string rule_link(std::string_view rule_id) {
-    if (!find_rule(rule_id)) return fmt::format("<code>{}</code>", html_text(rule_id));
-    return fmt::format("<a href=\"{}\"><code>{}</code></a>", html_escape(rule_help_uri(rule_id)), html_escape(rule_id));
+    const Rule* rule = find_rule(rule_id);
+    if (!rule) return fmt::format("<code>{}</code>", html_text(rule_id));
+    return fmt::format("<a href=\"{}\"><code>{}</code></a>", html_escape(rule_help_uri(*rule)), html_escape(rule_id));
 }
 
 std::string layer_cell(const LayerRef& l) {

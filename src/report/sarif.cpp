@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/report.hpp"
-#include "report/rule_docs.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint {
 
@@ -51,11 +51,11 @@ constexpr std::string_view kSarifSchema =
 std::string rules_json() {
     std::string out = "[";
     bool first = true;
-    for (const RuleDoc& r : rule_docs()) {
+    for (const Rule& r : rule_registry()) {
         out += fmt::format(
             "{}{{\"id\":{},\"shortDescription\":{{\"text\":{}}},\"helpUri\":{},"
             "\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
-            first ? "" : ",", json_string(r.id), json_string(r.summary), json_string(rule_help_uri(r.id)),
+            first ? "" : ",", json_string(r.id), json_string(r.summary), json_string(rule_help_uri(r)),
             severity_name(r.severity));
         first = false;
     }
@@ -63,7 +63,7 @@ std::string rules_json() {
 }
 
 std::string rule_index_json(std::string_view rule_id) {
-    const auto rules = rule_docs();
+    const auto rules = rule_registry();
     for (size_t i = 0; i < rules.size(); ++i)
         if (rules[i].id == rule_id) return fmt::format(",\"ruleIndex\":{}", i);
     return "";

@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "ir/const_data.hpp"
 #include "rules/pool_rules.hpp"
+#include "rules/registry.hpp"
 #include "rules/structure.hpp"
 
 namespace irlint {
@@ -56,9 +57,9 @@ private:
         bool consumed = false;  // some edge takes it
     };
 
-    void emit(Severity s, std::string_view rule_id, int line, std::string message, const Layer* layer = nullptr) {
+    void emit(Severity s, const Rule& rule, int line, std::string message, const Layer* layer = nullptr) {
         r_.diagnostics.push_back(
-            Diagnostic{s, std::string(rule_id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}});
+            Diagnostic{s, std::string(rule.id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}});
     }
 
     static std::vector<Shape> port_shapes(std::span<const Port> ports) {

@@ -5,14 +5,15 @@
 
 #include "rules/pool_attrs.hpp"
 #include "rules/pool_rules.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint {
 
 namespace {
 
-bool reported(const Diagnostics& findings, std::string_view rule_id, const Layer& layer, std::string_view port) {
+bool reported(const Diagnostics& findings, const Rule& rule, const Layer& layer, std::string_view port) {
     return std::any_of(findings.begin(), findings.end(), [&](const Diagnostic& d) {
-        return d.rule == rule_id && d.port == port && d.layer.id == layer.id && d.layer.name == layer.name &&
+        return d.rule == rule.id && d.port == port && d.layer.id == layer.id && d.layer.name == layer.name &&
                d.layer.type == layer.type;
     });
 }
@@ -94,7 +95,7 @@ FixPlan plan_fixes(const Model& model, const ModelReport& report, const Diagnost
 
 bool blocks_fixing(const Diagnostics& diagnostics) {
     return std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) {
-        return d.severity == Severity::error && (d.rule == rule::xml_malformed || d.rule == rule::ir_structure);
+        return d.severity == Severity::error && (d.rule == rule::xml_malformed.id || d.rule == rule::ir_structure.id);
     });
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/text.hpp"
 #include "rules/pool_attrs.hpp"
+#include "rules/registry.hpp"
 #include "rules/structure.hpp"
 
 namespace irlint {
@@ -175,9 +176,9 @@ public:
     }
 
 private:
-    void emit(Severity s, std::string_view rule_id, int line, std::string message, std::string_view port = {}) {
+    void emit(Severity s, const Rule& rule, int line, std::string message, std::string_view port = {}) {
         out_.push_back(
-            Diagnostic{s, std::string(rule_id), std::move(message), line, layer_ref(l_), {}, std::string(port)});
+            Diagnostic{s, std::string(rule.id), std::move(message), line, layer_ref(l_), {}, std::string(port)});
     }
 
     void invalid() {

@@ -10,6 +10,7 @@
 
 #include "core/dim.hpp"
 #include "core/text.hpp"
+#include "rules/registry.hpp"
 
 namespace irlint {
 
@@ -67,9 +68,9 @@ public:
     }
 
 private:
-    void emit(Severity s, std::string_view rule_id, int line, std::string message, const Layer* layer = nullptr,
+    void emit(Severity s, const Rule& rule, int line, std::string message, const Layer* layer = nullptr,
               std::string_view port = {}) {
-        Diagnostic d{s, std::string(rule_id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}};
+        Diagnostic d{s, std::string(rule.id), std::move(message), line, layer ? layer_ref(*layer) : LayerRef{}};
         d.port = std::string(port);
         out_.push_back(std::move(d));
     }

@@ -10,7 +10,10 @@ import re
 import sys
 
 TABLE_ROW = re.compile(r"^\| `src/(\w+)` \|")
-INCLUDE = re.compile(r'^#include "(\w+)/', re.MULTILINE)
+INCLUDE = re.compile(r'^#include "((\w+)/[^"]+)"', re.MULTILINE)
+# Headers a lower folder may include, as docs/architecture.md says: the rule registry is data over core/
+# alone, and the IR reader reports its findings with its entries.
+EXCEPTIONS = {("ir", "rules/registry.hpp")}
 
 
 def layer_order(architecture_md):
@@ -26,8 +29,8 @@ def included_folders(folder):
                 continue
             path = os.path.join(root, name)
             with open(path, encoding="utf-8") as f:
-                for target in INCLUDE.findall(f.read()):
-                    found.setdefault(target, path)
+                for header, target in INCLUDE.findall(f.read()):
+                    found.setdefault((target, header), path)
     return found
 
 
@@ -43,8 +46,8 @@ def main():
         failures.append(f"docs/architecture.md lists {sorted(order)}, src/ has {folders}")
     for rank, folder in enumerate(order):
         allowed = set(order[: rank + 1])
-        for target, path in sorted(included_folders(os.path.join(src, folder)).items()):
-            if target not in allowed:
+        for (target, header), path in sorted(included_folders(os.path.join(src, folder)).items()):
+            if target not in allowed and (folder, header) not in EXCEPTIONS:
                 failures.append(f"{os.path.relpath(path, args.source_dir)} includes {target}/, which the table "
                                 f"lists below {folder}/")
     for failure in failures:

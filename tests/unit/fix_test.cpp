@@ -8,6 +8,7 @@
 #include "report/unified_diff.hpp"
 #include "rules/engine.hpp"
 #include "rules/fixes.hpp"
+#include "rules/registry.hpp"
 
 using namespace irlint;
 
@@ -149,7 +150,7 @@ TEST_CASE("a rule the run does not report is not fixed") {
     const ModelReport report = check_model(*read.model);
     Diagnostics only_types;
     for (const Diagnostic& d : report.diagnostics)
-        if (d.rule == rule::output_type_mismatch) only_types.push_back(d);
+        if (d.rule == rule::output_type_mismatch.id) only_types.push_back(d);
     REQUIRE_FALSE(only_types.empty());
     const FixPlan plan = plan_fixes(*read.model, report, only_types);
     REQUIRE(plan.ports.size() == 1);
@@ -165,12 +166,12 @@ TEST_CASE("dynamic inferred dims or another rank are not fixed") {
 }
 
 TEST_CASE("structural errors block fixing") {
-    Diagnostics ds{{Severity::error, std::string(rule::ir_structure), "edge to a missing layer", 3, {}}};
+    Diagnostics ds{make_finding(rule::ir_structure, "edge to a missing layer", 3)};
     CHECK(blocks_fixing(ds));
     ds[0].severity = Severity::warning;  // a newer opset than irlint knows: the file is still readable
     CHECK_FALSE(blocks_fixing(ds));
-    CHECK(blocks_fixing({{Severity::error, std::string(rule::xml_malformed), "bad", 1, {}}}));
-    CHECK_FALSE(blocks_fixing({{Severity::error, std::string(rule::output_shape_mismatch), "x", 1, {}}}));
+    CHECK(blocks_fixing({make_finding(rule::xml_malformed, "bad", 1)}));
+    CHECK_FALSE(blocks_fixing({make_finding(rule::output_shape_mismatch, "x", 1)}));
 }
 
 TEST_CASE("a <dim> that is not a plain number is not rewritten") {

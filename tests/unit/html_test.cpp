@@ -8,7 +8,7 @@
 #include "exec/diagnosis/error_detail.hpp"
 #include "report/html.hpp"
 #include "report/report.hpp"
-#include "report/rule_docs.hpp"
+#include "rules/registry.hpp"
 #include "report/run_report.hpp"
 
 using namespace irlint;
@@ -50,9 +50,9 @@ TEST_CASE("the check page: summary, rule counts, linked rule ids, escaped model 
     f.path = "models/<b>.xml";
     f.layers = 3;
     f.checked = 1;
-    f.diagnostics.push_back({Severity::error, std::string(rule::output_shape_mismatch), "declared [1,8,9,8]", 27,
-                             LayerRef{"1", kHostile, "MaxPool"}});
-    f.diagnostics.push_back({Severity::warning, std::string(rule::attr_invalid), "exclude-pad ignored", 16, {}});
+    f.diagnostics.push_back(make_finding(rule::output_shape_mismatch, Severity::error, "declared [1,8,9,8]", 27,
+                             LayerRef{"1", kHostile, "MaxPool"}));
+    f.diagnostics.push_back(make_finding(rule::attr_invalid, Severity::warning, "exclude-pad ignored", 16));
     FileResult clean;
     clean.path = "models/ok.xml";
     const std::string page = render_report("html", ReportOptions{}, {f, clean}, 0.25);

@@ -18,6 +18,7 @@
 #include "onnx/onnx_pool.hpp"
 #include "onnx/onnx_run.hpp"
 #include "onnx/onnx_tensor.hpp"
+#include "rules/registry.hpp"
 
 using namespace irlint;
 
@@ -126,22 +127,22 @@ TEST_CASE("onnx: the version a node gets from the model's opset") {
 
 TEST_CASE("onnx: attributes exist from their version on") {
     const NodeSpec ceil{"AveragePool", {{"kernel_shape", {2, 2}}}, {{"ceil_mode", 1}}, {}};
-    CHECK(count_rule(*check(ceil, 9, {1, 1, 4, 4}), rule::attr_invalid) == 1);  // AveragePool-7
-    CHECK(count_rule(*check(ceil, 10, {1, 1, 4, 4}), rule::attr_invalid) == 0);
+    CHECK(count_rule(*check(ceil, 9, {1, 1, 4, 4}), rule::attr_invalid.id) == 1);  // AveragePool-7
+    CHECK(count_rule(*check(ceil, 10, {1, 1, 4, 4}), rule::attr_invalid.id) == 0);
     const NodeSpec include{"AveragePool", {{"kernel_shape", {2, 2}}}, {{"count_include_pad", 1}}, {}};
-    CHECK(count_rule(*check(include, 6, {1, 1, 4, 4}), rule::attr_invalid) == 1);  // AveragePool-1
-    CHECK(count_rule(*check(include, 7, {1, 1, 4, 4}), rule::attr_invalid) == 0);
+    CHECK(count_rule(*check(include, 6, {1, 1, 4, 4}), rule::attr_invalid.id) == 1);  // AveragePool-1
+    CHECK(count_rule(*check(include, 7, {1, 1, 4, 4}), rule::attr_invalid.id) == 0);
     const NodeSpec dil{"AveragePool", {{"kernel_shape", {2, 2}}, {"dilations", {2, 2}}}, {}, {}};
-    CHECK(count_rule(*check(dil, 18, {1, 1, 5, 5}), rule::attr_invalid) == 1);  // AveragePool-11
+    CHECK(count_rule(*check(dil, 18, {1, 1, 5, 5}), rule::attr_invalid.id) == 1);  // AveragePool-11
     CHECK(inferred(dil, 19, {1, 1, 5, 5}) == "[1,1,3,3]");
     const NodeSpec maxdil{"MaxPool", {{"kernel_shape", {2, 2}}, {"dilations", {2, 2}}}, {}, {}};
-    CHECK(count_rule(*check(maxdil, 9, {1, 1, 5, 5}), rule::attr_invalid) == 1);  // MaxPool-8
+    CHECK(count_rule(*check(maxdil, 9, {1, 1, 5, 5}), rule::attr_invalid.id) == 1);  // MaxPool-8
     CHECK(inferred(maxdil, 10, {1, 1, 5, 5}) == "[1,1,3,3]");
     const NodeSpec order{"MaxPool", {{"kernel_shape", {2, 2}}}, {{"storage_order", 1}}, {}};
-    CHECK(count_rule(*check(order, 6, {1, 1, 4, 4}), rule::attr_invalid) == 1);  // MaxPool-1
-    CHECK(count_rule(*check(order, 8, {1, 1, 4, 4}), rule::attr_invalid) == 0);
+    CHECK(count_rule(*check(order, 6, {1, 1, 4, 4}), rule::attr_invalid.id) == 1);  // MaxPool-1
+    CHECK(count_rule(*check(order, 8, {1, 1, 4, 4}), rule::attr_invalid.id) == 0);
     const NodeSpec no_kernel{"MaxPool", {}, {}, {}};
-    CHECK(count_rule(*check(no_kernel, 12, {1, 1, 4, 4}), rule::attr_invalid) == 1);
+    CHECK(count_rule(*check(no_kernel, 12, {1, 1, 4, 4}), rule::attr_invalid.id) == 1);
 }
 
 TEST_CASE("onnx: ceil_mode lets the last window start in the right padding before v22, not from v22 on") {
@@ -171,7 +172,7 @@ TEST_CASE("onnx: auto_pad follows ONNX's implementation, not the version texts")
     const NodeSpec valid{"MaxPool", {{"kernel_shape", {2}}, {"strides", {2}}}, {}, {{"auto_pad", "VALID"}}};
     CHECK(inferred(valid, 11, {1, 1, 4}) == "[1,1,2]");
     const NodeSpec both{"MaxPool", {{"kernel_shape", {2}}, {"pads", {1, 1}}}, {}, {{"auto_pad", "SAME_LOWER"}}};
-    CHECK(count_rule(*check(both, 11, {1, 1, 4}), rule::attr_invalid) == 1);
+    CHECK(count_rule(*check(both, 11, {1, 1, 4}), rule::attr_invalid.id) == 1);
 }
 
 TEST_CASE("onnx: global pools keep N and C") {
@@ -184,7 +185,7 @@ TEST_CASE("onnx: declared output shapes are checked, symbolic dims are dynamic")
     CHECK(check(spec, 12, {1, 3, 8, 8}, {1, 3, 4, 4})->report.diagnostics.empty());
     CHECK(check(spec, 12, {-1, 3, 8, 8}, {-1, 3, 4, 4})->report.diagnostics.empty());
     const auto bad = check(spec, 12, {1, 3, 8, 8}, {1, 3, 5, 4});
-    REQUIRE(count_rule(*bad, rule::output_shape_mismatch) == 1);
+    REQUIRE(count_rule(*bad, rule::output_shape_mismatch.id) == 1);
     CHECK(bad->report.layers[0].status == LayerStatus::mismatch);
     CHECK(bad->report.diagnostics[0].layer.id == "0");
     CHECK(bad->report.diagnostics[0].layer.name == "y");  // an unnamed node shows its first output
@@ -203,14 +204,14 @@ TEST_CASE("onnx: the library's shape inference agrees on the ordinary cases") {
     const NodeSpec spec{"AveragePool", {{"kernel_shape", {3, 3}}, {"strides", {2, 2}}, {"pads", {1, 1, 1, 1}}},
                         {{"ceil_mode", 1}}, {}};
     const auto c = check(spec, 11, {1, 2, 10, 9});
-    CHECK(count_rule(*c, rule::onnx_shape_inference_mismatch) == 0);
+    CHECK(count_rule(*c, rule::onnx_shape_inference_mismatch.id) == 0);
     CHECK(c->report.layers[0].inferred[0].str() == "[1,2,6,5]");
 }
 
 TEST_CASE("onnx: the library's shape inference is skipped for opsets it does not know") {
     const NodeSpec spec{"AveragePool", {{"kernel_shape", {2}}, {"strides", {2}}, {"pads", {0, 1}}}, {{"ceil_mode", 1}}, {}};
     const auto c = check(spec, 22, {1, 1, 4});
-    CHECK(count_rule(*c, rule::onnx_shape_inference_mismatch) == 0);
+    CHECK(count_rule(*c, rule::onnx_shape_inference_mismatch.id) == 0);
 }
 
 TEST_CASE("onnx: count_include_pad counts the taps inside the padded input only") {
@@ -308,7 +309,7 @@ namespace {
 std::vector<std::string> divergences(const OnnxCheck& c) {
     std::vector<std::string> out;
     for (const auto& d : c.report.diagnostics)
-        if (d.rule == rule::runtime_divergence) {
+        if (d.rule == rule::runtime_divergence.id) {
             CHECK(d.severity == Severity::warning);
             out.push_back(d.message);
         }
@@ -332,7 +333,7 @@ const NodeSpec kTorchDilated{"MaxPool",
 TEST_CASE("onnx: a dilated kernel longer than the padded input is valid ONNX") {
     // dim 2: 2+1+1 = 4 padded, kernel (2-1)*4+1 = 5: ceil((4-5)/2)+1 = 1 in C++ integer division; dim 3: 5.
     const auto c = check(kTorchDilated, 14, {1, 2, 2, 7});
-    CHECK(count_rule(*c, rule::attr_invalid) == 0);
+    CHECK(count_rule(*c, rule::attr_invalid.id) == 0);
     CHECK(c->report.layers[0].inferred[0].str() == "[1,2,1,5]");
     const auto d = divergences(*c);
     CHECK(any_contains(d, "OpenVINO's ONNX import (MaxPool-8) rejects the node"));
@@ -383,7 +384,7 @@ TEST_CASE("onnx: runtime-divergence names ONNX Runtime's differences") {
     // pads with auto_pad: invalid by the standard, accepted by ONNX Runtime.
     const NodeSpec both{"MaxPool", {{"kernel_shape", {2}}, {"pads", {1, 1}}}, {}, {{"auto_pad", "SAME_UPPER"}}};
     const auto c = check(both, 12, {1, 1, 4});
-    CHECK(count_rule(*c, rule::attr_invalid) == 1);
+    CHECK(count_rule(*c, rule::attr_invalid.id) == 1);
     CHECK(any_contains(divergences(*c), "pads by auto_pad, ignoring pads"));
     // An ordinary node has none.
     const NodeSpec plain{"MaxPool", {{"kernel_shape", {2}}, {"strides", {2}}}, {}, {}};

@@ -8,7 +8,7 @@
 #include "report/report.hpp"
 #include "report/run_report.hpp"
 #include "report/report_reader.hpp"
-#include "report/rule_docs.hpp"
+#include "rules/registry.hpp"
 
 using namespace irlint;
 
@@ -161,7 +161,7 @@ TEST_CASE("sarif: rules with help links, results with level, message and file:li
     CHECK(sarif.rfind("{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/", 0) == 0);
     CHECK(sarif.find("\"version\":\"2.1.0\"") != std::string::npos);
     CHECK(sarif.find("\"informationUri\":\"" + std::string(kProjectUrl) + "\"") != std::string::npos);
-    CHECK(count(sarif, "\"shortDescription\"") == rule_docs().size());
+    CHECK(count(sarif, "\"shortDescription\"") == rule_registry().size());
     CHECK(sarif.find("\"helpUri\":\"" + std::string(kProjectUrl) +
                      "/blob/main/docs/rules.md#output-shape-mismatch\"") != std::string::npos);
     CHECK(count(sarif, "\"ruleId\"") == 4);

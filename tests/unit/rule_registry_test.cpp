@@ -8,7 +8,7 @@
 #include <string>
 
 #include "report/report.hpp"
-#include "report/rule_docs.hpp"
+#include "rules/registry.hpp"
 #include "report/rules_markdown.hpp"
 
 using namespace irlint;
@@ -45,14 +45,14 @@ TEST_CASE("docs/rules.md's index is the registry, row by row") {
     const std::string markdown = read_docs_rules_md();
     REQUIRE(!markdown.empty());
     const std::vector<std::string> rows = table_rows(markdown);
-    REQUIRE(rows.size() == rule_docs().size());
-    for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i] == rule_table_row(rule_docs()[i]));
+    REQUIRE(rows.size() == rule_registry().size());
+    for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i] == rule_table_row(rule_registry()[i]));
 }
 
 TEST_CASE("every rule has a documentation section, and the binary carries the current docs/rules.md") {
     const std::string markdown = read_docs_rules_md();
     CHECK(rules_markdown() == markdown);
-    for (const RuleDoc& r : rule_docs()) {
+    for (const Rule& r : rule_registry()) {
         INFO(r.id);
         const std::string_view section = rule_section(markdown, r.id);
         CHECK(section.find("**What it checks.**") == 0);
@@ -62,7 +62,7 @@ TEST_CASE("every rule has a documentation section, and the binary carries the cu
 
 TEST_CASE("rule ids are unique, kebab-case, and include the contract's ids") {
     std::set<std::string_view> ids;
-    for (const RuleDoc& r : rule_docs()) {
+    for (const Rule& r : rule_registry()) {
         CHECK(ids.insert(r.id).second);
         for (char c : r.id) CHECK(((c >= 'a' && c <= 'z') || c == '-'));
     }
