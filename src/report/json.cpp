@@ -1,64 +1,50 @@
 #include <fmt/format.h>
 
-#include "core/text.hpp"
+#include "core/json_writer.hpp"
 #include "report/report.hpp"
 
 namespace irlint {
 
-std::string json_string(std::string_view s) {
-    std::string out = "\"";
-    for (unsigned char c : to_valid_utf8(s)) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-                else out += static_cast<char>(c);
-        }
+std::string dims_json(const Shape& shape) {
+    if (shape.rank_dynamic) return json_string("...");
+    JsonWriter json;
+    json.begin_array();
+    for (const Dim& d : shape.dims) {
+        if (d.is_static()) json.number(d.length());
+        else if (d.is_fully_dynamic()) json.number(-1);
+        else json.string(d.str());
     }
-    return out + "\"";
+    return json.end().take();
 }
 
-std::string dims_json(const Shape& shape) {
-    if (shape.rank_dynamic) return "\"...\"";
-    std::string out = "[";
-    for (size_t i = 0; i < shape.dims.size(); ++i) {
-        if (i) out += ",";
-        const Dim& d = shape.dims[i];
-        if (d.is_static()) out += std::to_string(d.length());
-        else if (d.is_fully_dynamic()) out += "-1";
-        else out += json_string(d.str());
-    }
-    return out + "]";
+void write_diagnostic(JsonWriter& json, const Diagnostic& d) {
+    json.begin_object()
+        .field("severity", severity_name(d.severity))
+        .field("rule", d.rule)
+        .field("message", d.message)
+        .field("line", d.line)
+        .field("layer_id", d.layer.id)
+        .field("layer_name", d.layer.name)
+        .field("layer_type", d.layer.type);
+    if (!d.fingerprint.empty()) json.field("fingerprint", d.fingerprint);
+    json.end();
 }
 
 std::string diagnostic_json(const Diagnostic& d) {
-    return fmt::format(
-        "{{\"severity\":\"{}\",\"rule\":{},\"message\":{},\"line\":{},\"layer_id\":{},\"layer_name\":{},"
-        "\"layer_type\":{}{}}}",
-        severity_name(d.severity), json_string(d.rule), json_string(d.message), d.line, json_string(d.layer.id),
-        json_string(d.layer.name), json_string(d.layer.type),
-        d.fingerprint.empty() ? "" : ",\"fingerprint\":" + json_string(d.fingerprint));
+    JsonWriter json;
+    write_diagnostic(json, d);
+    return json.take();
 }
 
 namespace {
 
-std::string checked_layer_json(const CheckedLayer& c) {
-    return fmt::format("{{\"id\":{},\"name\":{},\"type\":{},\"line\":{}}}", json_string(c.layer.id),
-                       json_string(c.layer.name), json_string(c.layer.type), c.line);
-}
-
-template <class T, class Fn>
-std::string json_list(const std::vector<T>& items, Fn item_json) {
-    std::string out = "[";
-    for (size_t i = 0; i < items.size(); ++i) {
-        if (i) out += ",";
-        out += item_json(items[i]);
-    }
-    return out + "]";
+void write_checked_layer(JsonWriter& json, const CheckedLayer& c) {
+    json.begin_object()
+        .field("id", c.layer.id)
+        .field("name", c.layer.name)
+        .field("type", c.layer.type)
+        .field("line", c.line)
+        .end();
 }
 
 // The report documented in docs/cli.md, on one line. `checked_layers` and the summary's `layers` and `checked`
@@ -68,32 +54,34 @@ public:
     explicit JsonReporter(std::optional<ShardInfo> shard) : shard_(std::move(shard)) {}
 
     std::string begin() override {
-        return fmt::format("{{\"tool\":\"irlint\",\"version\":\"{}\",\"files\":[", IRLINT_VERSION);
+        json_.begin_object().field("tool", "irlint").field("version", IRLINT_VERSION).key("files").begin_array();
+        return json_.take();
     }
 
     std::string file(const FileResult& f) override {
-        const char* comma = first_ ? "" : ",";
-        first_ = false;
-        return fmt::format("{}{{\"path\":{},\"layers\":{},\"checked\":{},\"diagnostics\":{},\"checked_layers\":{}}}",
-                           comma, json_string(f.path), f.layers, f.checked, json_list(f.diagnostics, diagnostic_json),
-                           json_list(f.checked_layers, checked_layer_json));
+        json_.begin_object().field("path", f.path).field("layers", f.layers).field("checked", f.checked);
+        json_.key("diagnostics").begin_array();
+        for (const Diagnostic& d : f.diagnostics) write_diagnostic(json_, d);
+        json_.end().key("checked_layers").begin_array();
+        for (const CheckedLayer& c : f.checked_layers) write_checked_layer(json_, c);
+        json_.end().end();
+        return json_.take();
     }
 
     std::string end(const Summary& s) override {
-        return fmt::format(
-            "],\"summary\":{{\"files\":{},\"errors\":{},\"warnings\":{},\"notes\":{},\"layers\":{},"
-            "\"checked\":{}}}{}}}\n",
-            s.files, s.errors, s.warnings, s.notes, s.layers, s.checked, shard_json());
+        json_.end().key("summary").begin_object();
+        json_.field("files", s.files).field("errors", s.errors).field("warnings", s.warnings).field("notes", s.notes);
+        json_.field("layers", s.layers).field("checked", s.checked).end();
+        if (shard_) {
+            json_.key("shard").begin_object().field("index", shard_->index).field("count", shard_->count);
+            json_.field("run", shard_->run).end();
+        }
+        json_.end();
+        return json_.take() + "\n";
     }
 
 private:
-    std::string shard_json() const {
-        if (!shard_) return "";
-        return fmt::format(",\"shard\":{{\"index\":{},\"count\":{},\"run\":{}}}", shard_->index, shard_->count,
-                           json_string(shard_->run));
-    }
-
-    bool first_ = true;
+    JsonWriter json_;
     std::optional<ShardInfo> shard_;
 };
 

@@ -12,6 +12,7 @@
 
 #include "core/diagnostic.hpp"
 #include "core/dim.hpp"
+#include "core/json_writer.hpp"
 
 namespace irlint {
 
@@ -101,8 +102,7 @@ std::string layer_prefix(const LayerRef& layer);
 std::string dims_json(const Shape& shape);
 // One finding as the JSON report writes it: {"severity","rule","message","line","layer_id","layer_name","layer_type"}.
 std::string diagnostic_json(const Diagnostic& d);
-// A JSON string literal; bytes that are not UTF-8 become U+FFFD.
-std::string json_string(std::string_view s);
+void write_diagnostic(JsonWriter& json, const Diagnostic& d);
 // Text for an XML attribute value (also fit for element content); characters XML 1.0 cannot hold become U+FFFD.
 std::string xml_escape(std::string_view s);
 // The SARIF artifact URI of a reported path: relative to base_dir (an absolute directory) when the path

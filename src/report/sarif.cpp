@@ -1,4 +1,5 @@
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -48,25 +49,23 @@ namespace {
 constexpr std::string_view kSarifSchema =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json";
 
-std::string rules_json() {
-    std::string out = "[";
-    bool first = true;
+void write_rules(JsonWriter& json) {
+    json.begin_array();
     for (const Rule& r : rule_registry()) {
-        out += fmt::format(
-            "{}{{\"id\":{},\"shortDescription\":{{\"text\":{}}},\"helpUri\":{},"
-            "\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
-            first ? "" : ",", json_string(r.id), json_string(r.summary), json_string(rule_help_uri(r)),
-            severity_name(r.severity));
-        first = false;
+        json.begin_object().field("id", r.id);
+        json.key("shortDescription").begin_object().field("text", r.summary).end();
+        json.field("helpUri", rule_help_uri(r));
+        json.key("defaultConfiguration").begin_object().field("level", severity_name(r.severity)).end();
+        json.end();
     }
-    return out + "]";
+    json.end();
 }
 
-std::string rule_index_json(std::string_view rule_id) {
+std::optional<size_t> rule_index(std::string_view rule_id) {
     const auto rules = rule_registry();
     for (size_t i = 0; i < rules.size(); ++i)
-        if (rules[i].id == rule_id) return fmt::format(",\"ruleIndex\":{}", i);
-    return "";
+        if (rules[i].id == rule_id) return i;
+    return std::nullopt;
 }
 
 // GitHub code scanning, GitLab and most viewers need no more than this: one run, the rule table, and per
@@ -76,43 +75,44 @@ public:
     explicit SarifReporter(const ReportOptions& o) : base_dir_(o.base_dir) {}
 
     std::string begin() override {
-        return fmt::format(
-            "{{\"$schema\":{},\"version\":\"2.1.0\",\"runs\":[{{\"tool\":{{\"driver\":{{\"name\":\"irlint\","
-            "\"version\":\"{}\",\"informationUri\":{},\"rules\":{}}}}},\"results\":[",
-            json_string(kSarifSchema), IRLINT_VERSION, json_string(kProjectUrl), rules_json());
+        json_.begin_object().field("$schema", kSarifSchema).field("version", "2.1.0").key("runs").begin_array();
+        json_.begin_object().key("tool").begin_object().key("driver").begin_object();
+        json_.field("name", "irlint").field("version", IRLINT_VERSION).field("informationUri", kProjectUrl);
+        json_.key("rules");
+        write_rules(json_);
+        json_.end().end().key("results").begin_array();
+        return json_.take();
     }
 
     std::string file(const FileResult& f) override {
-        std::string out;
-        const std::string uri = json_string(artifact_uri(f.path, base_dir_));
-        for (const Diagnostic& d : f.diagnostics) {
-            out += first_ ? "" : ",";
-            first_ = false;
-            out += result_json(d, uri);
-        }
-        return out;
+        const std::string uri = artifact_uri(f.path, base_dir_);
+        for (const Diagnostic& d : f.diagnostics) write_result(d, uri);
+        return json_.take();
     }
 
-    std::string end(const Summary&) override { return "]}]}\n"; }
+    std::string end(const Summary&) override {
+        json_.end().end().end().end();
+        return json_.take() + "\n";
+    }
 
 private:
-    static std::string result_json(const Diagnostic& d, const std::string& uri_json) {
-        const std::string region = d.line > 0 ? fmt::format(",\"region\":{{\"startLine\":{}}}", d.line) : "";
-        return fmt::format(
-            "{{\"ruleId\":{}{},\"level\":\"{}\",\"message\":{{\"text\":{}}},\"locations\":[{{\"physicalLocation\":"
-            "{{\"artifactLocation\":{{\"uri\":{}}}{}}}}}]{}}}",
-            json_string(d.rule), rule_index_json(d.rule), severity_name(d.severity),
-            json_string(layer_prefix(d.layer) + d.message), uri_json, region, partial_fingerprints(d));
-    }
-
-    // GitHub code scanning follows an alert from one commit to the next by this key.
-    static std::string partial_fingerprints(const Diagnostic& d) {
-        if (d.fingerprint.empty()) return "";
-        return ",\"partialFingerprints\":{\"irlint/v1\":" + json_string(d.fingerprint) + "}";
+    void write_result(const Diagnostic& d, const std::string& uri) {
+        json_.begin_object().field("ruleId", d.rule);
+        if (const auto index = rule_index(d.rule)) json_.field("ruleIndex", *index);
+        json_.field("level", severity_name(d.severity));
+        json_.key("message").begin_object().field("text", layer_prefix(d.layer) + d.message).end();
+        json_.key("locations").begin_array().begin_object().key("physicalLocation").begin_object();
+        json_.key("artifactLocation").begin_object().field("uri", uri).end();
+        if (d.line > 0) json_.key("region").begin_object().field("startLine", d.line).end();
+        json_.end().end().end();
+        // GitHub code scanning follows an alert from one commit to the next by this key.
+        if (!d.fingerprint.empty())
+            json_.key("partialFingerprints").begin_object().field("irlint/v1", d.fingerprint).end();
+        json_.end();
     }
 
     std::string base_dir_;
-    bool first_ = true;
+    JsonWriter json_;
 };
 
 }  // namespace
