@@ -76,17 +76,13 @@ void print_error_document() {
     const Diagnostics& all = g_kept.findings;
     const auto first =
         std::find_if(all.begin(), all.end(), [](const Diagnostic& d) { return d.severity == Severity::error; });
-    std::string lists;
-    for (const std::string& key : g_kept.report_lists) lists += json_string(key) + ":[],";
-    std::string findings;
-    for (const Diagnostic& d : all) {
-        if (!findings.empty()) findings += ',';
-        findings += diagnostic_json(d);
-    }
-    emit_output("", fmt::format("{{\"tool\":\"irlint\",\"version\":{},\"status\":\"error\",\"error\":{},{}"
-                                "\"diagnostics\":[{}]}}\n",
-                                json_string(IRLINT_VERSION), json_string(first == all.end() ? "" : first->message),
-                                lists, findings));
+    JsonWriter json;
+    json.begin_object().field("tool", "irlint").field("version", IRLINT_VERSION);
+    json.field("status", "error").field("error", first == all.end() ? "" : first->message);
+    for (const std::string& key : g_kept.report_lists) json.key(key).begin_array().end();
+    json.key("diagnostics").begin_array();
+    for (const Diagnostic& d : all) write_diagnostic(json, d);
+    emit_output("", json.end().end().take() + "\n");
 }
 
 int emit_output(const std::string& path, const std::string& content) {

@@ -35,26 +35,26 @@ std::string shapes_text(const std::vector<Shape>& shapes) {
     return out.empty() ? "-" : out;
 }
 
-std::string shapes_json(const std::vector<Shape>& shapes) {
-    std::string out = "[";
-    for (size_t i = 0; i < shapes.size(); ++i) out += (i ? "," : "") + dims_json(shapes[i]);
-    return out + "]";
+void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes) {
+    json.key(key).begin_array();
+    for (const Shape& shape : shapes) json.raw(dims_json(shape));
+    json.end();
 }
 
 std::string render_json(const std::vector<const LayerShapes*>& rows, const Diagnostics& findings) {
-    std::string out = "{\"layers\":[";
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const LayerShapes& r = *rows[i];
-        out += fmt::format(
-            "{}{{\"id\":{},\"name\":{},\"type\":{},\"version\":{},\"inputs\":{},\"declared\":{},\"inferred\":{},"
-            "\"status\":\"{}\"}}",
-            i ? "," : "", json_string(r.layer->id), json_string(r.layer->name), json_string(r.layer->type),
-            json_string(r.layer->version), shapes_json(r.inputs), shapes_json(r.declared), shapes_json(r.inferred),
-            layer_status_name(r.status));
+    JsonWriter json;
+    json.begin_object().key("layers").begin_array();
+    for (const LayerShapes* r : rows) {
+        const Layer& l = *r->layer;
+        json.begin_object().field("id", l.id).field("name", l.name).field("type", l.type).field("version", l.version);
+        write_shapes(json, "inputs", r->inputs);
+        write_shapes(json, "declared", r->declared);
+        write_shapes(json, "inferred", r->inferred);
+        json.field("status", layer_status_name(r->status)).end();
     }
-    out += "],\"diagnostics\":[";
-    for (size_t i = 0; i < findings.size(); ++i) out += (i ? "," : "") + diagnostic_json(findings[i]);
-    return out + "]}\n";
+    json.end().key("diagnostics").begin_array();
+    for (const Diagnostic& d : findings) write_diagnostic(json, d);
+    return json.end().end().take() + "\n";
 }
 
 std::string render_text(const std::vector<const LayerShapes*>& rows, const Palette& p) {

@@ -1,6 +1,7 @@
 // `irlint rules [RULE]`: the rule registry as a table, or one rule's documentation.
 
 #include <algorithm>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -20,12 +21,19 @@ void setup_rules(CLI::App& app, RulesOptions& o) {
 
 namespace {
 
-std::string rule_json(const Rule& r, std::string_view documentation) {
-    std::string out = fmt::format("{{\"id\":{},\"severity\":\"{}\",\"fixable\":{},\"description\":{},\"help_uri\":{}",
-                                  json_string(r.id), severity_name(r.severity), r.fixable ? "true" : "false",
-                                  json_string(r.summary), json_string(rule_help_uri(r)));
-    if (!documentation.empty()) out += fmt::format(",\"documentation\":{}", json_string(documentation));
-    return out + "}";
+void write_rule(JsonWriter& json, const Rule& r, std::string_view documentation) {
+    json.begin_object().field("id", r.id).field("severity", severity_name(r.severity)).field("fixable", r.fixable);
+    json.field("description", r.summary).field("help_uri", rule_help_uri(r));
+    if (!documentation.empty()) json.field("documentation", documentation);
+    json.end();
+}
+
+// {"rules":[...]}: every rule, or one with its documentation.
+std::string rules_json(std::span<const Rule> rules, std::string_view documentation) {
+    JsonWriter json;
+    json.begin_object().key("rules").begin_array();
+    for (const Rule& r : rules) write_rule(json, r, documentation);
+    return json.end().end().take() + "\n";
 }
 
 std::string rules_table_text() {
@@ -43,9 +51,7 @@ std::string rules_table_text() {
 int run_rules(const RulesOptions& o) {
     if (o.rule.empty()) {
         if (o.format == "text") return emit_output("", rules_table_text());
-        std::string out = "{\"rules\":[";
-        for (const Rule& r : rule_registry()) out += (out.back() == '[' ? "" : ",") + rule_json(r, {});
-        return emit_output("", out + "]}\n");
+        return emit_output("", rules_json(rule_registry(), {}));
     }
     const Rule* rule = find_rule(o.rule);
     if (!rule) {
@@ -53,7 +59,7 @@ int run_rules(const RulesOptions& o) {
         return exit_code::usage;
     }
     const std::string_view section = rule_section(rules_markdown(), rule->id);
-    if (o.format == "json") return emit_output("", "{\"rules\":[" + rule_json(*rule, section) + "]}\n");
+    if (o.format == "json") return emit_output("", rules_json({rule, 1}, section));
     return emit_output("",
                        fmt::format("{} ({}, {}fixable): {}\n\n{}\nSee {}\n", rule->id, severity_name(rule->severity),
                                    rule->fixable ? "" : "not ", rule->summary, section, rule_help_uri(*rule)));

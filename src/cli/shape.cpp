@@ -32,7 +32,11 @@ Exit codes: 0 the layer is valid, 1 OpenVINO would reject it, 2 usage errors.)")
 
 namespace {
 
-std::string list_json(const std::vector<int64_t>& v) { return "[" + join_ints(v) + "]"; }
+void write_ints(JsonWriter& json, std::string_view key, const std::vector<int64_t>& values) {
+    json.key(key).begin_array();
+    for (int64_t v : values) json.number(v);
+    json.end();
+}
 
 // What `check` would report on such a layer, for the JSON error document: the layer has only its type.
 Diagnostic attr_finding(Severity severity, const PoolOp& op, std::string message) {
@@ -99,11 +103,13 @@ int run_shape(const ShapeOptions& o) {
     }
     const size_t outputs = op->output_count();
     if (o.format == "json") {
-        std::string out = "{\"outputs\":[";
-        for (size_t k = 0; k < outputs; ++k) out += (k ? "," : "") + dims_json(result.output);
-        out += fmt::format("],\"pads_begin\":{},\"pads_end\":{}}}\n", list_json(result.pads_begin),
-                           list_json(result.pads_end));
-        emit_output("", out);
+        JsonWriter json;
+        json.begin_object().key("outputs").begin_array();
+        for (size_t k = 0; k < outputs; ++k) json.raw(dims_json(result.output));
+        json.end();
+        write_ints(json, "pads_begin", result.pads_begin);
+        write_ints(json, "pads_end", result.pads_end);
+        emit_output("", json.end().take() + "\n");
         return exit_code::ok;
     }
     const Palette p = palette_for(STDOUT_FILENO);

@@ -142,16 +142,20 @@ std::string spread_text(const char* plural, const char* singular, const std::vec
 
 // ---- JSON -----------------------------------------------------------------------------------------------
 
-std::string counts_json(const std::vector<size_t>& counts) { return fmt::format("[{}]", fmt::join(counts, ",")); }
+void write_counts(JsonWriter& json, const std::vector<size_t>& counts) {
+    json.begin_array();
+    for (size_t n : counts) json.number(static_cast<int64_t>(n));
+    json.end();
+}
 
-std::string cells_json(const MismatchMap& m) {
-    std::string out = "[";
+void write_cells(JsonWriter& json, const MismatchMap& m) {
+    json.begin_array();
     for (int64_t r = 0; r < m.grid_rows; ++r) {
-        out += r ? ",[" : "[";
-        for (int64_t c = 0; c < m.grid_cols; ++c) fmt::format_to(std::back_inserter(out), "{}{}", c ? "," : "", m.cell(r, c));
-        out += ']';
+        json.begin_array();
+        for (int64_t c = 0; c < m.grid_cols; ++c) json.number(static_cast<int64_t>(m.cell(r, c)));
+        json.end();
     }
-    return out + "]";
+    json.end();
 }
 
 // ---- PNG ------------------------------------------------------------------------------------------------
@@ -193,15 +197,22 @@ std::string map_text(const MismatchMap& m, const Palette& p, const std::string& 
 }
 
 std::string map_json(const MismatchMap& m) {
+    JsonWriter json;
+    json.begin_object().field("mismatches", m.mismatches);
+    json.key("plane").begin_array().number(m.rows).number(m.cols).end();
+    json.key("block").begin_array().number(m.block_rows).number(m.block_cols).end();
+    json.field("elements_per_position", m.elements_per_position).key("cells");
+    write_cells(json, m);
+    json.key("channels");
+    write_counts(json, m.channels);
+    json.field("channel_block", m.channel_block).key("depths");
+    write_counts(json, m.depths);
+    json.field("depth_block", m.depth_block);
     const BorderBands& b = m.bands;
-    return fmt::format(
-        "{{\"mismatches\":{},\"plane\":[{},{}],\"block\":[{},{}],\"elements_per_position\":{},\"cells\":{},"
-        "\"channels\":{},\"channel_block\":{},\"depths\":{},\"depth_block\":{},\"bands\":{{\"first_row\":{},"
-        "\"last_row\":{},\"first_column\":{},\"last_column\":{},\"first_plane\":{},\"last_plane\":{},"
-        "\"interior\":{}}}}}",
-        m.mismatches, m.rows, m.cols, m.block_rows, m.block_cols, m.elements_per_position, cells_json(m),
-        counts_json(m.channels), m.channel_block, counts_json(m.depths), m.depth_block, b.first_row, b.last_row,
-        b.first_column, b.last_column, b.first_plane, b.last_plane, b.interior);
+    json.key("bands").begin_object().field("first_row", b.first_row).field("last_row", b.last_row);
+    json.field("first_column", b.first_column).field("last_column", b.last_column);
+    json.field("first_plane", b.first_plane).field("last_plane", b.last_plane).field("interior", b.interior);
+    return json.end().end().take();
 }
 
 int64_t heatmap_scale(const MismatchMap& m) {

@@ -84,39 +84,56 @@ std::string output_text(const OutputRun& o, const Palette& p) {
     return out + why_text(o, p);
 }
 
-std::string explanations_json(const std::vector<Explanation>& explanations) {
-    std::vector<std::string> items;
+void write_explanations(JsonWriter& json, const std::vector<Explanation>& explanations) {
+    json.begin_array();
     for (const Explanation& e : explanations)
-        items.push_back(fmt::format("{{\"convention\":{},\"description\":{}}}", json_string(e.convention),
-                                    json_string(e.description)));
-    return fmt::format("[{}]", fmt::join(items, ","));
+        json.begin_object().field("convention", e.convention).field("description", e.description).end();
+    json.end();
 }
 
-std::string output_json(const OutputRun& o) {
+void write_ints(JsonWriter& json, const std::vector<int64_t>& values) {
+    json.begin_array();
+    for (int64_t v : values) json.number(v);
+    json.end();
+}
+
+void write_first_mismatch(JsonWriter& json, const OutputRun& o) {
     const Comparison& c = o.comparison;
-    std::string first = "null";
-    if (c.first_mismatch)
-        first = fmt::format("{{\"index\":[{}],\"expected\":{},\"actual\":{}}}",
-                            join_ints(unravel_index(*c.first_mismatch, o.shape)), json_number(c.first_expected),
-                            json_number(c.first_actual));
-    std::string histogram;
+    if (!c.first_mismatch) {
+        json.null();
+        return;
+    }
+    json.begin_object().key("index");
+    write_ints(json, unravel_index(*c.first_mismatch, o.shape));
+    json.key("expected").raw(json_number(c.first_expected)).key("actual").raw(json_number(c.first_actual)).end();
+}
+
+void write_histogram(JsonWriter& json, const Comparison& c) {
+    json.begin_object();
     const auto& labels = error_bucket_labels();
-    for (size_t b = 0; b < labels.size(); ++b)
-        histogram += fmt::format("{}{}:{}", b ? "," : "", json_string(labels[b]), c.histogram[b]);
-    std::string out = fmt::format(
-        "{{\"index\":{},\"shape\":[{}],\"dtype\":{},\"compared\":{},\"max_abs_err\":{},\"max_rel_err\":{},"
-        "\"mismatches\":{},\"total\":{},\"first_mismatch\":{},\"role\":{},\"mean_abs_err\":{},\"atol\":{},"
-        "\"rtol\":{},\"histogram\":{{{}}}",
-        o.index, join_ints(o.shape), json_string(element_type_name(o.type)), o.compared() ? "true" : "false",
-        json_number(c.max_abs_err), json_number(c.max_rel_err), c.mismatches, o.compared() ? c.total : 0, first,
-        json_string(o.role), json_number(c.mean_abs_err), json_number(o.tolerance.atol), json_number(o.tolerance.rtol),
-        histogram);
-    if (!o.expect_path.empty()) out += fmt::format(",\"expected_file\":{}", json_string(o.expect_path));
-    if (!c.problem.empty()) out += fmt::format(",\"problem\":{}", json_string(c.problem));
-    if (!o.saved_path.empty()) out += fmt::format(",\"saved\":{}", json_string(o.saved_path));
-    out += fmt::format(",\"map\":{},\"explanations\":{}", o.map ? map_json(*o.map) : std::string("null"),
-                       explanations_json(o.explanations));
-    return out + "}";
+    for (size_t b = 0; b < labels.size(); ++b) json.field(labels[b], c.histogram[b]);
+    json.end();
+}
+
+void write_output(JsonWriter& json, const OutputRun& o) {
+    const Comparison& c = o.comparison;
+    json.begin_object().field("index", o.index).key("shape");
+    write_ints(json, o.shape);
+    json.field("dtype", element_type_name(o.type)).field("compared", o.compared());
+    json.key("max_abs_err").raw(json_number(c.max_abs_err)).key("max_rel_err").raw(json_number(c.max_rel_err));
+    json.field("mismatches", c.mismatches).field("total", o.compared() ? c.total : 0);
+    json.key("first_mismatch");
+    write_first_mismatch(json, o);
+    json.field("role", o.role).key("mean_abs_err").raw(json_number(c.mean_abs_err));
+    json.key("atol").raw(json_number(o.tolerance.atol)).key("rtol").raw(json_number(o.tolerance.rtol));
+    json.key("histogram");
+    write_histogram(json, c);
+    if (!o.expect_path.empty()) json.field("expected_file", o.expect_path);
+    if (!c.problem.empty()) json.field("problem", c.problem);
+    if (!o.saved_path.empty()) json.field("saved", o.saved_path);
+    json.key("map").raw(o.map ? map_json(*o.map) : std::string("null")).key("explanations");
+    write_explanations(json, o.explanations);
+    json.end();
 }
 
 // "MaxPool-8"; a layer that failed before its op was known shows its type.
@@ -149,22 +166,24 @@ std::string run_text(const LayerRun& r, const Palette& p) {
            fmt::format("result: {}\n", fmt::styled(std::string(run_status_name(r.status)), status_style(p, r.status)));
 }
 
+void write_run(JsonWriter& json, const LayerRun& r) {
+    json.begin_object().key("layer").begin_object();
+    json.field("id", r.layer.id).field("name", r.layer.name).field("type", r.layer.type).field("version", r.version);
+    json.end().field("status", run_status_name(r.status)).key("outputs").begin_array();
+    for (const OutputRun& o : r.outputs) write_output(json, o);
+    json.end();
+    if (!r.error.empty()) json.field("error", r.error);
+    if (!r.input_path.empty()) json.field("input", r.input_path);
+    if (r.status != RunStatus::error) json.key("kernel_ms").raw(json_number(r.milliseconds));
+    json.key("warnings").begin_array();
+    for (const std::string& w : r.warnings) json.string(w);
+    json.end().end();
+}
+
 std::string run_json(const LayerRun& r) {
-    std::string outputs;
-    for (size_t i = 0; i < r.outputs.size(); ++i) {
-        if (i) outputs += ",";
-        outputs += output_json(r.outputs[i]);
-    }
-    std::string out =
-        fmt::format("{{\"layer\":{{\"id\":{},\"name\":{},\"type\":{},\"version\":{}}},\"status\":{},\"outputs\":[{}]",
-                    json_string(r.layer.id), json_string(r.layer.name), json_string(r.layer.type),
-                    json_string(r.version), json_string(run_status_name(r.status)), outputs);
-    if (!r.error.empty()) out += fmt::format(",\"error\":{}", json_string(r.error));
-    if (!r.input_path.empty()) out += fmt::format(",\"input\":{}", json_string(r.input_path));
-    if (r.status != RunStatus::error) out += fmt::format(",\"kernel_ms\":{}", json_number(r.milliseconds));
-    std::vector<std::string> warnings;
-    for (const auto& w : r.warnings) warnings.push_back(json_string(w));
-    return out + fmt::format(",\"warnings\":[{}]}}", fmt::join(warnings, ","));
+    JsonWriter json;
+    write_run(json, r);
+    return json.take();
 }
 
 std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
@@ -200,16 +219,15 @@ std::string runs_text(const std::vector<LayerRun>& runs, const Palette& p) {
 
 std::string runs_json(const std::vector<LayerRun>& runs) {
     size_t counts[kStatuses] = {};
-    std::string items;
-    for (size_t i = 0; i < runs.size(); ++i) {
-        ++counts[static_cast<int>(runs[i].status)];
-        if (i) items += ",";
-        items += run_json(runs[i]);
+    JsonWriter json;
+    json.begin_object().field("tool", "irlint").field("version", IRLINT_VERSION).key("runs").begin_array();
+    for (const LayerRun& r : runs) {
+        ++counts[static_cast<int>(r.status)];
+        write_run(json, r);
     }
-    return fmt::format(
-        "{{\"tool\":\"irlint\",\"version\":{},\"runs\":[{}],\"summary\":{{\"layers\":{},\"ok\":{},"
-        "\"mismatch\":{},\"error\":{},\"not_compared\":{}}}}}\n",
-        json_string(IRLINT_VERSION), items, runs.size(), counts[0], counts[1], counts[2], counts[3]);
+    json.end().key("summary").begin_object().field("layers", runs.size()).field("ok", counts[0]);
+    json.field("mismatch", counts[1]).field("error", counts[2]).field("not_compared", counts[3]).end().end();
+    return json.take() + "\n";
 }
 
 }  // namespace irlint
