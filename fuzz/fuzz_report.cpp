@@ -28,14 +28,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!irlint::parse_json(text, error) && error.rfind("line ", 0) != 0)
         fail("a JSON error without its place", error);
 
-    const auto files = irlint::read_check_report(text, error);
-    if (!files) return 0;
+    const auto report = irlint::read_check_report(text, error);
+    if (!report) return 0;
+    const std::vector<irlint::FileResult>& files = report->files;
     irlint::ReportOptions options;
     options.base_dir = "/";
-    const std::string written = irlint::render_report("json", options, *files);
+    const std::string written = irlint::render_report("json", options, files);
     const auto again = irlint::read_check_report(written, error);
     if (!again) fail("the JSON reporter wrote a report the reader refuses", error);
-    if (*again != *files) fail("a report changed in a round trip through the JSON reporter", written);
-    for (const std::string_view format : irlint::kReportFormats) irlint::render_report(format, options, *files);
+    if (again->files != files) fail("a report changed in a round trip through the JSON reporter", written);
+    for (const std::string_view format : irlint::kReportFormats) irlint::render_report(format, options, files);
     return 0;
 }

@@ -66,19 +66,14 @@ std::optional<std::vector<Origin>> read_reports(const std::vector<std::string>& 
     std::vector<Origin> out;
     for (size_t r = 0; r < reports.size(); ++r) {
         std::string error;
-        std::optional<std::vector<FileResult>> files;
-        std::optional<ShardInfo> shard;
-        if (const auto text = read_text_file(reports[r], error)) {
-            files = read_check_report(*text, error);
-            if (files) shard = read_shard_info(*text, error);
-            if (!error.empty()) files.reset();
-        }
-        if (!files) {
+        std::optional<CheckReport> report;
+        if (const auto text = read_text_file(reports[r], error)) report = read_check_report(*text, error);
+        if (!report) {
             print_error(fmt::format("{}: {}", reports[r], error));
             return std::nullopt;
         }
-        for (auto& f : *files) out.push_back({std::move(f), r});
-        shards.push_back(std::move(shard));
+        for (auto& f : report->files) out.push_back({std::move(f), r});
+        shards.push_back(std::move(report->shard));
     }
     return out;
 }

@@ -2,8 +2,11 @@
 
 #include "core/json_writer.hpp"
 #include "report/report.hpp"
+#include "report/report_schema.hpp"
 
 namespace irlint {
+
+namespace k = report_key;
 
 std::string dims_json(const Shape& shape) {
     if (shape.rank_dynamic) return json_string("...");
@@ -19,14 +22,14 @@ std::string dims_json(const Shape& shape) {
 
 void write_diagnostic(JsonWriter& json, const Diagnostic& d) {
     json.begin_object()
-        .field("severity", severity_name(d.severity))
-        .field("rule", d.rule)
-        .field("message", d.message)
-        .field("line", d.line)
-        .field("layer_id", d.layer.id)
-        .field("layer_name", d.layer.name)
-        .field("layer_type", d.layer.type);
-    if (!d.fingerprint.empty()) json.field("fingerprint", d.fingerprint);
+        .field(k::severity, severity_name(d.severity))
+        .field(k::rule, d.rule)
+        .field(k::message, d.message)
+        .field(k::line, d.line)
+        .field(k::layer_id, d.layer.id)
+        .field(k::layer_name, d.layer.name)
+        .field(k::layer_type, d.layer.type);
+    if (!d.fingerprint.empty()) json.field(k::fingerprint, d.fingerprint);
     json.end();
 }
 
@@ -40,10 +43,10 @@ namespace {
 
 void write_checked_layer(JsonWriter& json, const CheckedLayer& c) {
     json.begin_object()
-        .field("id", c.layer.id)
-        .field("name", c.layer.name)
-        .field("type", c.layer.type)
-        .field("line", c.line)
+        .field(k::id, c.layer.id)
+        .field(k::name, c.layer.name)
+        .field(k::type, c.layer.type)
+        .field(k::line, c.line)
         .end();
 }
 
@@ -54,27 +57,27 @@ public:
     explicit JsonReporter(std::optional<ShardInfo> shard) : shard_(std::move(shard)) {}
 
     std::string begin() override {
-        json_.begin_object().field("tool", "irlint").field("version", IRLINT_VERSION).key("files").begin_array();
+        json_.begin_object().field(k::tool, "irlint").field(k::version, IRLINT_VERSION).key(k::files).begin_array();
         return json_.take();
     }
 
     std::string file(const FileResult& f) override {
-        json_.begin_object().field("path", f.path).field("layers", f.layers).field("checked", f.checked);
-        json_.key("diagnostics").begin_array();
+        json_.begin_object().field(k::path, f.path).field(k::layers, f.layers).field(k::checked, f.checked);
+        json_.key(k::diagnostics).begin_array();
         for (const Diagnostic& d : f.diagnostics) write_diagnostic(json_, d);
-        json_.end().key("checked_layers").begin_array();
+        json_.end().key(k::checked_layers).begin_array();
         for (const CheckedLayer& c : f.checked_layers) write_checked_layer(json_, c);
         json_.end().end();
         return json_.take();
     }
 
     std::string end(const Summary& s) override {
-        json_.end().key("summary").begin_object();
-        json_.field("files", s.files).field("errors", s.errors).field("warnings", s.warnings).field("notes", s.notes);
-        json_.field("layers", s.layers).field("checked", s.checked).end();
+        json_.end().key(k::summary).begin_object();
+        json_.field(k::files, s.files).field(k::errors, s.errors).field(k::warnings, s.warnings).field(k::notes, s.notes);
+        json_.field(k::layers, s.layers).field(k::checked, s.checked).end();
         if (shard_) {
-            json_.key("shard").begin_object().field("index", shard_->index).field("count", shard_->count);
-            json_.field("run", shard_->run).end();
+            json_.key(k::shard).begin_object().field(k::index, shard_->index).field(k::count, shard_->count);
+            json_.field(k::run, shard_->run).end();
         }
         json_.end();
         return json_.take() + "\n";

@@ -6,8 +6,11 @@
 
 #include "core/text.hpp"
 #include "report/json_reader.hpp"
+#include "report/report_schema.hpp"
 
 namespace irlint {
+
+namespace k = report_key;
 
 namespace {
 
@@ -45,15 +48,15 @@ int64_t count_at(const JsonValue& object, std::string_view key, const std::strin
 }
 
 Severity severity_at(const JsonValue& object, const std::string& where) {
-    const std::string s = string_at(object, "severity", where);
+    const std::string s = string_at(object, k::severity, where);
     if (s == "error") return Severity::error;
     if (s == "warning") return Severity::warning;
     if (s == "note") return Severity::note;
     fail(where + ".severity", fmt::format("expected \"error\", \"warning\" or \"note\", found \"{}\"", excerpt(s)));
 }
 
-LayerRef layer_at(const JsonValue& object, const std::string& where, const char* id, const char* name,
-                  const char* type) {
+LayerRef layer_at(const JsonValue& object, const std::string& where, std::string_view id, std::string_view name,
+                  std::string_view type) {
     return {string_at(object, id, where), string_at(object, name, where), string_at(object, type, where)};
 }
 
@@ -61,17 +64,17 @@ Diagnostic read_diagnostic(const JsonValue& v, const std::string& where) {
     of_kind(v, JsonValue::Kind::object, where);
     Diagnostic d;
     d.severity = severity_at(v, where);
-    d.rule = string_at(v, "rule", where);
-    d.message = string_at(v, "message", where);
-    d.line = static_cast<int>(count_at(v, "line", where, INT_MAX));
-    d.layer = layer_at(v, where, "layer_id", "layer_name", "layer_type");
-    if (v.find("fingerprint")) d.fingerprint = string_at(v, "fingerprint", where);
+    d.rule = string_at(v, k::rule, where);
+    d.message = string_at(v, k::message, where);
+    d.line = static_cast<int>(count_at(v, k::line, where, INT_MAX));
+    d.layer = layer_at(v, where, k::layer_id, k::layer_name, k::layer_type);
+    if (v.find(k::fingerprint)) d.fingerprint = string_at(v, k::fingerprint, where);
     return d;
 }
 
 CheckedLayer read_checked_layer(const JsonValue& v, const std::string& where) {
     of_kind(v, JsonValue::Kind::object, where);
-    return {layer_at(v, where, "id", "name", "type"), static_cast<int>(count_at(v, "line", where, INT_MAX))};
+    return {layer_at(v, where, k::id, k::name, k::type), static_cast<int>(count_at(v, k::line, where, INT_MAX))};
 }
 
 template <class T, class ReadItem>
@@ -86,23 +89,23 @@ std::vector<T> read_list(const JsonValue& list, const std::string& where, ReadIt
 FileResult read_file(const JsonValue& v, const std::string& where) {
     of_kind(v, JsonValue::Kind::object, where);
     FileResult f;
-    f.path = string_at(v, "path", where);
+    f.path = string_at(v, k::path, where);
     if (f.path.empty()) fail(where + ".path", "empty path");
-    f.layers = static_cast<size_t>(count_at(v, "layers", where, INT64_MAX));
-    f.checked = static_cast<size_t>(count_at(v, "checked", where, INT64_MAX));
-    f.diagnostics = read_list<Diagnostic>(member(v, "diagnostics", where), where + ".diagnostics", read_diagnostic);
+    f.layers = static_cast<size_t>(count_at(v, k::layers, where, INT64_MAX));
+    f.checked = static_cast<size_t>(count_at(v, k::checked, where, INT64_MAX));
+    f.diagnostics = read_list<Diagnostic>(member(v, k::diagnostics, where), where + ".diagnostics", read_diagnostic);
     // Reports of irlint 0.1.0 lack the list; their JUnit shows the file as a whole only.
-    if (const JsonValue* layers = v.find("checked_layers"))
+    if (const JsonValue* layers = v.find(k::checked_layers))
         f.checked_layers = read_list<CheckedLayer>(*layers, where + ".checked_layers", read_checked_layer);
     return f;
 }
 
 // The summary is derived from the files; a summary that disagrees tells of a report edited or cut short.
 void check_summary(const JsonValue& report, const std::vector<FileResult>& files) {
-    const JsonValue& s = of_kind(member(report, "summary", "report"), JsonValue::Kind::object, "summary");
+    const JsonValue& s = of_kind(member(report, k::summary, "report"), JsonValue::Kind::object, "summary");
     const Summary actual = summarize(files);
-    const std::pair<const char*, size_t> totals[] = {
-        {"files", actual.files}, {"errors", actual.errors}, {"warnings", actual.warnings}, {"notes", actual.notes}};
+    const std::pair<std::string_view, size_t> totals[] = {
+        {k::files, actual.files}, {k::errors, actual.errors}, {k::warnings, actual.warnings}, {k::notes, actual.notes}};
     for (const auto& [key, value] : totals) {
         const int64_t written = count_at(s, key, "summary", INT64_MAX);
         if (static_cast<size_t>(written) != value)
@@ -112,45 +115,41 @@ void check_summary(const JsonValue& report, const std::vector<FileResult>& files
 
 std::vector<FileResult> read_report(const JsonValue& report) {
     of_kind(report, JsonValue::Kind::object, "report");
-    const std::string tool = string_at(report, "tool", "report");
+    const std::string tool = string_at(report, k::tool, "report");
     if (tool != "irlint") fail("tool", fmt::format("is \"{}\", not \"irlint\"", excerpt(tool)));
-    string_at(report, "version", "report");
-    auto files = read_list<FileResult>(member(report, "files", "report"), "files", read_file);
+    string_at(report, k::version, "report");
+    auto files = read_list<FileResult>(member(report, k::files, "report"), "files", read_file);
     check_summary(report, files);
     return files;
 }
 
+// The "shard" object, when the report has one; ReportError when it is there but malformed.
+std::optional<ShardInfo> read_shard(const JsonValue& report) {
+    const JsonValue* shard = report.find(k::shard);
+    if (!shard) return std::nullopt;
+    const JsonValue* index = shard->find(k::index);
+    const JsonValue* count = shard->find(k::count);
+    const JsonValue* run = shard->find(k::run);
+    if (!index || !count || !run || !index->integer || !count->integer || run->kind != JsonValue::Kind::string ||
+        *count->integer < 1 || *index->integer < 1 || *index->integer > *count->integer)
+        throw ReportError{"shard: expected {\"index\":K,\"count\":N,\"run\":\"...\"} with 1 <= K <= N"};
+    return ShardInfo{static_cast<uint64_t>(*index->integer), static_cast<uint64_t>(*count->integer), run->string};
+}
+
 }  // namespace
 
-std::optional<std::vector<FileResult>> read_check_report(std::string_view json_text, std::string& error) {
+std::optional<CheckReport> read_check_report(std::string_view json_text, std::string& error) {
     const std::optional<JsonValue> root = parse_json(json_text, error);
     if (!root) return std::nullopt;
     try {
-        return read_report(*root);
+        CheckReport report;
+        report.files = read_report(*root);
+        report.shard = read_shard(*root);
+        return report;
     } catch (const ReportError& e) {
         error = e.what;
         return std::nullopt;
     }
-}
-
-}  // namespace irlint
-
-namespace irlint {
-
-std::optional<ShardInfo> read_shard_info(std::string_view json_text, std::string& error) {
-    error.clear();
-    const std::optional<JsonValue> root = parse_json(json_text, error);
-    const JsonValue* shard = root && root->kind == JsonValue::Kind::object ? root->find("shard") : nullptr;
-    if (!shard) return std::nullopt;
-    const JsonValue* index = shard->find("index");
-    const JsonValue* count = shard->find("count");
-    const JsonValue* run = shard->find("run");
-    if (!index || !count || !run || !index->integer || !count->integer || run->kind != JsonValue::Kind::string ||
-        *count->integer < 1 || *index->integer < 1 || *index->integer > *count->integer) {
-        error = "shard: expected {\"index\":K,\"count\":N,\"run\":\"...\"} with 1 <= K <= N";
-        return std::nullopt;
-    }
-    return ShardInfo{static_cast<uint64_t>(*index->integer), static_cast<uint64_t>(*count->integer), run->string};
 }
 
 }  // namespace irlint

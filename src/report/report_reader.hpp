@@ -10,12 +10,15 @@
 
 namespace irlint {
 
-// Returns the files of the report, or nullopt and `error` naming the offending place
-// ("files[3].diagnostics[0].line: expected an integer from 0 to 2147483647, found a string").
-// Keys the reader does not know are ignored, so reports of newer versions still merge.
-std::optional<std::vector<FileResult>> read_check_report(std::string_view json_text, std::string& error);
+struct CheckReport {
+    std::vector<FileResult> files;
+    std::optional<ShardInfo> shard;  // the report's "shard" object, when it has one
+};
 
-// The report's "shard" object, when it has one; `error` is set when it is there but malformed.
-std::optional<ShardInfo> read_shard_info(std::string_view json_text, std::string& error);
+// Returns the report's files and shard, or nullopt and `error` naming the offending place
+// ("files[3].diagnostics[0].line: expected an integer from 0 to 2147483647, found a string").
+// Keys the reader does not know are ignored, so reports of newer versions still merge. Its keys are those
+// the JSON reporter writes (report/report_schema.hpp).
+std::optional<CheckReport> read_check_report(std::string_view json_text, std::string& error);
 
 }  // namespace irlint

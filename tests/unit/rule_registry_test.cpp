@@ -218,14 +218,16 @@ TEST_CASE("a baseline file round-trips, and anything else is an error") {
 #include "report/report_reader.hpp"
 
 TEST_CASE("a shard report's shard object is read back, and a bad one is an error") {
+    const std::string report = R"({"tool":"irlint","version":"0.1.0","files":[],)"
+                               R"("summary":{"files":0,"errors":0,"warnings":0,"notes":0})";
     std::string error;
-    const auto shard = read_shard_info(
-        R"({"tool":"irlint","files":[],"summary":{},"shard":{"index":2,"count":3,"run":"00ff"}})", error);
-    REQUIRE(shard);
-    CHECK(*shard == ShardInfo{2, 3, "00ff"});
-    CHECK(error.empty());
-    CHECK(!read_shard_info(R"({"tool":"irlint","files":[]})", error));
-    CHECK(error.empty());
-    CHECK(!read_shard_info(R"({"shard":{"index":4,"count":3,"run":"x"}})", error));
+    const auto sharded = read_check_report(report + R"(,"shard":{"index":2,"count":3,"run":"00ff"}})", error);
+    REQUIRE_MESSAGE(sharded, error);
+    REQUIRE(sharded->shard);
+    CHECK(*sharded->shard == ShardInfo{2, 3, "00ff"});
+    const auto whole = read_check_report(report + "}", error);
+    REQUIRE_MESSAGE(whole, error);
+    CHECK_FALSE(whole->shard);
+    CHECK(!read_check_report(report + R"(,"shard":{"index":4,"count":3,"run":"x"}})", error));
     CHECK(error == "shard: expected {\"index\":K,\"count\":N,\"run\":\"...\"} with 1 <= K <= N");
 }

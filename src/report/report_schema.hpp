@@ -1,0 +1,26 @@
+#pragma once
+// The keys of the JSON check report (docs/cli.md), named once: the JSON reporter writes them and the report
+// reader of `irlint merge` reads them.
+
+#include <string_view>
+
+namespace irlint::report_key {
+
+// The report.
+inline constexpr std::string_view tool = "tool", version = "version", files = "files", summary = "summary",
+                                  shard = "shard";
+// A file of `files`.
+inline constexpr std::string_view path = "path", layers = "layers", checked = "checked", diagnostics = "diagnostics",
+                                  checked_layers = "checked_layers";
+// A finding of `diagnostics`.
+inline constexpr std::string_view severity = "severity", rule = "rule", message = "message", line = "line",
+                                  layer_id = "layer_id", layer_name = "layer_name", layer_type = "layer_type",
+                                  fingerprint = "fingerprint";
+// A layer of `checked_layers` (and `line`).
+inline constexpr std::string_view id = "id", name = "name", type = "type";
+// `summary` (and `files`, `layers`, `checked`).
+inline constexpr std::string_view errors = "errors", warnings = "warnings", notes = "notes";
+// `shard`.
+inline constexpr std::string_view index = "index", count = "count", run = "run";
+
+}  // namespace irlint::report_key
