@@ -43,8 +43,77 @@ Diagnostic attr_finding(Severity severity, const PoolOp& op, std::string message
     return make_finding(rule::attr_invalid, severity, std::move(message), 0, {"", "", std::string(op.type_name())});
 }
 
+// "KEY=VALUE" pairs of --attr; nullopt (and the error printed) for one without its '='.
+std::optional<std::vector<Attr>> parse_attr_options(const std::vector<std::string>& options) {
+    std::vector<Attr> attrs;
+    for (const std::string& a : options) {
+        const auto eq = a.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            print_error(fmt::format("--attr {}: expected KEY=VALUE", a));
+            return std::nullopt;
+        }
+        attrs.emplace_back(std::string_view(a).substr(0, eq), std::string_view(a).substr(eq + 1));
+    }
+    return attrs;
+}
+
+// The attribute findings, as `check` would word them, on stderr.
+void print_attr_issues(const PoolOp& op, const ParsedAttrs& parsed, const std::string& label) {
+    for (const AttrIssue& issue : parsed.issues) {
+        fmt::print(stderr, "irlint: {}: {}: {}\n", severity_name(issue.severity), printable(label),
+                   printable(issue.message, kPrintedMessageChars));
+        keep_finding(attr_finding(issue.severity, op, fmt::format("{}: {}", label, issue.message)));
+    }
+}
+
+// An adaptive pool's output from --output-size (dynamic dims when it is not given); nullopt (and the error
+// printed) for sizes that cannot be read.
+std::optional<PoolShape> infer_adaptive(const ShapeOptions& o, const Shape& input) {
+    std::optional<std::vector<Dim>> sizes;
+    Shape size_shape{false, {Dim::dynamic()}};
+    if (!o.output_size.empty()) {
+        std::string error;
+        const auto dims = parse_shape(o.output_size, &error);
+        if (!dims || dims->rank_dynamic) {
+            print_error(fmt::format("--output-size {}: {}", o.output_size,
+                                    dims ? "give one dim per spatial axis, not '...'" : error));
+            return std::nullopt;
+        }
+        sizes = dims->dims;
+        size_shape.dims = {Dim(static_cast<int64_t>(sizes->size()))};
+    }
+    return infer_adaptive_shape_from_dims(input, size_shape, sizes);
+}
+
+std::string shape_json(const PoolOp& op, const PoolShape& result) {
+    JsonWriter json;
+    json.begin_object().key("outputs").begin_array();
+    for (size_t k = 0; k < op.output_count(); ++k) json.raw(dims_json(result.output));
+    json.end();
+    write_ints(json, "pads_begin", result.pads_begin);
+    write_ints(json, "pads_end", result.pads_end);
+    return json.end().take() + "\n";
+}
+
+// The arithmetic per axis, the pads and each output.
+std::string shape_text(const PoolOp& op, const ParsedAttrs& parsed, const PoolShape& result, const std::string& label,
+                       const Shape& input) {
+    const Palette p = palette_for(STDOUT_FILENO);
+    std::string out = fmt::format("{} on {}\n", fmt::styled(label, p.bold), input.str());
+    for (size_t i = 0; i < result.axis_formulas.size(); ++i)
+        out += fmt::format("  dim {}: {}\n", i + 2, result.axis_formulas[i]);
+    if (!op.is_adaptive())
+        out += fmt::format("  pads_begin {}  pads_end {}\n", join_ints(result.pads_begin), join_ints(result.pads_end));
+    const auto types = pool_output_types(op, parsed.desc, ElementType::f32);
+    for (size_t k = 0; k < op.output_count(); ++k)
+        out += fmt::format("output {}{}: {}\n", k, k == 1 ? fmt::format(" (indices, {})", element_type_name(types[1])) : "",
+                           fmt::styled(result.output.str(), p.ok));
+    return out;
+}
+
 }  // namespace
 
+// Reads the op, the input and the attributes as `check` would, infers, and prints the arithmetic or JSON.
 int run_shape(const ShapeOptions& o) {
     const int opset = o.opset > 0 ? o.opset : kNewestOpset;
     const auto op = pool_op_for(o.op, opset);
@@ -60,69 +129,22 @@ int run_shape(const ShapeOptions& o) {
         print_error(fmt::format("--input {}: {}", o.input, error));
         return exit_code::usage;
     }
-    std::vector<Attr> attrs;
-    for (const std::string& a : o.attrs) {
-        const auto eq = a.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            print_error(fmt::format("--attr {}: expected KEY=VALUE", a));
-            return exit_code::usage;
-        }
-        attrs.emplace_back(std::string_view(a).substr(0, eq), std::string_view(a).substr(eq + 1));
-    }
-    const ParsedAttrs parsed = parse_pool_attrs(*op, attrs);
+    const auto attrs = parse_attr_options(o.attrs);
+    if (!attrs) return exit_code::usage;
+    const ParsedAttrs parsed = parse_pool_attrs(*op, *attrs);
     const std::string label = fmt::format("{}-{}", op->type_name(), op->version);
-    for (const AttrIssue& issue : parsed.issues) {
-        fmt::print(stderr, "irlint: {}: {}: {}\n", severity_name(issue.severity), printable(label),
-                   printable(issue.message, kPrintedMessageChars));
-        keep_finding(attr_finding(issue.severity, *op, fmt::format("{}: {}", label, issue.message)));
-    }
+    print_attr_issues(*op, parsed, label);
     if (!parsed.usable()) return exit_code::findings;
 
-    PoolShape result;
-    if (op->is_adaptive()) {
-        std::optional<std::vector<Dim>> sizes;
-        Shape size_shape{false, {Dim::dynamic()}};
-        if (!o.output_size.empty()) {
-            const auto dims = parse_shape(o.output_size, &error);
-            if (!dims || dims->rank_dynamic) {
-                print_error(fmt::format("--output-size {}: {}", o.output_size,
-                                        dims ? "give one dim per spatial axis, not '...'" : error));
-                return exit_code::usage;
-            }
-            sizes = dims->dims;
-            size_shape.dims = {Dim(static_cast<int64_t>(sizes->size()))};
-        }
-        result = infer_adaptive_shape_from_dims(*input, size_shape, sizes);
-    } else {
-        result = infer_pool_shape(*op, parsed.desc, *input);
-    }
-    if (result.error) {
-        const std::string message = fmt::format("{}: {}", label, *result.error);
+    const std::optional<PoolShape> result =
+        op->is_adaptive() ? infer_adaptive(o, *input) : infer_pool_shape(*op, parsed.desc, *input);
+    if (!result) return exit_code::usage;
+    if (result->error) {
+        const std::string message = fmt::format("{}: {}", label, *result->error);
         print_finding_error(message, attr_finding(Severity::error, *op, message));
         return exit_code::findings;
     }
-    const size_t outputs = op->output_count();
-    if (o.format == "json") {
-        JsonWriter json;
-        json.begin_object().key("outputs").begin_array();
-        for (size_t k = 0; k < outputs; ++k) json.raw(dims_json(result.output));
-        json.end();
-        write_ints(json, "pads_begin", result.pads_begin);
-        write_ints(json, "pads_end", result.pads_end);
-        emit_output("", json.end().take() + "\n");
-        return exit_code::ok;
-    }
-    const Palette p = palette_for(STDOUT_FILENO);
-    std::string out = fmt::format("{} on {}\n", fmt::styled(label, p.bold), input->str());
-    for (size_t i = 0; i < result.axis_formulas.size(); ++i)
-        out += fmt::format("  dim {}: {}\n", i + 2, result.axis_formulas[i]);
-    if (!op->is_adaptive())
-        out += fmt::format("  pads_begin {}  pads_end {}\n", join_ints(result.pads_begin), join_ints(result.pads_end));
-    const auto types = pool_output_types(*op, parsed.desc, ElementType::f32);
-    for (size_t k = 0; k < outputs; ++k)
-        out += fmt::format("output {}{}: {}\n", k, k == 1 ? fmt::format(" (indices, {})", element_type_name(types[1])) : "",
-                           fmt::styled(result.output.str(), p.ok));
-    emit_output("", out);
+    emit_output("", o.format == "json" ? shape_json(*op, *result) : shape_text(*op, parsed, *result, label, *input));
     return exit_code::ok;
 }
 
