@@ -180,7 +180,6 @@ void print_closing_summary(const Summary& s, const std::string& output) {
 
 using Clock = std::chrono::steady_clock;
 
-// Checks the files and streams the report into the sink in path order. Returns the totals.
 // What the command line asks of the run, and the accepted fingerprints.
 struct Filter {
     FlagSettings flags;
@@ -304,7 +303,51 @@ struct Verdict {
     bool unchecked = false;
 };
 
-// Checks the files and streams the report into the sink in path order. Returns the totals.
+// What a run adds up over its files, in file order.
+struct RunTotals {
+    Summary summary;
+    RuleCounts rule_counts;
+    size_t hidden_notes = 0;
+    std::vector<std::string> files_with_errors;
+
+    // Counts the file's findings, notes whether it fails the run, and hides those below its --min-severity.
+    void add(FileResult& r, const FileSettings& settings, Verdict& verdict) {
+        summary.add(r);
+        count_rules(r.diagnostics, rule_counts);
+        const auto is_error = [](const Diagnostic& d) { return d.severity == Severity::error; };
+        if (std::any_of(r.diagnostics.begin(), r.diagnostics.end(), is_error)) files_with_errors.push_back(r.path);
+        verdict.failed = verdict.failed || fails(r.diagnostics, settings.fail_on);
+        verdict.unchecked =
+            verdict.unchecked || std::any_of(r.diagnostics.begin(), r.diagnostics.end(), always_reported);
+        hidden_notes += hide_below(r.diagnostics, settings.min_severity);
+    }
+};
+
+// One file checked, with its selection and the baseline applied (on a worker thread).
+FileResult check_job(const CheckJob& job, const CheckOptions& o, const Filter& filter, Fingerprints& prints) {
+    FileResult r = check_one_safely(job.file, o.timeout_per_file);
+    job.settings.selection.apply(r.diagnostics);
+    apply_baseline(job, r.diagnostics, filter, prints);
+    return r;
+}
+
+// The lines of a text report after its summary, and --statistics.
+void write_closing_lines(const RunTotals& totals, const CheckOptions& o, const Filter& filter,
+                         const Fingerprints& prints, ReportSink& sink) {
+    if (o.format == "text" && !o.quiet) {
+        sink.write(files_with_errors_line(totals.files_with_errors));
+        sink.write(hidden_notes_line(totals.hidden_notes));
+        if (filter.baseline)
+            sink.write(fmt::format("{} baselined finding{} not reported (--baseline {})\n", prints.baselined,
+                                   prints.baselined == 1 ? "" : "s", o.baseline));
+    }
+    if (o.statistics) {
+        if (o.format == "text") sink.write(statistics_text(totals.rule_counts));
+        else fmt::print(stderr, "{}", statistics_text(totals.rule_counts));
+    }
+}
+
+// Checks the files on the worker threads and streams the report into the sink in file order.
 Summary check_files(const std::vector<CheckJob>& jobs, const CheckOptions& o, const Filter& filter,
                     const std::optional<ShardInfo>& shard, Fingerprints& prints, ReportSink& sink,
                     Clock::time_point start, Verdict& verdict) {
@@ -313,31 +356,17 @@ Summary check_files(const std::vector<CheckJob>& jobs, const CheckOptions& o, co
     const auto reporter = make_reporter(o.format, options);
     Progress progress(jobs.size(), progress_wanted(o.quiet, o.format, o.output));
     const bool shares_terminal = progress.enabled() && sink.is_stdout() && isatty(STDOUT_FILENO);
-    Summary summary;
-    RuleCounts rule_counts;
-    size_t hidden_notes = 0;
-    std::vector<std::string> files_with_errors;
+    RunTotals totals;
     sink.write(reporter->begin());
     progress.draw(true);
     auto check = [&](size_t i) {
-        FileResult r = check_one_safely(jobs[i].file, o.timeout_per_file);
-        jobs[i].settings.selection.apply(r.diagnostics);
-        apply_baseline(jobs[i], r.diagnostics, filter, prints);
+        FileResult r = check_job(jobs[i], o, filter, prints);
         progress.file_done(r);
         return r;
     };
     size_t taken = 0;  // results come in file order
     auto take = [&](FileResult& r) {
-        summary.add(r);
-        count_rules(r.diagnostics, rule_counts);
-        if (std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
-                        [](const Diagnostic& d) { return d.severity == Severity::error; }))
-            files_with_errors.push_back(r.path);
-        const FileSettings& settings = jobs[taken++].settings;
-        verdict.failed = verdict.failed || fails(r.diagnostics, settings.fail_on);
-        verdict.unchecked =
-            verdict.unchecked || std::any_of(r.diagnostics.begin(), r.diagnostics.end(), always_reported);
-        hidden_notes += hide_below(r.diagnostics, settings.min_severity);
+        totals.add(r, jobs[taken++].settings, verdict);
         const std::string text = reporter->file(r);
         if (shares_terminal && !text.empty()) progress.clear();
         sink.write(text);
@@ -347,20 +376,12 @@ Summary check_files(const std::vector<CheckJob>& jobs, const CheckOptions& o, co
                                     interrupted);
     if (done < jobs.size())
         print_error(fmt::format("interrupted: {} of {} files checked ({} errors, {} warnings), the rest not started",
-                                done, jobs.size(), summary.errors, summary.warnings));
+                                done, jobs.size(), totals.summary.errors, totals.summary.warnings));
     progress.clear();
-    summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    sink.write(reporter->end(summary));
-    if (o.format == "text" && !o.quiet) sink.write(files_with_errors_line(files_with_errors));
-    if (o.format == "text" && !o.quiet) sink.write(hidden_notes_line(hidden_notes));
-    if (o.format == "text" && !o.quiet && filter.baseline)
-        sink.write(fmt::format("{} baselined finding{} not reported (--baseline {})\n", prints.baselined,
-                               prints.baselined == 1 ? "" : "s", o.baseline));
-    if (o.statistics) {
-        if (o.format == "text") sink.write(statistics_text(rule_counts));
-        else fmt::print(stderr, "{}", statistics_text(rule_counts));
-    }
-    return summary;
+    totals.summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    sink.write(reporter->end(totals.summary));
+    write_closing_lines(totals, o, filter, prints, sink);
+    return totals.summary;
 }
 
 }  // namespace
