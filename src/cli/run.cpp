@@ -119,8 +119,8 @@ public:
         if (!is_runnable(*layer)) {
             const Layer& l = *layer->layer;
             const std::string why = fmt::format(
-                "layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and AdaptiveMaxPool layers",
-                l.id, l.name, l.type);
+                "layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and AdaptiveMaxPool layers", l.id,
+                l.name, l.type);
             found.refusal = Diagnostic{Severity::error, "", why, l.line, layer_ref(l)};
             return found;
         }
@@ -168,7 +168,8 @@ int write_map_png(const std::string& path, const std::vector<LayerRun>& runs, in
 int report_runs(const RunOptions& o, const std::vector<LayerRun>& runs) {
     std::string content;
     if (o.data_dir.empty())
-        content = o.format == "json" ? run_json(runs.front()) + "\n" : run_text(runs.front(), palette_for(STDOUT_FILENO));
+        content =
+            o.format == "json" ? run_json(runs.front()) + "\n" : run_text(runs.front(), palette_for(STDOUT_FILENO));
     else
         content = o.format == "json" ? runs_json(runs) : runs_text(runs, palette_for(STDOUT_FILENO));
     emit_output("", content);
@@ -213,9 +214,10 @@ int run_data_dir(const RunModel& model, const RunOptions& o, const RunLimits& se
     for (const auto& layer : model.runnable_layers()) {
         const Layer& l = *layer->shapes().layer;
         if (!is_decimal_id(l.id)) {  // text from the model never picks a path
-            print_warning(fmt::format("{} '{}': its id '{}' is not a non-negative integer, so {} is not searched "
-                                      "for its data",
-                                      naming.unit, l.name, l.id, o.data_dir));
+            print_warning(
+                fmt::format("{} '{}': its id '{}' is not a non-negative integer, so {} is not searched "
+                            "for its data",
+                            naming.unit, l.name, l.id, o.data_dir));
             continue;
         }
         const std::string base = (fs::path(o.data_dir) / l.id).string();
@@ -229,8 +231,8 @@ int run_data_dir(const RunModel& model, const RunOptions& o, const RunLimits& se
         runs.push_back(run_layer(*layer, request));
     }
     if (runs.empty()) {
-        print_error(fmt::format("{}: no <{}>.in0.npy of a pooling {} of {}", o.data_dir, naming.key, naming.unit,
-                                o.model));
+        print_error(
+            fmt::format("{}: no <{}>.in0.npy of a pooling {} of {}", o.data_dir, naming.key, naming.unit, o.model));
         return exit_code::usage;
     }
     return report_runs(o, runs);

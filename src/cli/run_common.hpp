@@ -24,8 +24,8 @@ struct LayerLookup {
 
 // How `run --data DIR` names the files of a layer: DIR/<id>.in0.npy, in the words of the format.
 struct DataNaming {
-    std::string key;   // what <id> is: "layer-id"
-    std::string unit;  // "layer"
+    std::string key;                      // what <id> is: "layer-id"
+    std::string unit;                     // "layer"
     std::vector<std::string> extensions;  // the tensor files looked for, in this order
 };
 

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "exec/half.hpp"
-#include "exec/kernels/kernel_support.hpp"
 #include "exec/io/npy.hpp"
 #include "exec/kernels/pool_kernels.hpp"
+#include "exec/kernels/taps.hpp"
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_tensor.hpp"
@@ -23,9 +23,7 @@ struct AxisTaps {
     int64_t start(int64_t o) const { return o * stride - pad_begin; }
     bool overhangs(int64_t o) const { return start(o) + (kernel - 1) * dilation >= in + pad_end; }
     int64_t taps_in_padded(int64_t o) const {
-        int64_t n = 0;
-        for (int64_t j = 0; j < kernel; ++j) n += start(o) + j * dilation < in + pad_end;
-        return n;
+        return taps_within(start(o), kernel, dilation, -pad_begin, in + pad_end).count();
     }
 };
 
@@ -33,8 +31,8 @@ std::vector<AxisTaps> axes_of(const PoolingDesc& d, const std::vector<int64_t>& 
                               const std::vector<int64_t>& in_shape) {
     std::vector<AxisTaps> axes;
     for (size_t a = 0; a < d.kernel.size(); ++a)
-        axes.push_back({in_shape[a + 2], pb[a], pe[a], d.kernel[a], d.strides[a],
-                        d.dilations.empty() ? 1 : d.dilations[a]});
+        axes.push_back(
+            {in_shape[a + 2], pb[a], pe[a], d.kernel[a], d.strides[a], d.dilations.empty() ? 1 : d.dilations[a]});
     return axes;
 }
 
@@ -87,7 +85,8 @@ void apply_count_include_pad(const PoolingDesc& desc, const std::vector<int64_t>
         double divisor = 1;
         for (size_t a = 0; a < axes.size(); ++a) divisor *= static_cast<double>(axes[a].taps_in_padded(pos[a]));
         for (size_t p = 0; p < planes; ++p)
-            store_value(output, p * out_plane + i, divisor > 0 ? window_sum(input, p * in_plane, axes, pos) / divisor : 0.0);
+            store_value(output, p * out_plane + i,
+                        divisor > 0 ? window_sum(input, p * in_plane, axes, pos) / divisor : 0.0);
     }
 }
 
@@ -128,9 +127,10 @@ public:
         if (pool_) return std::nullopt;
         const auto op = onnx_pool_op_for(node_.op_type, c_.onnx.default_opset());
         if (!op || !node_.domain.empty())
-            return fmt::format("node {} '{}' is a {}: irlint runs AveragePool, MaxPool, GlobalAveragePool and "
-                               "GlobalMaxPool nodes",
-                               node_.index, node_.display_name(), node_.op_type);
+            return fmt::format(
+                "node {} '{}' is a {}: irlint runs AveragePool, MaxPool, GlobalAveragePool and "
+                "GlobalMaxPool nodes",
+                node_.index, node_.display_name(), node_.op_type);
         return fmt::format("node {} '{}' ({}) cannot run: `irlint check` tells why", node_.index, node_.display_name(),
                            op->name());
     }
@@ -182,11 +182,13 @@ public:
         }
         const bool divisor_differs = setup_.count_include_pad && setup_.desc.rounding != RoundingType::floor;
         const bool column_major = setup_.column_major_indices;
-        PoolRunResult result =
-            run_pool(setup_.kernel_op, setup_.desc, x, options, divisor_differs || column_major ? SinkChooser{} : choose);
+        PoolRunResult result = run_pool(setup_.kernel_op, setup_.desc, x, options,
+                                        divisor_differs || column_major ? SinkChooser{} : choose);
         if (!result.ok() || result.outputs.empty()) return result;
-        if (divisor_differs) apply_count_include_pad(setup_.desc, shape_.pads_begin, shape_.pads_end, x, result.outputs[0]);
-        if (result.outputs.size() > 1 && setup_.column_major_indices) to_column_major_indices(x.shape(), result.outputs[1]);
+        if (divisor_differs)
+            apply_count_include_pad(setup_.desc, shape_.pads_begin, shape_.pads_end, x, result.outputs[0]);
+        if (result.outputs.size() > 1 && setup_.column_major_indices)
+            to_column_major_indices(x.shape(), result.outputs[1]);
         return result;
     }
 

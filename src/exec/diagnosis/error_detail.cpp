@@ -93,8 +93,8 @@ void draw_errors(const Tensor& computed, const Tensor& expected, const Tolerance
         const auto at = std::find(drawn.begin(), drawn.end(), i / d.plane_size());
         if (at == drawn.end()) return;
         // Kept above 0, which marks a cell without mismatches; an infinite error stays infinite.
-        const auto err = std::max(static_cast<float>(error_at(computed, expected, i)),
-                                  std::numeric_limits<float>::denorm_min());
+        const auto err =
+            std::max(static_cast<float>(error_at(computed, expected, i)), std::numeric_limits<float>::denorm_min());
         float& cell = d.drawn[static_cast<size_t>(at - drawn.begin())].max_error[d.cell_of_element(i)];
         cell = std::max(cell, err);
         if (std::isinf(err)) {
@@ -123,8 +123,8 @@ ErrorDetail error_detail(const Tensor& computed, const Tensor& expected, const T
 
     const std::vector<size_t> drawn = planes_to_draw(ranked, shape, d);
     for (size_t plane : drawn)
-        d.drawn.push_back({plane_index(plane, shape, d.leading_axes), counts[plane],
-                           std::vector<float>(d.cell_count(), 0.0f)});
+        d.drawn.push_back(
+            {plane_index(plane, shape, d.leading_axes), counts[plane], std::vector<float>(d.cell_count(), 0.0f)});
     draw_errors(computed, expected, tolerance, drawn, d);
     return d;
 }
