@@ -1,9 +1,7 @@
 #include "cli/fix.hpp"
 
-#include <fstream>
 #include <iterator>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -11,6 +9,7 @@
 #include "cli/common.hpp"
 #include "cli/onnx_commands.hpp"
 #include "core/atomic_file.hpp"
+#include "core/read_file.hpp"
 #include "core/text.hpp"
 #include "ir/reader.hpp"
 #include "ir/rewrite.hpp"
@@ -21,15 +20,6 @@
 namespace irlint::cli {
 
 namespace {
-
-std::optional<std::string> read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) return std::nullopt;
-    return std::move(bytes).str();
-}
 
 // The fixed text of one file, or nullopt when there is nothing to fix or it must not be fixed (said why).
 struct FileFix {
@@ -65,7 +55,7 @@ std::optional<FileFix> fix_of(const CheckJob& job, const std::string& original, 
 
 void fix_one(const CheckJob& job, bool diff_only, FixTotals& totals) {
     const std::string& path = job.file.path;
-    const auto original = read_bytes(path);
+    const auto original = read_whole_file(path);
     if (!original) return;  // the check reports the unreadable file
     const auto fixed = fix_of(job, *original, totals);
     if (!fixed) return;

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/report_sink.hpp"
+#include "core/read_file.hpp"
 #include "policy/rule_selection.hpp"
 #include "report/report_reader.hpp"
 
@@ -45,14 +44,9 @@ std::optional<std::string> read_text_file(const std::string& path, std::string& 
         error = "is a directory, not a report";
         return std::nullopt;
     }
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) {
-        error = "cannot open the file for reading";
-        return std::nullopt;
-    }
-    return std::move(text).str();
+    std::optional<std::string> text = read_whole_file(path);
+    if (!text) error = "cannot open the file for reading";
+    return text;
 }
 
 struct Origin {

@@ -36,7 +36,9 @@ struct CheckedModel {
 // nullopt with *exit_code set (and the reason printed) when the model cannot be used.
 std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code);
 
-int run_onnx(const RunOptions& o, const RunLimits& limits);
+// The model `run` executes layers of; nullptr with *exit_code set (and the reason printed) when it cannot
+// be used.
+std::unique_ptr<RunModel> load_onnx_run_model(const std::string& path, int* exit_code);
 
 // For --version: whether this build reads ONNX, and where from.
 std::string onnx_support_summary();

@@ -29,9 +29,10 @@ std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit
 
 std::string onnx_support_summary() { return "no (built without libonnx-dev; IR .xml only)"; }
 
-int run_onnx(const RunOptions& o, const RunLimits&) {
-    print_unreadable(o.model, kNoOnnx);
-    return exit_code::usage;
+std::unique_ptr<RunModel> load_onnx_run_model(const std::string& path, int* exit_code) {
+    print_unreadable(path, kNoOnnx);
+    *exit_code = exit_code::usage;
+    return nullptr;
 }
 
 }  // namespace irlint::cli

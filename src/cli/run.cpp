@@ -12,7 +12,7 @@
 #include "cli/run_common.hpp"
 #include "cli/onnx_commands.hpp"
 #include "core/text.hpp"
-#include "exec/layer_run.hpp"
+#include "exec/ir_layer.hpp"
 #include "report/map_view.hpp"
 #include "report/run_report.hpp"
 
@@ -107,6 +107,41 @@ const LayerShapes* find_layer(const ModelReport& report, const std::string& want
     return nullptr;
 }
 
+// An IR model: layers by id or name; only pooling layers run.
+class IrRunModel final : public RunModel {
+public:
+    explicit IrRunModel(Model model) : model_(std::move(model)), report_(check_model(model_)) {}
+
+    LayerLookup find(const std::string& wanted) const override {
+        LayerLookup found;
+        const LayerShapes* layer = find_layer(report_, wanted, &found.error);
+        if (!layer) return found;
+        if (!is_runnable(*layer)) {
+            const Layer& l = *layer->layer;
+            const std::string why = fmt::format(
+                "layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and AdaptiveMaxPool layers", l.id,
+                l.name, l.type);
+            found.refusal = Diagnostic{Severity::error, "", why, l.line, layer_ref(l)};
+            return found;
+        }
+        found.layer = ir_layer(*layer);
+        return found;
+    }
+
+    std::vector<std::unique_ptr<RunnableLayer>> runnable_layers() const override {
+        std::vector<std::unique_ptr<RunnableLayer>> layers;
+        for (const auto& l : report_.layers)
+            if (is_runnable(l)) layers.push_back(ir_layer(l));
+        return layers;
+    }
+
+    DataNaming data_naming() const override { return {"layer-id", "layer", {".npy"}}; }
+
+private:
+    Model model_;  // the report points into it
+    ModelReport report_;
+};
+
 // The maps of every output with mismatches, in report order, as one PNG; nothing is written when every
 // compared output matches. Returns the exit code: 2 when the file cannot be written.
 int write_map_png(const std::string& path, const std::vector<LayerRun>& runs, int status) {
@@ -129,20 +164,27 @@ int write_map_png(const std::string& path, const std::vector<LayerRun>& runs, in
     return status;
 }
 
-int run_one(const ModelReport& report, const RunOptions& o, const RunLimits& setup) {
-    std::string error;
-    const LayerShapes* layer = find_layer(report, o.layer, &error);
-    if (!layer) {
-        print_error(fmt::format("{}: {}", o.model, error));
-        return exit_code::usage;
-    }
-    if (!is_runnable(*layer)) {
-        const Layer& l = *layer->layer;
-        const std::string why = fmt::format(
-            "layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and AdaptiveMaxPool layers", l.id,
-            l.name, l.type);
-        print_finding_error(fmt::format("{}: {}", o.model, why), {Severity::error, "", why, l.line, layer_ref(l)});
+// The runs on standard output, then the files asked for (--map-png, --report); the exit code.
+int report_runs(const RunOptions& o, const std::vector<LayerRun>& runs) {
+    std::string content;
+    if (o.data_dir.empty())
+        content =
+            o.format == "json" ? run_json(runs.front()) + "\n" : run_text(runs.front(), palette_for(STDOUT_FILENO));
+    else
+        content = o.format == "json" ? runs_json(runs) : runs_text(runs, palette_for(STDOUT_FILENO));
+    emit_output("", content);
+    return write_run_report(o, runs, write_map_png(o.map_png, runs, status_exit(runs)));
+}
+
+int run_one(const RunModel& model, const RunOptions& o, const RunLimits& setup) {
+    LayerLookup found = model.find(o.layer);
+    if (found.refusal) {
+        print_finding_error(fmt::format("{}: {}", o.model, found.refusal->message), *found.refusal);
         return exit_code::findings;
+    }
+    if (!found.layer) {
+        print_error(fmt::format("{}: {}", o.model, found.error));
+        return exit_code::usage;
     }
     RunRequest request = request_for(o, setup);
     request.input_path = o.inputs[0];
@@ -150,46 +192,57 @@ int run_one(const ModelReport& report, const RunOptions& o, const RunLimits& set
     request.expect_paths = o.expects;
     request.save_paths = o.saves;
     std::vector<LayerRun> runs;
-    runs.push_back(run_layer(*layer, request));  // moved, not copied: a report holds maps of up to 64K cells
-    const LayerRun& run = runs.front();
-    const std::string content = o.format == "json" ? run_json(run) + "\n" : run_text(run, palette_for(STDOUT_FILENO));
-    emit_output("", content);
-    return write_run_report(o, runs, write_map_png(o.map_png, runs, status_exit(runs)));
+    runs.push_back(run_layer(*found.layer, request));  // moved, not copied: a report holds maps of up to 64K cells
+    return report_runs(o, runs);
 }
 
-std::optional<std::string> existing(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec) ? std::optional<std::string>(p.string()) : std::nullopt;
+// base + suffix + the first of the extensions that names a file.
+std::optional<std::string> existing(const std::string& base, const std::vector<std::string>& extensions) {
+    for (const std::string& ext : extensions) {
+        std::error_code ec;
+        const std::string p = base + ext;
+        if (fs::is_regular_file(p, ec)) return p;
+    }
+    return std::nullopt;
 }
 
-// DIR/<layer-id>.in0.npy for every pooling layer, compared with .out<k> for each output k the layer has,
-// where present; a missing file leaves that output uncompared.
-int run_data_dir(const ModelReport& report, const RunOptions& o, const RunLimits& setup) {
+// DIR/<id>.in0.npy for every runnable layer, compared with .out<k> for each output k the layer has, where
+// present; a missing file leaves that output uncompared.
+int run_data_dir(const RunModel& model, const RunOptions& o, const RunLimits& setup) {
+    const DataNaming naming = model.data_naming();
     std::vector<LayerRun> runs;
-    for (const auto& l : report.layers) {
-        if (!is_runnable(l)) continue;
-        if (!is_decimal_id(l.layer->id)) {  // text from the model never picks a path
-            print_warning(fmt::format("layer '{}': its id '{}' is not a non-negative integer, so {} is not searched "
-                                      "for its data",
-                                      l.layer->name, l.layer->id, o.data_dir));
+    for (const auto& layer : model.runnable_layers()) {
+        const Layer& l = *layer->shapes().layer;
+        if (!is_decimal_id(l.id)) {  // text from the model never picks a path
+            print_warning(
+                fmt::format("{} '{}': its id '{}' is not a non-negative integer, so {} is not searched "
+                            "for its data",
+                            naming.unit, l.name, l.id, o.data_dir));
             continue;
         }
-        const fs::path base = fs::path(o.data_dir) / l.layer->id;
-        const auto input = existing(base.string() + ".in0.npy");
+        const std::string base = (fs::path(o.data_dir) / l.id).string();
+        const auto input = existing(base + ".in0", naming.extensions);
         if (!input) continue;
         RunRequest request = request_for(o, setup);
         request.input_path = *input;
-        if (l.pool_op->is_adaptive()) request.output_size_path = existing(base.string() + ".in1.npy");
-        for (size_t i = 0; i < layer_output_count(l); ++i)
-            request.expect_paths.push_back(existing(fmt::format("{}.out{}.npy", base.string(), i)).value_or(""));
-        runs.push_back(run_layer(l, request));
+        if (layer->takes_output_size()) request.output_size_path = existing(base + ".in1", naming.extensions);
+        for (size_t i = 0; i < layer->output_count(); ++i)
+            request.expect_paths.push_back(existing(fmt::format("{}.out{}", base, i), naming.extensions).value_or(""));
+        runs.push_back(run_layer(*layer, request));
     }
     if (runs.empty()) {
-        print_error(fmt::format("{}: no <layer-id>.in0.npy of a pooling layer of {}", o.data_dir, o.model));
+        print_error(
+            fmt::format("{}: no <{}>.in0.npy of a pooling {} of {}", o.data_dir, naming.key, naming.unit, o.model));
         return exit_code::usage;
     }
-    emit_output("", o.format == "json" ? runs_json(runs) : runs_text(runs, palette_for(STDOUT_FILENO)));
-    return write_run_report(o, runs, write_map_png(o.map_png, runs, status_exit(runs)));
+    return report_runs(o, runs);
+}
+
+std::unique_ptr<RunModel> load_run_model(const std::string& path, int* exit_code) {
+    if (names_onnx_model(path)) return load_onnx_run_model(path, exit_code);
+    std::optional<Model> model = load_model(path, exit_code);
+    if (!model) return nullptr;
+    return std::make_unique<IrRunModel>(std::move(*model));
 }
 
 std::optional<std::string> usage_problem(const RunOptions& o) {
@@ -224,12 +277,10 @@ int run_run(const RunOptions& o) {
     }
     if (o.atol >= 0) setup.atol = o.atol;
     if (o.rtol >= 0) setup.rtol = o.rtol;
-    if (names_onnx_model(o.model)) return run_onnx(o, setup);
     int failure = exit_code::ok;
-    const std::optional<Model> model = load_model(o.model, &failure);
+    const std::unique_ptr<RunModel> model = load_run_model(o.model, &failure);
     if (!model) return failure;
-    const ModelReport report = check_model(*model);
-    return o.data_dir.empty() ? run_one(report, o, setup) : run_data_dir(report, o, setup);
+    return o.data_dir.empty() ? run_one(*model, o, setup) : run_data_dir(*model, o, setup);
 }
 
 }  // namespace irlint::cli

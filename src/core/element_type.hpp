@@ -3,6 +3,7 @@
 // and the legacy upper-case port precisions (`FP32`).
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,5 +24,24 @@ std::string_view element_type_legacy_name(ElementType t);  // upper-case port pr
 int element_type_bits(ElementType t);                // 0 for dynamic and string
 bool is_float_type(ElementType t);
 bool is_integer_type(ElementType t);
+
+// The lowest finite value the element type holds, where MaxPool's windows start: f16's -65504 and bf16's
+// -0x1.FEp127 (bits 0xFF7F) are their own, not float's. Types without one of their own get double's.
+constexpr double lowest_value(ElementType t) {
+    switch (t) {
+        case ElementType::f16: return -65504.0;
+        case ElementType::bf16: return -0x1.FEp127;
+        case ElementType::f32: return std::numeric_limits<float>::lowest();
+        case ElementType::i8: return std::numeric_limits<int8_t>::lowest();
+        case ElementType::u8: return 0;
+        case ElementType::i16: return std::numeric_limits<int16_t>::lowest();
+        case ElementType::u16: return 0;
+        case ElementType::i32: return std::numeric_limits<int32_t>::lowest();
+        case ElementType::u32: return 0;
+        case ElementType::i64: return static_cast<double>(std::numeric_limits<int64_t>::lowest());
+        case ElementType::u64: return 0;
+        default: return std::numeric_limits<double>::lowest();
+    }
+}
 
 }  // namespace irlint

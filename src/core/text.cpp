@@ -1,5 +1,7 @@
 #include "core/text.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -47,6 +49,11 @@ bool iequals(std::string_view a, std::string_view b) {
     for (size_t i = 0; i < a.size(); ++i)
         if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
     return true;
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+    const std::string p(pattern), t(text);
+    return fnmatch(p.c_str(), t.c_str(), 0) == 0;
 }
 
 std::optional<int64_t> parse_int(std::string_view s) {

@@ -13,6 +13,8 @@ std::string_view trim(std::string_view s);
 std::vector<std::string_view> split(std::string_view s, char sep);
 std::string to_lower(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
+// A shell glob (fnmatch: `*`, `?`, `[...]`; `*` also crosses `/`) that matches the whole text.
+bool glob_match(std::string_view pattern, std::string_view text);
 
 // A whole decimal integer (optional sign), nothing else: "12", "-1".
 std::optional<int64_t> parse_int(std::string_view s);

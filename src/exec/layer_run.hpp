@@ -1,6 +1,7 @@
 #pragma once
-// Runs one pooling layer of a model on .npy data: the inputs are checked against the layer's declared
-// input port, the kernels compute every output, and each output is compared with its expected tensor.
+// Runs one pooling layer of a model on tensor files, whatever the model's format: the input is checked
+// against the layer's declared input, the kernels compute every output, and each output is compared with
+// its expected tensor; a mismatching output gets its map and the conventions that explain it.
 
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "exec/diagnosis/conventions.hpp"
 #include "exec/diagnosis/error_detail.hpp"
 #include "exec/diagnosis/mismatch_map.hpp"
+#include "exec/kernels/pool_kernels.hpp"
 #include "exec/tensor.hpp"
 #include "ir/model.hpp"
 #include "rules/engine.hpp"
@@ -62,30 +64,47 @@ struct LayerRun {
     double milliseconds = 0;            // kernel time
 };
 
-// The layers `run` can execute: pooling layers the rule engine recognised.
-bool is_runnable(const LayerShapes& layer);
+// What a model format supplies to `run`: how its layer takes its input and reads tensor files, and what
+// its kernels compute. Everything else (the comparison, the mismatch map, the conventions that explain a
+// mismatch, the error detail, saving) is run_layer's, the same for every format. One object serves one run.
+class RunnableLayer {
+public:
+    virtual ~RunnableLayer() = default;
 
-// The outputs a runnable layer has, in port order: the values, then the indices where the op computes them
-// (MaxPool-8/14, AdaptiveMaxPool) and the layer declares their port. `run` reports and compares these only.
-size_t layer_output_count(const LayerShapes& layer);
+    // The checked layer: the report names it, and its declared outputs are held against the computed ones.
+    virtual const LayerShapes& shapes() const = 0;
+    // "MaxPool-8"; empty for a layer `run` cannot execute.
+    virtual std::string op_name() const = 0;
+    // Why the layer cannot run at all, or nullopt.
+    virtual std::optional<std::string> unusable() const = 0;
+    // The outputs it computes and `run` reports, in port order.
+    virtual size_t output_count() const = 0;
+    // What "... has 2 outputs; more --expect or --save files were given" begins with.
+    virtual std::string excess_subject() const { return op_name(); }
+    // Whether `run --data DIR` gives it DIR/<id>.in1 as its second input (an adaptive pool's output_size).
+    virtual bool takes_output_size() const { return false; }
+
+    // A tensor file (an input or an expected output), nullopt with *error when it cannot be read.
+    virtual std::optional<Tensor> read_tensor(const std::string& path, size_t max_bytes, std::string* error) const;
+    // The input as the layer takes it (its element type, its declared shape), or nullopt with *error.
+    virtual std::optional<Tensor> take_input(Tensor x, const std::string& path, std::string* error) const = 0;
+    // What depends on the input and must hold before the kernels run; the error when it does not.
+    virtual std::optional<std::string> prepare(const Tensor& x, const RunRequest& request) = 0;
+    // The outputs; `choose` may be passed on to the kernels, or left unasked for whole tensors.
+    virtual PoolRunResult compute(const Tensor& x, const KernelOptions& options, const SinkChooser& choose) = 0;
+    // The layer as OpenVINO's kernels compute it, for the conventions of other producers; nullopt when none
+    // applies (adaptive pools).
+    virtual std::optional<LayerSetup> convention_setup(const Tensor& x) const = 0;
+};
 
 // Why the request names more --expect or --save files than the `outputs` of `op_name`, or nullopt. An empty
 // path names no file (the output is not compared or not saved), so it is never one too many.
 std::optional<std::string> excess_files(const RunRequest& request, size_t outputs, std::string_view op_name);
 
-// Steps shared by the IR and ONNX runners: an output's description with the request's tolerance, and
-// recording it (a mismatch turns an ok run into a mismatch).
-OutputRun output_run(size_t index, ElementType type, const std::vector<int64_t>& shape, const RunRequest& request);
-void add_output(LayerRun& run, OutputRun output);
-// Where the compared output's mismatches are (a second pass over the data only when there are any).
-MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const OutputRun& compared);
-// The ErrorDetail of a compared output when the request asks for it and the output has mismatches.
-void add_error_detail(const Tensor& computed, const Tensor& expected, const RunRequest& request, OutputRun& o);
-
-// The last step of both runners: a warning for each output the layer declares otherwise than it computed,
-// and not_compared for a run that compared nothing.
+// The last step of a run: a warning for each output the layer declares otherwise than it computed, and
+// not_compared for a run that compared nothing.
 void finish_run(const LayerShapes& layer, LayerRun& run);
 
-LayerRun run_layer(const LayerShapes& layer, const RunRequest& request);
+LayerRun run_layer(RunnableLayer& layer, const RunRequest& request);
 
 }  // namespace irlint

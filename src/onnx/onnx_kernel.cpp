@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
 #include "exec/half.hpp"
+#include "exec/kernels/taps.hpp"
 
 namespace irlint {
 
@@ -26,26 +26,6 @@ namespace {
 
 // Past this many tap visits the node is refused rather than stalling the run.
 constexpr double kMaxTapVisits = 4e9;
-
-double lowest_value(ElementType t) {
-    switch (t) {
-        case ElementType::f16: return -65504.0;
-        case ElementType::bf16: return static_cast<double>(bf16_to_float(0xFF7F));
-        case ElementType::f32: return std::numeric_limits<float>::lowest();
-        case ElementType::i8: return -128;
-        case ElementType::u8: return 0;
-        default: return std::numeric_limits<double>::lowest();
-    }
-}
-
-// The kernel taps j (0 <= j < kernel) of a window starting at `start` whose positions start + j * dilation
-// lie in [lo, hi).
-struct TapRange {
-    int64_t start = 0, first = 0, last = -1;
-    int64_t count() const { return last < first ? 0 : last - first + 1; }
-};
-
-int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 // The windows of one node on one input, with the strides of the input's spatial layout.
 class Windows {
@@ -67,14 +47,15 @@ public:
     // plane) that lies inside the input, in row-major order; returns the count of taps inside the padded input.
     template <class Visit>
     double for_each_tap(int64_t o, Visit&& visit) const {
+        std::vector<int64_t> start(axes());
         std::vector<TapRange> inside(axes());
         double padded_taps = 1;
         for (size_t a = axes(); a-- > 0;) {
-            const int64_t start = (o % out_[a]) * s_.desc.strides[a] - shape_.pads_begin[a];
+            start[a] = (o % out_[a]) * s_.desc.strides[a] - shape_.pads_begin[a];
             o /= out_[a];
-            inside[a] = taps_between(start, a, 0, in_[a]);
+            inside[a] = taps_between(start[a], a, 0, in_[a]);
             padded_taps *= static_cast<double>(
-                taps_between(start, a, -shape_.pads_begin[a], in_[a] + shape_.pads_end[a]).count());
+                taps_between(start[a], a, -shape_.pads_begin[a], in_[a] + shape_.pads_end[a]).count());
         }
         for (const TapRange& r : inside)
             if (r.count() == 0) return padded_taps;
@@ -82,10 +63,10 @@ public:
         for (size_t a = 0; a < axes(); ++a) j[a] = inside[a].first;
         while (true) {
             int64_t flat = 0;
-            for (size_t a = 0; a < axes(); ++a) flat += (inside[a].start + j[a] * s_.desc.dilations[a]) * row_major_[a];
+            for (size_t a = 0; a < axes(); ++a) flat += (start[a] + j[a] * s_.desc.dilations[a]) * row_major_[a];
             visit(flat);
             size_t a = axes();
-            while (a > 0 && ++j[a - 1] > inside[a - 1].last) {
+            while (a > 0 && ++j[a - 1] == inside[a - 1].last) {
                 --a;
                 j[a] = inside[a].first;
             }
@@ -118,12 +99,7 @@ public:
 
 private:
     TapRange taps_between(int64_t start, size_t a, int64_t lo, int64_t hi) const {
-        const int64_t d = s_.desc.dilations[a];
-        TapRange r;
-        r.start = start;
-        r.first = std::max<int64_t>(0, -floor_div(start - lo, d));
-        r.last = std::min<int64_t>(s_.desc.kernel[a] - 1, floor_div(hi - 1 - start, d));
-        return r;
+        return taps_within(start, s_.desc.kernel[a], s_.desc.dilations[a], lo, hi);
     }
 
     static int64_t product(const std::vector<int64_t>& v) {

@@ -1,14 +1,13 @@
 #include "onnx/onnx_run.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include <fmt/format.h>
 
 #include "exec/half.hpp"
-#include "exec/kernels/kernel_support.hpp"
 #include "exec/io/npy.hpp"
 #include "exec/kernels/pool_kernels.hpp"
+#include "exec/kernels/taps.hpp"
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_tensor.hpp"
@@ -24,9 +23,7 @@ struct AxisTaps {
     int64_t start(int64_t o) const { return o * stride - pad_begin; }
     bool overhangs(int64_t o) const { return start(o) + (kernel - 1) * dilation >= in + pad_end; }
     int64_t taps_in_padded(int64_t o) const {
-        int64_t n = 0;
-        for (int64_t j = 0; j < kernel; ++j) n += start(o) + j * dilation < in + pad_end;
-        return n;
+        return taps_within(start(o), kernel, dilation, -pad_begin, in + pad_end).count();
     }
 };
 
@@ -34,8 +31,8 @@ std::vector<AxisTaps> axes_of(const PoolingDesc& d, const std::vector<int64_t>& 
                               const std::vector<int64_t>& in_shape) {
     std::vector<AxisTaps> axes;
     for (size_t a = 0; a < d.kernel.size(); ++a)
-        axes.push_back({in_shape[a + 2], pb[a], pe[a], d.kernel[a], d.strides[a],
-                        d.dilations.empty() ? 1 : d.dilations[a]});
+        axes.push_back(
+            {in_shape[a + 2], pb[a], pe[a], d.kernel[a], d.strides[a], d.dilations.empty() ? 1 : d.dilations[a]});
     return axes;
 }
 
@@ -88,7 +85,8 @@ void apply_count_include_pad(const PoolingDesc& desc, const std::vector<int64_t>
         double divisor = 1;
         for (size_t a = 0; a < axes.size(); ++a) divisor *= static_cast<double>(axes[a].taps_in_padded(pos[a]));
         for (size_t p = 0; p < planes; ++p)
-            store_value(output, p * out_plane + i, divisor > 0 ? window_sum(input, p * in_plane, axes, pos) / divisor : 0.0);
+            store_value(output, p * out_plane + i,
+                        divisor > 0 ? window_sum(input, p * in_plane, axes, pos) / divisor : 0.0);
     }
 }
 
@@ -116,104 +114,90 @@ void to_column_major_indices(const std::vector<int64_t>& input_shape, Tensor& in
 
 namespace {
 
-class OnnxRunner {
+class OnnxLayer final : public RunnableLayer {
 public:
-    OnnxRunner(const OnnxCheck& c, size_t node, const RunRequest& req) : c_(c), node_(c.onnx.nodes[node]), req_(req) {}
+    OnnxLayer(const OnnxCheck& c, size_t node) : c_(c), node_(c.onnx.nodes[node]), pool_(c.pool_for(node)) {}
 
-    LayerRun run() {
-        const Layer& l = c_.model.graphs[0].layers[node_.index];
-        r_.layer = layer_ref(l);
-        r_.version = l.version;
-        r_.input_path = req_.input_path;
-        if (!execute()) r_.status = RunStatus::error;
-        return r_;
-    }
+    const LayerShapes& shapes() const override { return c_.report.layers[node_.index]; }
+    std::string op_name() const override { return pool_ ? pool_->op.name() : ""; }
+    size_t output_count() const override { return onnx_output_count(pool_->op, node_); }
+    std::string excess_subject() const override { return "the node"; }
 
-private:
-    bool fail(std::string message) {
-        r_.error = std::move(message);
-        return false;
-    }
-
-    bool execute() {
-        const OnnxPoolNode* pool = c_.pool_for(node_.index);
-        if (!pool) return fail(why_not_runnable());
-        r_.op_name = pool->op.name();
-        const size_t outputs = onnx_output_count(pool->op, node_);
-        if (auto excess = excess_files(req_, outputs, "the node")) return fail(*excess);
-        auto x = load(req_.input_path, true);
-        if (!x) return false;
-        r_.input_shape = x->shape();
-        r_.input_type = x->type();
-        Shape actual;
-        for (int64_t d : x->shape()) actual.dims.emplace_back(d);
-        const OnnxPoolSetup setup = map_onnx_pool(pool->op, node_, actual);
-        if (!setup.usable()) return fail(setup.errors.front());
-        const PoolShape shape = infer_onnx_pool_shape(pool->op, setup, actual);
-        if (shape.error) return fail(fmt::format("{} on {}: {}", pool->op.name(), actual.str(), *shape.error));
-        const auto start = std::chrono::steady_clock::now();
-        PoolRunResult result = compute(pool->op, setup, shape, *x, actual);
-        if (!result.ok()) return fail(result.error);
-        r_.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        result.outputs.resize(std::min(result.outputs.size(), outputs));
-        for (size_t i = 0; i < result.outputs.size(); ++i)
-            if (!finish_output(i, result.outputs[i])) return false;
-        return true;
-    }
-
-    // OpenVINO's kernels where they give ONNX's windows, with ONNX's divisor and index order applied after;
-    // the window-by-window kernel where they do not.
-    PoolRunResult compute(const OnnxPoolOp& op, const OnnxPoolSetup& setup, const PoolShape& shape, const Tensor& x,
-                          const Shape& input) {
-        if (!op.is_global()) {
-            const PoolShape openvino = infer_pool_shape(setup.kernel_op, setup.desc, input);
-            // OpenVINO's MaxPool gives index 0 to a window whose maximum is the type's lowest value (0 in u8).
-            const bool integer_indices = op.has_indices_output() && is_integer_type(x.type());
-            if (openvino.error || openvino.output != shape.output || has_empty_window(setup, input, shape) ||
-                integer_indices)
-                return run_onnx_windows(op, setup, shape, x, req_.max_bytes);
-        }
-        PoolRunResult result = run_pool(setup.kernel_op, setup.desc, x, KernelOptions{req_.threads, req_.max_bytes});
-        if (!result.ok()) return result;
-        if (setup.count_include_pad && setup.desc.rounding != RoundingType::floor)
-            apply_count_include_pad(setup.desc, shape.pads_begin, shape.pads_end, x, result.outputs[0]);
-        if (result.outputs.size() > 1 && setup.column_major_indices) to_column_major_indices(x.shape(), result.outputs[1]);
-        return result;
-    }
-
-    std::string why_not_runnable() const {
+    std::optional<std::string> unusable() const override {
+        if (pool_) return std::nullopt;
         const auto op = onnx_pool_op_for(node_.op_type, c_.onnx.default_opset());
         if (!op || !node_.domain.empty())
-            return fmt::format("node {} '{}' is a {}: irlint runs AveragePool, MaxPool, GlobalAveragePool and "
-                               "GlobalMaxPool nodes",
-                               node_.index, node_.display_name(), node_.op_type);
+            return fmt::format(
+                "node {} '{}' is a {}: irlint runs AveragePool, MaxPool, GlobalAveragePool and "
+                "GlobalMaxPool nodes",
+                node_.index, node_.display_name(), node_.op_type);
         return fmt::format("node {} '{}' ({}) cannot run: `irlint check` tells why", node_.index, node_.display_name(),
                            op->name());
     }
 
-    std::optional<Tensor> load(const std::string& path, bool is_input) {
-        TensorRead t = read_tensor_file(path, req_.max_bytes);
-        if (!t.tensor) {
-            fail(fmt::format("{}: {}", path, t.error));
-            return std::nullopt;
-        }
-        if (!is_input) return std::move(t.tensor);
-        const auto it = c_.onnx.values.find(node_.inputs[0]);
-        const auto declared = it == c_.onnx.values.end() ? std::nullopt : it->second.type;
-        if (declared && *declared == ElementType::bf16 && t.tensor->type() == ElementType::f32)
-            return convert_f32_to_bf16(*t.tensor);
-        if (declared && *declared != t.tensor->type()) {
-            fail(fmt::format("{} holds {} data, the node's input is {}", path, element_type_name(t.tensor->type()),
-                             element_type_name(*declared)));
-            return std::nullopt;
-        }
-        if (auto error = against_graph_input(path, t.tensor->shape())) {
-            fail(std::move(*error));
-            return std::nullopt;
-        }
+    // .npy or TensorProto .pb.
+    std::optional<Tensor> read_tensor(const std::string& path, size_t max_bytes, std::string* error) const override {
+        TensorRead t = read_tensor_file(path, max_bytes);
+        if (!t.tensor) *error = std::move(t.error);
         return std::move(t.tensor);
     }
 
+    std::optional<Tensor> take_input(Tensor x, const std::string& path, std::string* error) const override {
+        const auto it = c_.onnx.values.find(node_.inputs[0]);
+        const auto declared = it == c_.onnx.values.end() ? std::nullopt : it->second.type;
+        if (declared && *declared == ElementType::bf16 && x.type() == ElementType::f32) return convert_f32_to_bf16(x);
+        if (declared && *declared != x.type()) {
+            *error = fmt::format("{} holds {} data, the node's input is {}", path, element_type_name(x.type()),
+                                 element_type_name(*declared));
+            return std::nullopt;
+        }
+        if (auto mismatch = against_graph_input(path, x.shape())) {
+            *error = std::move(*mismatch);
+            return std::nullopt;
+        }
+        return x;
+    }
+
+    // The windows on this input, under the node's version.
+    std::optional<std::string> prepare(const Tensor& x, const RunRequest&) override {
+        for (int64_t d : x.shape()) input_.dims.emplace_back(d);
+        setup_ = map_onnx_pool(pool_->op, node_, input_);
+        if (!setup_.usable()) return setup_.errors.front();
+        shape_ = infer_onnx_pool_shape(pool_->op, setup_, input_);
+        if (shape_.error) return fmt::format("{} on {}: {}", pool_->op.name(), input_.str(), *shape_.error);
+        return std::nullopt;
+    }
+
+    // OpenVINO's kernels where they give ONNX's windows, with ONNX's divisor and index order applied after;
+    // the window-by-window kernel where they do not. Only OpenVINO's kernels alone may write into a sink.
+    PoolRunResult compute(const Tensor& x, const KernelOptions& options, const SinkChooser& choose) override {
+        const OnnxPoolOp& op = pool_->op;
+        if (!op.is_global()) {
+            const PoolShape openvino = infer_pool_shape(setup_.kernel_op, setup_.desc, input_);
+            // OpenVINO's MaxPool gives index 0 to a window whose maximum is the type's lowest value (0 in u8).
+            const bool integer_indices = op.has_indices_output() && is_integer_type(x.type());
+            if (openvino.error || openvino.output != shape_.output || has_empty_window(setup_, input_, shape_) ||
+                integer_indices)
+                return run_onnx_windows(op, setup_, shape_, x, options.max_bytes);
+        }
+        const bool divisor_differs = setup_.count_include_pad && setup_.desc.rounding != RoundingType::floor;
+        const bool column_major = setup_.column_major_indices;
+        PoolRunResult result = run_pool(setup_.kernel_op, setup_.desc, x, options,
+                                        divisor_differs || column_major ? SinkChooser{} : choose);
+        if (!result.ok() || result.outputs.empty()) return result;
+        if (divisor_differs)
+            apply_count_include_pad(setup_.desc, shape_.pads_begin, shape_.pads_end, x, result.outputs[0]);
+        if (result.outputs.size() > 1 && setup_.column_major_indices)
+            to_column_major_indices(x.shape(), result.outputs[1]);
+        return result;
+    }
+
+    // The node as OpenVINO's kernels compute it: other producers' conventions are variations of that.
+    std::optional<LayerSetup> convention_setup(const Tensor& x) const override {
+        return LayerSetup{setup_.kernel_op, setup_.desc, &x};
+    }
+
+private:
     // An array fed to a graph input must have the shape the graph declares (dynamic dims take any length).
     std::optional<std::string> against_graph_input(const std::string& path, const std::vector<int64_t>& dims) const {
         const std::string& name = node_.inputs[0];
@@ -233,37 +217,22 @@ private:
         return std::nullopt;
     }
 
-    bool finish_output(size_t i, const Tensor& computed) {
-        OutputRun o = output_run(i, computed.type(), computed.shape(), req_);
-        if (i < req_.expect_paths.size() && !req_.expect_paths[i].empty()) {
-            auto expected = load(req_.expect_paths[i], false);
-            if (!expected) return false;
-            if (computed.type() == ElementType::bf16 && expected->type() == ElementType::f32)
-                expected = convert_f32_to_bf16(*expected);
-            o.expect_path = req_.expect_paths[i];
-            o.comparison = compare_tensors(computed, *expected, o.tolerance, kernels::resolve_threads(req_.threads));
-            add_error_detail(computed, *expected, req_, o);
-        }
-        if (i < req_.save_paths.size() && !req_.save_paths[i].empty()) {
-            if (auto error = write_npy(req_.save_paths[i], computed)) return fail(*error);
-            o.saved_path = req_.save_paths[i];
-        }
-        add_output(r_, std::move(o));
-        return true;
-    }
-
     const OnnxCheck& c_;
     const OnnxNode& node_;
-    const RunRequest& req_;
-    LayerRun r_;
+    const OnnxPoolNode* pool_;
+    Shape input_;
+    OnnxPoolSetup setup_;
+    PoolShape shape_;
 };
 
 }  // namespace
 
+std::unique_ptr<RunnableLayer> onnx_layer(const OnnxCheck& check, size_t node) {
+    return std::make_unique<OnnxLayer>(check, node);
+}
+
 LayerRun run_onnx_node(const OnnxCheck& check, size_t node, const RunRequest& request) {
-    LayerRun run = OnnxRunner(check, node, request).run();
-    finish_run(check.report.layers[node], run);
-    return run;
+    return run_layer(*onnx_layer(check, node), request);
 }
 
 }  // namespace irlint

@@ -1,11 +1,11 @@
 #include "pipeline/walk.hpp"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
+
+#include "core/text.hpp"
 
 namespace irlint {
 
@@ -21,7 +21,7 @@ bool excluded(const fs::path& path, const fs::path& root, const std::vector<std:
     const std::string relative = path.lexically_relative(root).generic_string();
     const std::string name = path.filename().string();
     for (const auto& glob : excludes)
-        if (fnmatch(glob.c_str(), relative.c_str(), 0) == 0 || fnmatch(glob.c_str(), name.c_str(), 0) == 0)
+        if (glob_match(glob, relative) || glob_match(glob, name))
             return true;
     return false;
 }

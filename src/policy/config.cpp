@@ -1,9 +1,6 @@
 #include "policy/config.hpp"
 
-#include <fnmatch.h>
 
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -15,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "core/hash.hpp"
+#include "core/read_file.hpp"
 #include "core/text.hpp"
 #include "rules/registry.hpp"
 
@@ -35,11 +33,10 @@ RuleSelection RuleSettings::selection() const {
 }
 
 bool glob_matches(std::string_view glob, std::string_view relative) {
-    const std::string pattern(glob), path(relative);
-    if (fnmatch(pattern.c_str(), path.c_str(), 0) == 0) return true;
-    if (pattern.find('/') != std::string::npos) return false;
-    const size_t slash = path.rfind('/');
-    return slash != std::string::npos && fnmatch(pattern.c_str(), path.c_str() + slash + 1, 0) == 0;
+    if (glob_match(glob, relative)) return true;
+    if (glob.find('/') != std::string_view::npos) return false;
+    const size_t slash = relative.rfind('/');
+    return slash != std::string_view::npos && glob_match(glob, relative.substr(slash + 1));
 }
 
 RuleSettings Config::rules_for(std::string_view relative) const {
@@ -226,17 +223,15 @@ std::string digest_of(std::string_view text) { return fmt::format("{:016x}", fnv
 }  // namespace
 
 std::optional<Config> load_config(const std::string& path, std::string& error) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) {
+    const std::optional<std::string> text = read_whole_file(path);
+    if (!text) {
         error = fmt::format("{}: cannot read the configuration file", path);
         return std::nullopt;
     }
-    std::optional<Config> config = ConfigReader(path, error).read(text.str());
+    std::optional<Config> config = ConfigReader(path, error).read(*text);
     if (!config) return std::nullopt;
     config->root = std::filesystem::absolute(path).lexically_normal().parent_path();
-    config->digest = digest_of(text.str());
+    config->digest = digest_of(*text);
     return config;
 }
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "exec/layer_run.hpp"
+#include "exec/ir_layer.hpp"
 #include "exec/io/npy.hpp"
 #include "ir/reader.hpp"
 

@@ -1,14 +1,14 @@
 #pragma once
-// Where the errors of a mismatching output are and how large, plane by plane, for the heatmaps of the HTML
-// run report. A plane is the spatial part of the output at one batch and channel index (and depth, for a 5D
-// output): H x W, or 1 x W for a 3D output. Computed only when a report asks for it, in two passes over the
-// mismatching elements.
+// Where the errors of a mismatching output are and how large, plane by plane (plane_grid.hpp), for the
+// heatmaps of the HTML run report. Computed only when a report asks for it, in two passes over
+// the mismatching elements.
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "exec/compare/compare.hpp"
+#include "exec/diagnosis/plane_grid.hpp"
 #include "exec/tensor.hpp"
 
 namespace irlint {
@@ -29,10 +29,8 @@ struct ErrorPlane {
     std::vector<float> max_error;  // grid_rows x grid_cols, row-major; 0 where no element mismatches
 };
 
-struct ErrorDetail {
-    int64_t rows = 1, cols = 1;              // a plane: H x W (1 x W for a 3D output)
-    int64_t block_rows = 1, block_cols = 1;  // plane positions per grid cell
-    int64_t grid_rows = 1, grid_cols = 1;
+// On the output's plane grid (plane_grid.hpp), in blocks of at most kErrorGridSide cells per side.
+struct ErrorDetail : PlaneGrid {
     size_t worst = 0;  // flat index of the mismatching element with the largest error (the first of equals)
     double worst_actual = 0, worst_expected = 0, worst_error = 0;  // worst_error: inf where one side is NaN
     float min_error = 0, max_error = 0;  // over the finite errors drawn, for the color scale

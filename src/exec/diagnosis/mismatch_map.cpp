@@ -2,24 +2,22 @@
 
 #include <algorithm>
 
+#include "core/int_math.hpp"
+
 namespace irlint {
 
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // Cell sizes that keep the grid within kMaxMapCells: a line stays a line, anything else is cut into at
 // most 256 x 256 blocks.
-void choose_blocks(MismatchMap& m) {
-    if (m.rows * m.cols <= kMaxMapCells) return;
-    if (m.rows == 1) {
-        m.block_cols = ceil_div(m.cols, kMaxMapCells);
-    } else if (m.cols == 1) {
-        m.block_rows = ceil_div(m.rows, kMaxMapCells);
-    } else {
-        m.block_rows = ceil_div(m.rows, 256);
-        m.block_cols = ceil_div(m.cols, 256);
-    }
+void choose_blocks(PlaneGrid& g) {
+    if (g.rows * g.cols <= kMaxMapCells) return;
+    if (g.rows == 1)
+        cut_into_blocks(g, 1, ceil_div(g.cols, kMaxMapCells));
+    else if (g.cols == 1)
+        cut_into_blocks(g, ceil_div(g.rows, kMaxMapCells), 1);
+    else
+        cut_into_blocks(g, ceil_div(g.rows, 256), ceil_div(g.cols, 256));
 }
 
 int64_t dim_or_one(const std::vector<int64_t>& shape, size_t i) {
@@ -38,14 +36,11 @@ double MismatchMap::cell_fraction(int64_t r, int64_t c) const {
 MismatchMapBuilder::MismatchMapBuilder(const std::vector<int64_t>& shape) {
     spatial_axes_ = shape.size() > 2 ? static_cast<int>(shape.size() - 2) : 0;
     channels_ = dim_or_one(shape, 1);
-    const size_t rank = shape.size();
-    if (spatial_axes_ >= 1) map_.cols = dim_or_one(shape, rank - 1);
-    if (spatial_axes_ >= 2) map_.rows = dim_or_one(shape, rank - 2);
-    for (size_t i = 2; i + 2 < rank; ++i) depth_ *= dim_or_one(shape, i);
+    for (size_t i = 2; i + 2 < shape.size(); ++i) depth_ *= dim_or_one(shape, i);
+    PlaneGrid& grid = map_;
+    grid = plane_grid(shape);
+    choose_blocks(grid);
     map_.elements_per_position = dim_or_one(shape, 0) * channels_ * depth_;
-    choose_blocks(map_);
-    map_.grid_rows = ceil_div(map_.rows, map_.block_rows);
-    map_.grid_cols = ceil_div(map_.cols, map_.block_cols);
     map_.channel_block = ceil_div(channels_, kMaxMapCells);
     map_.channels.assign(static_cast<size_t>(ceil_div(channels_, map_.channel_block)), 0);
     if (spatial_axes_ >= 3) {
@@ -65,9 +60,9 @@ void MismatchMapBuilder::add(size_t flat_index) {
     const int64_t c = flat % channels_;
 
     // The cells are made at the first mismatch: a matching output's map costs no memory.
-    if (map_.cells.empty()) map_.cells.assign(static_cast<size_t>(map_.grid_rows * map_.grid_cols), 0);
+    if (map_.cells.empty()) map_.cells.assign(map_.cell_count(), 0);
     ++map_.mismatches;
-    ++map_.cells[static_cast<size_t>(h / map_.block_rows * map_.grid_cols + w / map_.block_cols)];
+    ++map_.cells[map_.cell_of(h, w)];
     ++map_.channels[static_cast<size_t>(c / map_.channel_block)];
     if (!map_.depths.empty()) ++map_.depths[static_cast<size_t>(d / map_.depth_block)];
 

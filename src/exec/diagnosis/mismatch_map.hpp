@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "exec/diagnosis/plane_grid.hpp"
+
 namespace irlint {
 
 // Mismatches on each border of the output. Each element counts once, in the first band it lies on, in the
@@ -20,10 +22,8 @@ struct BorderBands {
     size_t interior = 0;
 };
 
-struct MismatchMap {
-    int64_t rows = 1, cols = 1;                  // the plane: H x W (1 x W for a 3D output)
-    int64_t block_rows = 1, block_cols = 1;      // plane positions per cell: 1 x 1 unless the plane is huge
-    int64_t grid_rows = 1, grid_cols = 1;        // cells
+// On the output's plane grid (plane_grid.hpp): 1 x 1 blocks unless the plane is huge.
+struct MismatchMap : PlaneGrid {
     int64_t elements_per_position = 1;           // N x C x D: the elements that share one plane position
     std::vector<size_t> cells;                   // grid_rows x grid_cols, row-major; empty: all 0
     std::vector<size_t> channels;                // per channel (dim 1), or per block of channel_block channels

@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "exec/half.hpp"
 #include "exec/kernels/kernel_support.hpp"
+#include "exec/kernels/taps.hpp"
 
 namespace irlint {
 
@@ -18,19 +19,11 @@ namespace {
 
 // ---- geometry: which kernel taps of each output land where ---------------------------------------------
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
-
 // A product that stops at INT64_MAX instead of overflowing.
 int64_t saturating_product(int64_t a, int64_t b) {
     int64_t p = 0;
     return __builtin_mul_overflow(a, b, &p) ? std::numeric_limits<int64_t>::max() : p;
 }
-
-// The kernel taps [first, last) of one window along one axis.
-struct TapRange {
-    int64_t first = 0, last = 0;
-    int64_t count() const { return std::max<int64_t>(0, last - first); }
-};
 
 struct Axis {
     int64_t in = 1, out = 1, kernel = 1, stride = 1, dilation = 1, pad_begin = 0, pad_end = 0;
@@ -38,9 +31,7 @@ struct Axis {
     int64_t start(int64_t o) const { return o * stride - pad_begin; }
     // The taps of output o whose position lies in [lo, hi).
     TapRange taps_within(int64_t o, int64_t lo, int64_t hi) const {
-        const int64_t s = start(o);
-        const int64_t first = -floor_div(s - lo, dilation), last = floor_div(hi - 1 - s, dilation) + 1;
-        return {std::max<int64_t>(0, first), std::min(kernel, last)};
+        return irlint::taps_within(start(o), kernel, dilation, lo, hi);
     }
     TapRange data_taps(int64_t o) const { return taps_within(o, 0, in); }
     TapRange padded_taps(int64_t o) const { return taps_within(o, -pad_begin, in + pad_end); }
@@ -181,19 +172,6 @@ void store_index(Tensor& t, size_t i, int64_t v) {
         put<int64_t>(t, i, v);
 }
 
-double lowest_of(ElementType t) {
-    switch (t) {
-        case ElementType::f16:
-            return -65504.0;
-        case ElementType::bf16:
-            return bf16_to_float(0xFF7F);
-        case ElementType::f32:
-            return std::numeric_limits<float>::lowest();
-        default:
-            return std::numeric_limits<double>::lowest();
-    }
-}
-
 // Calls fn(T{}) with the integer type that stores `t`; false for floats, halves and boolean.
 template <class Fn>
 bool visit_integer_type(ElementType t, Fn&& fn) {
@@ -299,7 +277,7 @@ void max_pool(Arithmetic a, const Geometry& g, const PoolingDesc& desc, const Te
               std::vector<Tensor>& outputs) {
     const bool nan_wins = a == Arithmetic::max_nan_propagates;
     const double start =
-        a == Arithmetic::max_neg_inf_start ? -std::numeric_limits<double>::infinity() : lowest_of(in.type());
+        a == Arithmetic::max_neg_inf_start ? -std::numeric_limits<double>::infinity() : lowest_value(in.type());
     const int64_t modulus = index_modulus(desc, in.shape());
     for_each_window(g, [&](int64_t p, const Window& w, size_t i) {
         const int64_t base = p * g.in_plane();

@@ -66,7 +66,7 @@ struct F16 {
     static float load(uint16_t s) { return f16_to_float(s); }
     static uint16_t store(float v) { return float_to_f16(v); }
     static float round(float v) { return f16_to_float(float_to_f16(v)); }
-    static float lowest() { return -65504.0f; }  // MaxPool's start value is the element type's own lowest()
+    static float lowest() { return static_cast<float>(lowest_value(ElementType::f16)); }
     static void load_n(const uint16_t* s, float* v, size_t n) { f16_to_float_n(s, v, n); }
     static void store_n(const float* v, uint16_t* s, size_t n) { float_to_f16_n(v, s, n); }
     static constexpr bool is_half = true;
@@ -77,7 +77,7 @@ struct BF16 {
     static float load(uint16_t s) { return bf16_to_float(s); }
     static uint16_t store(float v) { return float_to_bf16_openvino(v); }
     static float round(float v) { return bf16_to_float(float_to_bf16_openvino(v)); }
-    static float lowest() { return bf16_to_float(0xFF7F); }
+    static float lowest() { return static_cast<float>(lowest_value(ElementType::bf16)); }
     static void load_n(const uint16_t* s, float* v, size_t n) {
         for (size_t i = 0; i < n; ++i) v[i] = bf16_to_float(s[i]);
     }
