@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"

@@ -5,7 +5,12 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+
+// CLI11 is header-only and costs seconds of every file that includes it: only the files that bind options
+// (a subcommand's setup_x, main.cpp) include it.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace irlint::cli {
 

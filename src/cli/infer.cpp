@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"

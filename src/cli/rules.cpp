@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"

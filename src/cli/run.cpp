@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
