@@ -16,6 +16,7 @@
 
 #include "core/text.hpp"
 #include "report/rule_docs.hpp"
+#include "report/toml_guard.hpp"
 
 namespace irlint {
 
@@ -78,6 +79,11 @@ public:
     ConfigReader(std::string path, std::string& error) : path_(std::move(path)), error_(error) {}
 
     std::optional<Config> read(std::string_view text) {
+        if (const auto line = toml_unreachable_character_line(text)) {
+            fail(*line, "not valid TOML here: a character outside the ASCII range in a key, outside a string or after "
+                        "a backslash in a multi-line string (string values and comments may hold one)");
+            return std::nullopt;
+        }
         toml::parse_result parsed = toml::parse(text, path_);
         if (!parsed) {
             const auto& e = parsed.error();
