@@ -209,6 +209,9 @@ FileShapes file_shapes(const onnx::GraphProto& graph) {
         if (auto dims = dims_of_type(in.type())) shapes[in.name()] = std::move(*dims);
         else shapes.erase(in.name());
     }
+    // A node that writes a value of the same name fills in the dims the file leaves open.
+    for (const auto& node : graph.node())
+        for (const auto& out : node.output()) shapes.erase(out);
     return shapes;
 }
 

@@ -23,8 +23,9 @@ Each manifest row is four tab-separated fields:
 
 Every case must also: end by itself within the time limit (--time-limit, 20 s), not die of a signal (itself or its
 ONNX helper, whose death irlint passes on as exit 128 + the signal), print no "internal error" and no sanitizer
-report. With --no-onnx (a build without ONNX support) the cases on .onnx files are skipped. After all cases no input file may have changed and no file may have been
-left in {scratch}, the working directory or TMPDIR (each run gets empty ones). Every file of the corpus
+report. With --no-onnx (a build without ONNX support) the cases on .onnx files are skipped. After all cases no
+input file may have changed and no file may have been left in {scratch}, the working directory or TMPDIR (each
+run gets empty ones). Every file of the corpus
 and every generated file must be named by some row (a .bin counts as named with its .xml).
 
 The committed binary files of the corpus must be what testdata/hostile/make_binaries.py writes.

@@ -504,10 +504,20 @@ TEST_CASE("onnx: nodes ONNX's shape inference would divide by zero, index past a
     CHECK(hazard_of_second_node(*beside_good_pool(negative_pads, {1, 1, 4, 4})) ==
           "pads holds -1, outside 0..2147483648");
     // SAME with a stride above 1 steps over the dim: 2^40 / 2 steps are too many, 4 / 2 are not.
-    const NodeSpec same{"AveragePool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}}, {}, {{"auto_pad", "SAME_UPPER"}}};
+    const NodeSpec same{"AveragePool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}}, {},
+                        {{"auto_pad", "SAME_UPPER"}}};
     CHECK(hazard_of_second_node(*beside_good_pool(same, {1, 1, int64_t{1} << 40, 2})) ==
           "SAME padding of dim 2 (1099511627776) by stride 2 takes 549755813888 steps");
     CHECK(!hazard_of_second_node(*beside_good_pool(same, {1, 1, 4, 4})));
+    // A symbolic dim is one the library does not step over, unless a node writes the input and fills it in.
+    auto symbolic = beside_good_pool(same, {1, 1, -1, 2});
+    CHECK(!hazard_of_second_node(*symbolic));
+    auto* writer = symbolic->mutable_graph()->add_node();
+    writer->set_op_type("Relu");
+    writer->mutable_input()->Add(std::string("x"));
+    writer->mutable_output()->Add(std::string("x2"));
+    CHECK(hazard_of_second_node(*symbolic) ==
+          "SAME padding with a stride above 1 on an input whose length only inference knows");
     // Conv without kernel_shape takes its kernel from the weight, which must be shaped by the file.
     const NodeSpec conv{"Conv", {}, {}, {}};
     CHECK(hazard_of_second_node(*beside_good_pool(conv, {1, 1, 4, 4})) ==
