@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of fuzz/ with clang (AddressSanitizer + UndefinedBehaviorSanitizer) and runs
-# each for SECONDS (default 60), seeded from testdata/. Exits 1 if any target finds a crash, a leak, a
-# timeout or runs out of memory; the input that did it is left in build-fuzz/artifacts/.
+# each for SECONDS (default 60), seeded from testdata/ and from the committed seeds in fuzz/corpus/TARGET.
+# Exits 1 if any target finds a crash, a leak, a timeout or runs out of memory; the input that did it is left
+# in build-fuzz/artifacts/. fuzz_onnx is built and run where irlint reads ONNX (libonnx-dev installed).
 #   scripts/fuzz.sh [SECONDS]
 # New inputs that reach new code are kept in build-fuzz/corpus/TARGET and reused by the next run.
 set -euo pipefail
@@ -29,16 +30,21 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 build=build-fuzz
-targets=(fuzz_ir fuzz_npy fuzz_parsers fuzz_report)
+targets=(fuzz_ir fuzz_npy fuzz_parsers fuzz_report fuzz_config fuzz_baseline fuzz_fix)
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIRLINT_FUZZ=ON \
   -DBUILD_TESTING=OFF >/dev/null
+if grep -q '^IRLINT_ONNX:BOOL=ON$' "$build/CMakeCache.txt"; then
+  targets+=(fuzz_onnx)
+fi
 # irlint itself writes the report seeds (real shard reports) of fuzz_report.
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" irlint
 /usr/bin/python3 fuzz/make_seeds.py --testdata testdata --out "$build/seeds" --irlint "$build/irlint"
 
 # The longest input each target is given: an IR of some layers, a .npy header with a little data, a
-# case of a few lines, and a report of some files.
-declare -A max_len=([fuzz_ir]=65536 [fuzz_npy]=4096 [fuzz_parsers]=1024 [fuzz_report]=65536)
+# case of a few lines, a report of some files, a configuration or baseline of some lines, an IR to fix and an
+# ONNX model of some nodes.
+declare -A max_len=([fuzz_ir]=65536 [fuzz_npy]=4096 [fuzz_parsers]=1024 [fuzz_report]=65536 [fuzz_config]=4096
+                    [fuzz_baseline]=4096 [fuzz_fix]=65536 [fuzz_onnx]=16384)
 
 failed=0
 summary=()
@@ -47,7 +53,11 @@ for target in "${targets[@]}"; do
   log="$build/$target.log"
   echo "== $target: ${seconds} s =="
   status=0
-  "$build/fuzz/$target" "$build/corpus/$target" "$build/seeds/$target" \
+  seeds=()
+  for dir in "$build/seeds/$target" "fuzz/corpus/$target"; do
+    [ -d "$dir" ] && seeds+=("$dir")
+  done
+  "$build/fuzz/$target" "$build/corpus/$target" "${seeds[@]}" \
     -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -5,19 +5,24 @@
 
 #include <fmt/format.h>
 
+#include "core/checked_int.hpp"
 
 namespace irlint {
 
 namespace {
 
-// A window's taps along one axis: does any land inside the input?
+// A window that starts in the padding (start < 0), along one axis: does one of its taps land inside the
+// input? Its first tap at or past 0 is the only candidate, found by division, not by stepping the taps.
 bool window_touches_input(int64_t start, const AxisWindow& w, int64_t in) {
-    for (int64_t j = 0; j < w.kernel; ++j) {
-        const int64_t p = start + j * w.dilation;
-        if (p >= in) return false;
-        if (p >= 0) return true;
-    }
-    return false;
+    const CheckedInt before = CheckedInt(0) - start;  // how far the window starts before the input
+    const auto part_tap = (before % w.dilation).get();
+    if (!part_tap) return false;
+    const CheckedInt skipped = before / w.dilation + (*part_tap != 0 ? 1 : 0);
+    const auto taps_skipped = skipped.get();
+    const auto first_inside = (CheckedInt(start) + skipped * w.dilation).get();
+    // Past int64, the tap lies beyond any input.
+    if (!taps_skipped || !first_inside) return false;
+    return *taps_skipped < w.kernel && *first_inside < in;
 }
 
 // Only the windows that start in the padding can miss the input; at most this many of them are looked at
@@ -26,11 +31,13 @@ constexpr int64_t kEdgeWindows = 1 << 16;
 
 bool axis_has_empty_window(const AxisWindow& w, int64_t in, int64_t out) {
     for (int64_t o = 0; o < out && o < kEdgeWindows; ++o) {
-        const int64_t start = o * w.stride - w.pad_begin;
-        if (start >= 0) break;
-        if (!window_touches_input(start, w, in)) return true;
+        const auto start = (CheckedInt(o) * w.stride - w.pad_begin).get();
+        if (!start || *start >= 0) break;
+        if (!window_touches_input(*start, w, in)) return true;
     }
-    return out > 0 && (out - 1) * w.stride - w.pad_begin >= in;
+    if (out <= 0) return false;
+    const auto last_start = ((CheckedInt(out) - 1) * w.stride - w.pad_begin).get();
+    return last_start && *last_start >= in;
 }
 
 std::vector<AxisWindow> effective_axes(const OnnxPoolSetup& s, const PoolShape& shape) {
@@ -64,8 +71,11 @@ std::string op_label(const PoolOp& op) { return fmt::format("{}-{}", op.type_nam
 // A ceil-mode window that reaches past pads_end: OpenVINO divides it by the whole kernel.
 bool overhangs_padded_border(const AxisWindow& w, int64_t in, int64_t out) {
     if (out <= 0) return false;
-    const int64_t last_end = (out - 1) * w.stride - w.pad_begin + (w.kernel - 1) * w.dilation;
-    return last_end >= in + w.pad_end;
+    const CheckedInt last_start = (CheckedInt(out) - 1) * w.stride - w.pad_begin;
+    const auto last_end = (last_start + (CheckedInt(w.kernel) - 1) * w.dilation).get();
+    const auto padded_end = (CheckedInt(in) + w.pad_end).get();
+    // Past int64 on either side: no runtime computes that window either, and irlint claims nothing.
+    return last_end && padded_end && *last_end >= *padded_end;
 }
 
 void openvino_divergences(const OnnxPoolOp& op, const OnnxPoolSetup& s, const Shape& input, const PoolShape& onnx,
@@ -106,25 +116,52 @@ struct OrtAxis {
     int64_t negative_pad = 0;  // a negative SAME pad ONNX Runtime computes (0: none)
 };
 
-OrtAxis ort_axis(int64_t in, AxisWindow w, PadType auto_pad, bool ceil) {
-    int64_t padded = in + w.pad_begin + w.pad_end;
+// The SAME pad ONNX Runtime computes, before it is split: negative where the kernel is shorter than the
+// stride. nullopt past int64.
+std::optional<int64_t> ort_same_pad_total(int64_t in, const AxisWindow& w) {
+    const auto part_window = (CheckedInt(in) % w.stride).get();
+    if (!part_window) return std::nullopt;
+    const CheckedInt windows = CheckedInt(in) / w.stride + (*part_window != 0 ? 1 : 0);
+    return ((windows - 1) * w.stride + w.kernel - in).get();
+}
+
+// The window count ONNX Runtime computes from the padded length; nullopt when a step of its int64
+// arithmetic overflows, where what it does is not known.
+std::optional<int64_t> ort_length(CheckedInt padded, int64_t in, const AxisWindow& w, bool ceil) {
+    const CheckedInt gap = padded - (CheckedInt(w.kernel) - 1) * w.dilation - 1;
+    const auto gap_value = gap.get();
+    const auto part_window = (gap % w.stride).get();
+    if (!gap_value || !part_window) return std::nullopt;
+    CheckedInt length = gap / w.stride + 1;
+    // ONNX Runtime divides in float: a negative gap rounds up toward 0 windows, not toward ONNX's 1.
+    if (ceil && *gap_value < 0)
+        length = static_cast<int64_t>(std::ceil(static_cast<double>(*gap_value) / static_cast<double>(w.stride) + 1));
+    else if (ceil) length = length + (*part_window != 0 ? 1 : 0);
+    if (!ceil) return length.get();
+    const auto last_start = ((length - 1) * w.stride).get();
+    const auto start_limit = (CheckedInt(in) + w.pad_begin).get();
+    if (!last_start || !start_limit) return std::nullopt;
+    if (*last_start >= *start_limit) length = length - 1;
+    return length.get();
+}
+
+std::optional<OrtAxis> ort_axis(int64_t in, AxisWindow w, PadType auto_pad, bool ceil) {
+    CheckedInt padded = CheckedInt(in) + w.pad_begin + w.pad_end;
     int64_t negative = 0;
     if (auto_pad == PadType::same_upper || auto_pad == PadType::same_lower) {
-        const int64_t windows = in / w.stride + (in % w.stride != 0);
-        const int64_t needed = (windows - 1) * w.stride + w.kernel - in;
-        w.pad_begin = auto_pad == PadType::same_lower ? (needed + 1) / 2 : needed / 2;
-        padded = in + needed;
-        if (needed < 0) negative = needed;
+        const auto needed = ort_same_pad_total(in, w);
+        const auto begin = (auto_pad == PadType::same_lower ? (CheckedInt(needed.value_or(0)) + 1) / 2
+                                                              : CheckedInt(needed.value_or(0)) / 2).get();
+        if (!needed || !begin) return std::nullopt;
+        w.pad_begin = *begin;
+        padded = CheckedInt(in) + *needed;
+        if (*needed < 0) negative = *needed;
     }
-    const int64_t gap = padded - (w.kernel - 1) * w.dilation - 1;
-    int64_t length = gap / w.stride + 1;
-    // ONNX Runtime divides in float: a negative gap rounds up toward 0 windows, not toward ONNX's 1.
-    if (ceil && gap < 0) length = static_cast<int64_t>(std::ceil(static_cast<double>(gap) / static_cast<double>(w.stride) + 1));
-    else if (ceil) length += gap % w.stride != 0;
-    if (ceil && (length - 1) * w.stride >= in + w.pad_begin) --length;
-    if (length < 0)
-        return {std::nullopt, fmt::format("it computes a negative output length ({})", length), 0, negative};
-    return {length, "", w.pad_begin, negative};
+    const auto length = ort_length(padded, in, w, ceil);
+    if (!length) return std::nullopt;
+    if (*length < 0)
+        return OrtAxis{std::nullopt, fmt::format("it computes a negative output length ({})", *length), 0, negative};
+    return OrtAxis{*length, "", w.pad_begin, negative};
 }
 
 void ort_divergences(const OnnxPoolUse& use, const PoolShape& onnx, std::vector<std::string>& out) {
@@ -149,7 +186,9 @@ void ort_divergences(const OnnxPoolUse& use, const PoolShape& onnx, std::vector<
         AxisWindow w{d.pads_begin[i], d.pads_end[i], d.kernel[i], d.strides[i], d.dilations[i]};
         if (d.auto_pad == PadType::valid) w.pad_begin = w.pad_end = 0;
         const int64_t in = input.dims[i + 2].length();
-        const OrtAxis ort = ort_axis(in, w, d.auto_pad, ceil);
+        const auto axis = ort_axis(in, w, d.auto_pad, ceil);
+        if (!axis) return;  // what ONNX Runtime computes past int64 is not known: no claim about it
+        const OrtAxis& ort = *axis;
         if (!ort.length) {
             out.push_back(fmt::format("ONNX Runtime rejects the node on dim {}: {}", i + 2, ort.why));
             return;

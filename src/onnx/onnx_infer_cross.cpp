@@ -5,6 +5,8 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "onnx/onnx_infer_guard.hpp"
+
 namespace irlint {
 
 namespace {
@@ -46,6 +48,7 @@ LibraryShapes library_shape_inference(const OnnxModel& model) {
     if ((out.skipped = newer_than_library(model))) return out;
     onnx::ModelProto copy(*model.proto);
     strip_declared_shapes(copy);
+    remove_library_hazards(copy);
     try {
         onnx::ShapeInferenceOptions options{false, 0, false};
         onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), options);

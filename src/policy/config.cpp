@@ -14,6 +14,7 @@
 #include "core/hash.hpp"
 #include "core/read_file.hpp"
 #include "core/text.hpp"
+#include "policy/toml_guard.hpp"
 #include "rules/registry.hpp"
 
 namespace irlint {
@@ -76,6 +77,11 @@ public:
     ConfigReader(std::string path, std::string& error) : path_(std::move(path)), error_(error) {}
 
     std::optional<Config> read(std::string_view text) {
+        if (const auto line = toml_unreachable_character_line(text)) {
+            fail(*line, "not valid TOML here: a character outside the ASCII range in a key, outside a string or after "
+                        "a backslash in a multi-line string (string values and comments may hold one)");
+            return std::nullopt;
+        }
         toml::parse_result parsed = toml::parse(text, path_);
         if (!parsed) {
             const auto& e = parsed.error();

@@ -63,9 +63,31 @@ void fix_consumers(const Graph& graph, const Layer& layer, const PortFix& output
     }
 }
 
+bool type_reported(const Layer& layer, const Diagnostics& findings) {
+    return std::any_of(layer.outputs.begin(), layer.outputs.end(),
+                       [&](const Port& p) { return reported(findings, rule::output_type_mismatch, layer, p.id); });
+}
+
+// A pooling layer's outputs take the element type its producer's output port declares. Where the run reports
+// that declaration stale on a pooling producer, this fix rewrites it, and a type inferred from it is no safe fix:
+// the next run infers it from the new one.
+bool input_type_is_stale(const Graph& graph, const Layer& layer, const Diagnostics& findings) {
+    if (layer.inputs.empty()) return false;
+    for (const Edge& e : graph.edges) {
+        if (e.to_layer != layer.id || e.to_port != layer.inputs[0].id) continue;
+        for (const Layer& producer : graph.layers)
+            if (producer.id == e.from_layer && producer.kind == LayerKind::pooling &&
+                reported(findings, rule::output_type_mismatch, producer, e.from_port))
+                return true;
+    }
+    return false;
+}
+
 void plan_layer(const Model& model, const LayerShapes& s, const Diagnostics& findings, FixPlan& plan) {
     const Layer& layer = *s.layer;
-    const std::vector<ElementType> types = output_types(s);
+    const Graph& graph = model.graphs[s.graph];
+    const bool types_known = type_reported(layer, findings) && !input_type_is_stale(graph, layer, findings);
+    const std::vector<ElementType> types = types_known ? output_types(s) : std::vector<ElementType>{};
     for (size_t k = 0; k < layer.outputs.size(); ++k) {
         const Port& port = layer.outputs[k];
         PortFix fix{&port, &layer, std::nullopt, std::nullopt};
@@ -78,7 +100,7 @@ void plan_layer(const Model& model, const LayerShapes& s, const Diagnostics& fin
             fix.precision = types[k];
         if (!fix.dims && !fix.precision) continue;
         plan.findings += (fix.dims ? 1 : 0) + (fix.precision ? 1 : 0);
-        fix_consumers(model.graphs[s.graph], layer, fix, plan);
+        fix_consumers(graph, layer, fix, plan);
         plan.ports.push_back(std::move(fix));
     }
 }

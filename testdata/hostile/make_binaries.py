@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Writes the binary files of the hostile corpus: the .npy inputs and the .bin files beside some IR files.
+"""Writes the binary files of the hostile corpus: the .npy inputs, the .bin files beside some IR files and
+the ONNX models.
 
-Each entry below says what is wrong with its file. The bytes are built by hand (no NumPy), so that broken
-headers can be written exactly. Run it from anywhere:
+Each entry below says what is wrong with its file. The bytes are built by hand (no NumPy, no onnx package),
+so that broken headers and attributes no exporter writes can be written exactly. Run it from anywhere:
 
     /usr/bin/python3 testdata/hostile/make_binaries.py          # (re)write every file
     /usr/bin/python3 testdata/hostile/make_binaries.py --check  # exit 1 if a committed file differs
@@ -35,6 +36,77 @@ def f32(values, big_endian=False):
 
 def i64(values):
     return struct.pack(f"<{len(values)}q", *values)
+
+
+def varint(n):
+    """Protocol Buffers' base-128 varint; a negative int64 takes ten bytes, as protobuf writes it."""
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def pb_int(field, n):
+    return varint(field << 3) + varint(n)
+
+
+def pb_bytes(field, data):
+    data = data.encode() if isinstance(data, str) else data
+    return varint(field << 3 | 2) + varint(len(data)) + data
+
+
+# onnx.proto's field numbers and AttributeProto.AttributeType values, for the few messages written here.
+ATTR_INT, ATTR_STRING, ATTR_INTS = 2, 3, 7
+INT64_MAX = 2**63 - 1
+
+
+def ints(name, values):
+    return pb_bytes(1, name) + b"".join(pb_int(8, v) for v in values) + pb_int(20, ATTR_INTS)
+
+
+def text(name, value):
+    return pb_bytes(1, name) + pb_bytes(4, value) + pb_int(20, ATTR_STRING)
+
+
+def onnx_node(op_type, inputs, outputs, attributes=()):
+    return b"".join([pb_bytes(1, i) for i in inputs] + [pb_bytes(2, o) for o in outputs] + [pb_bytes(4, op_type)]
+                    + [pb_bytes(5, a) for a in attributes])
+
+
+def onnx_value(name, dims):
+    """A float tensor value; a dim that is a string is symbolic."""
+    shape = b"".join(pb_bytes(1, pb_int(1, d) if isinstance(d, int) else pb_bytes(2, d)) for d in dims)
+    return pb_bytes(1, name) + pb_bytes(2, pb_bytes(1, pb_int(1, 1) + pb_bytes(2, shape)))
+
+
+def onnx_initializer(name, dims):
+    """A float initializer without data: shape inference reads only its dims."""
+    return b"".join(pb_int(1, d) for d in dims) + pb_int(2, 1) + pb_bytes(8, name)
+
+
+def onnx_model(opset, nodes, inputs, outputs, initializers=()):
+    graph = b"".join([pb_bytes(1, n) for n in nodes] + [pb_bytes(2, "hostile")]
+                     + [pb_bytes(5, t) for t in initializers] + [pb_bytes(11, v) for v in inputs]
+                     + [pb_bytes(12, v) for v in outputs])
+    return pb_int(1, 8) + pb_bytes(7, graph) + pb_bytes(8, pb_int(2, opset))
+
+
+def one_pool(op_type, opset, attributes, x_dims, y_dims):
+    return onnx_model(opset, [onnx_node(op_type, ["x"], ["y"], attributes)], [onnx_value("x", x_dims)],
+                      [onnx_value("y", y_dims)])
+
+
+# A valid MaxPool 2x2/2 on a second input: with it irlint hands the model to ONNX's shape inference for the
+# cross-check, which then also sees the hostile node beside it.
+GOOD_POOL = onnx_node("MaxPool", ["a"], ["b"], [ints("kernel_shape", [2, 2]), ints("strides", [2, 2])])
+
+
+def beside_good_pool(opset, node, inputs, outputs, initializers=()):
+    return onnx_model(opset, [node, GOOD_POOL], inputs + [onnx_value("a", [1, 1, 4, 4])],
+                      outputs + [onnx_value("b", [1, 1, 2, 2])], initializers)
 
 
 SIXTEEN = [float(v) for v in range(16)]
@@ -108,6 +180,54 @@ FILES = {
     "const_shape_overflow.bin": i64([1, 2]),
     "adaptive_output_size_past_bin.bin": i64([2, 2]),
     "adaptive_output_size_huge.bin": i64([2**62, -1]),
+    # ONNX pooling nodes. ONNX's shape inference divides by the strides, indexes its lists by the input's rank
+    # and finds a SAME pad by subtracting the stride from the dim step by step; irlint's own geometry walks
+    # windows and taps.
+    # MaxPool-12 with a zero and a negative stride and a kernel of int64's maximum: SIGFPE in the library
+    "onnx_maxpool_stride_zero.onnx": one_pool("MaxPool", 13, [text("auto_pad", "SAME_UPPER"),
+                                              ints("kernel_shape", [INT64_MAX, 2]), ints("strides", [0, -3])],
+                                              [1, 1, 4, 4], [1, 1, 4, 4]),
+    # AveragePool-7 SAME over a dim of 2^40: the library's SAME pad takes 2^39 subtractions
+    "onnx_avgpool_dim_2e40.onnx": one_pool("AveragePool", 7, [text("auto_pad", "SAME_UPPER"),
+                                           ints("kernel_shape", [2, 2]), ints("strides", [2, 2])],
+                                           [1, 1, 2**40, 2], [1, 1, 2**39, 1]),
+    # MaxPool-12 whose first window starts 2^40 before the input: irlint looked at its taps one by one
+    "onnx_maxpool_pads_2e40.onnx": one_pool("MaxPool", 13, [ints("kernel_shape", [2**41, 1]),
+                                            ints("pads", [2**40, 0, 2**40, 0])], [1, 1, 4, 4], [1, 1, 5, 4]),
+    # SAME_LOWER with a kernel of int64's maximum: ONNX Runtime's SAME pad is past int64
+    "onnx_maxpool_kernel_int64_max_same_lower.onnx": one_pool("MaxPool", 13, [
+        text("auto_pad", "SAME_LOWER"), ints("kernel_shape", [INT64_MAX, 3])], [1, 1, 5, 5], [1, 1, 1, 5]),
+    # strides, dilations and pads that no runtime takes
+    "onnx_avgpool_strides_negative.onnx": one_pool("AveragePool", 11, [ints("kernel_shape", [2, 2]),
+                                                   ints("strides", [-1, -1])], [1, 1, 4, 4], [1, 1, 3, 3]),
+    "onnx_maxpool_dilation_2e62.onnx": one_pool("MaxPool", 12, [ints("kernel_shape", [2, 2]),
+                                                ints("dilations", [2**62, 1])], [1, 1, 4, 4], [1, 1, 1, 3]),
+    "onnx_maxpool_pads_int64_max.onnx": one_pool("MaxPool", 12, [ints("kernel_shape", [2, 2]),
+                                                 ints("pads", [INT64_MAX, 0, INT64_MAX, 0])],
+                                                 [1, 1, 4, 4], [1, 1, 1, 3]),
+    "onnx_avgpool_kernel_rank_mismatch.onnx": one_pool("AveragePool", 11, [ints("kernel_shape", [2, 2, 2])],
+                                                       [1, 1, 4, 4], [1, 1, 3, 3]),
+    "onnx_globalmaxpool_no_spatial_dim.onnx": one_pool("GlobalMaxPool", 13, [], [1, 1], [1, 1]),
+    # A valid pool beside a hostile node irlint does not check or reads otherwise: ONNX's shape inference of
+    # the whole model sees the hostile node. LpPool with a zero stride:
+    "onnx_lppool_stride_zero.onnx": beside_good_pool(13, onnx_node("LpPool", ["x"], ["y"], [
+        ints("kernel_shape", [2, 2]), ints("strides", [0, 0])]), [onnx_value("x", [1, 1, 4, 4])],
+        [onnx_value("y", [1, 1, 3, 3])]),
+    # strides twice: irlint reads the first (valid), the library the last (zero)
+    "onnx_maxpool_strides_twice.onnx": onnx_model(13, [onnx_node("MaxPool", ["a"], ["b"], [
+        ints("kernel_shape", [2, 2]), ints("strides", [2, 2]), ints("strides", [0, 0])])],
+        [onnx_value("a", [1, 1, 4, 4])], [onnx_value("b", [1, 1, 2, 2])]),
+    # Conv without kernel_shape whose weight has more spatial dims than the input: the library indexes its
+    # per-axis lists past their end
+    "onnx_conv_weight_rank_mismatch.onnx": beside_good_pool(13, onnx_node("Conv", ["x", "w"], ["y"]),
+                                                            [onnx_value("x", [1, 1, 4, 4])],
+                                                            [onnx_value("y", [1, 1, 3, 3])],
+                                                            [onnx_initializer("w", [1, 1, 2, 2, 2, 2])]),
+    # AveragePool SAME with stride 2 on a dim of 2^40 that only inference knows (the output of a Relu)
+    "onnx_avgpool_same_after_relu.onnx": onnx_model(13, [onnx_node("Relu", ["x"], ["r"]), onnx_node(
+        "AveragePool", ["r"], ["y"], [text("auto_pad", "SAME_UPPER"), ints("kernel_shape", [2, 2]),
+                                      ints("strides", [2, 2])])], [onnx_value("x", [1, 1, 2**40, 2])],
+        [onnx_value("y", [1, 1, 2**39, 1])]),
 }
 
 

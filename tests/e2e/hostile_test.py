@@ -12,6 +12,8 @@ Each manifest row is four tab-separated fields:
                                 report when stdout is one, else a 'severity: ... [rule]' line of the text
                 out:TEXT        TEXT appears in stdout          err:TEXT   TEXT appears in stderr
                 !out:TEXT       TEXT does not appear in stdout  !err:TEXT  ... nor in stderr
+                within:SECONDS  the run ends within SECONDS (scaled as --time-limit scales the default limit), for
+                                cases whose time grew with a number in the file
                 xfail:WHY       a known bug in code outside the corpus: while the case fails it is
                                 reported as XFAIL and not counted as failed; once it passes, XPASS asks for
                                 the marker to be removed
@@ -19,9 +21,11 @@ Each manifest row is four tab-separated fields:
               the directory of the generated inputs (tests/e2e/make_hostile.py writes them there before the
               run), {scratch} an empty directory that must still be empty afterwards
 
-Every case must also: end by itself within the time limit (--time-limit, 20 s), not die of a signal, print no "internal
-error" and no sanitizer report. After all cases no input file may have changed and no file may have been
-left in {scratch}, the working directory or TMPDIR (each run gets empty ones). Every file of the corpus
+Every case must also: end by itself within the time limit (--time-limit, 20 s), not die of a signal (itself or its
+ONNX helper, whose death irlint passes on as exit 128 + the signal), print no "internal error" and no sanitizer
+report. With --no-onnx (a build without ONNX support) the cases on .onnx files are skipped. After all cases no
+input file may have changed and no file may have been left in {scratch}, the working directory or TMPDIR (each
+run gets empty ones). Every file of the corpus
 and every generated file must be named by some row (a .bin counts as named with its .xml).
 
 The committed binary files of the corpus must be what testdata/hostile/make_binaries.py writes.
@@ -43,6 +47,7 @@ import time
 import make_hostile
 
 TIME_LIMIT = 20  # seconds; --time-limit raises it for builds that run many times slower (sanitizers)
+DEFAULT_TIME_LIMIT = TIME_LIMIT
 SEVERITIES = ("error", "warning", "note")
 SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer", "ThreadSanitizer",
                    "MemorySanitizer", "runtime error:", "SUMMARY: ")
@@ -73,6 +78,8 @@ def parse_expects(text):
             problems.append(f"{item!r} is not kind:value")
         elif kind in SEVERITIES or kind in ("out", "err", "!out", "!err", "xfail"):
             items.append((kind, value))
+        elif kind == "within" and re.fullmatch(r"[0-9]+(\.[0-9]+)?", value):
+            items.append((kind, float(value)))
         else:
             problems.append(f"{item!r}: unknown kind {kind!r}")
     return items, problems
@@ -169,6 +176,8 @@ def judge(row, code, out, err, seconds):
     problems = []
     if code < 0:
         problems.append(f"killed by signal {-code}")
+    elif code > 128 and code != row.exit_code:
+        problems.append(f"exit {code}: irlint or its ONNX helper was killed by signal {code - 128}")
     elif code != row.exit_code:
         problems.append(f"exit {code}, expected {row.exit_code}; stderr: {err.strip()[:300]!r}")
     if "internal error" in (out + err).lower():
@@ -191,6 +200,8 @@ def judge(row, code, out, err, seconds):
             problems.append(f"stdout contains {value!r}")
         elif kind == "!err" and value in err:
             problems.append(f"stderr contains {value!r}")
+        elif kind == "within" and seconds > value * TIME_LIMIT / DEFAULT_TIME_LIMIT:
+            problems.append(f"took {seconds:.2f} s, more than {value * TIME_LIMIT / DEFAULT_TIME_LIMIT:g} s")
     return problems
 
 
@@ -236,6 +247,7 @@ def main():
     ap.add_argument("--only", help="run only the case with this id")
     ap.add_argument("--time-limit", type=float, default=TIME_LIMIT,
                     help="seconds each case may take (default %(default)s)")
+    ap.add_argument("--no-onnx", action="store_true", help="skip the cases on .onnx files (irlint without ONNX)")
     args = ap.parse_args()
     TIME_LIMIT = args.time_limit
 
@@ -277,6 +289,8 @@ def main():
     runner = Runner(irlint, hostile, gen, runs)
     for row in rows:
         if args.only and row.id != args.only:
+            continue
+        if args.no_onnx and any(".onnx" in a for a in row.args):
             continue
         failures = runner.check(row)
         if row.xfail and failures:

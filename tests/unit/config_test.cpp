@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "policy/config.hpp"
 
@@ -139,4 +142,26 @@ TEST_CASE("the nearest irlint.toml is found, and none above a directory holding 
     std::ofstream(repo / "models" / "irlint.toml") << "";
     CHECK(find_config(repo / "models" / "sub") == repo / "models" / "irlint.toml");
     CHECK(find_config(outer.dir) == outer.file);
+}
+
+TEST_CASE("characters the TOML library cannot classify are refused where it would ask about them") {
+    // U+00E9 in string values and comments is read as it is.
+    const TempConfig values("# modèles hérités\nexclude = [\"modèles/**\", 'archivé/*', \"\"\"é\"\"\"]\n");
+    std::string error;
+    const auto config = values.load(error);
+    REQUIRE(config);
+    CHECK(config->exclude == std::vector<std::string>{"modèles/**", "archivé/*", "é"});
+    // In a quoted key, outside a string, after a backslash in a multi-line string: refused with the line.
+    using Case = std::pair<std::string, int>;
+    for (const auto& [text, line] : {Case{"fail-on = \"never\"\n[severity]\n\"é\" = \"off\"\n", 3},
+                                     {"select = []\nfail-on = neveré\n", 2},
+                                     {"[\"é\"]\n", 1},
+                                     {"exclude = [\"\"\"a\\\n  ﻽\"\"\"]\n", 2},
+                                     {"exclude = [{ \"é\" = 1 }]\n", 1}}) {
+        const TempConfig t(text);
+        CHECK_FALSE(t.load(error));
+        CHECK(error == t.file.string() + ":" + std::to_string(line) +
+                           ": not valid TOML here: a character outside the ASCII range in a key, outside a string "
+                           "or after a backslash in a multi-line string (string values and comments may hold one)");
+    }
 }

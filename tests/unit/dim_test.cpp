@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <limits>
+
+#include "core/checked_int.hpp"
 #include "core/dim.hpp"
 
 using namespace irlint;
@@ -21,4 +24,18 @@ TEST_CASE("a shape of more dims than irlint reads is refused") {
     CHECK(largest->rank() == kMaxShapeRank);
     CHECK_FALSE(parse_shape(text + ",1", &error).has_value());
     CHECK(error == "more than 1024 dims; irlint reads shapes up to that rank");
+}
+
+TEST_CASE("CheckedInt: a formula past int64 is invalid at its end") {
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    CHECK((CheckedInt(4) + kMax).get() == std::nullopt);
+    CHECK((CheckedInt(kMax) - 1 + 1).get() == kMax);
+    CHECK(((CheckedInt(kMax) + 1) - 5).get() == std::nullopt);  // invalid stays invalid
+    CHECK((CheckedInt(int64_t{1} << 32) * (int64_t{1} << 31)).get() == std::nullopt);
+    CHECK((CheckedInt(-7) / 2).get() == -3);  // truncates toward zero
+    CHECK((CheckedInt(-7) % 2).get() == -1);
+    CHECK((CheckedInt(1) / 0).get() == std::nullopt);
+    CHECK((CheckedInt(std::numeric_limits<int64_t>::min()) / -1).get() == std::nullopt);
+    CHECK((CheckedInt(std::numeric_limits<int64_t>::min()) % -1).get() == std::nullopt);
+    CHECK(!CheckedInt::invalid().valid());
 }

@@ -212,3 +212,37 @@ TEST_CASE("the diff shows control characters escaped, tabs kept, no CR, and a mi
     CHECK(diff.find("-x\n\\ No newline at end of file\n") != std::string::npos);
     CHECK(diff.find("+y\n\\ No newline at end of file\n") != std::string::npos);
 }
+
+TEST_CASE("a pool's type is not fixed from a producer's precision the same fix rewrites") {
+    // Parameter f32 -> MaxPool-1 `first` declaring FP64 -> MaxPool-1 `second` declaring FP32. The run infers
+    // `second` from the FP64 that `first` declares; the fix makes that FP32, so `second` is right as it is.
+    const std::string port = R"(<dim>1</dim><dim>1</dim><dim>4</dim><dim>4</dim></port>)";
+    const auto pool = [&](const char* id, const char* name, const char* out_precision) {
+        return std::string(R"(<layer id=")") + id + R"(" name=")" + name + R"(" type="MaxPool" version="opset1">)" +
+               R"(<data kernel="1,1" strides="1,1" pads_begin="0,0" pads_end="0,0" rounding_type="floor"/>)" +
+               R"(<input><port id="0" precision="FP32">)" + port + R"(</input><output><port id="1" precision=")" +
+               out_precision + R"(">)" + port + "</output></layer>\n";
+    };
+    const std::string text = std::string(R"(<?xml version="1.0"?>
+<net name="m" version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,1,4,4" element_type="f32"/><output><port id="0" precision="FP32">)") +
+                             port + "</output></layer>\n" + pool("1", "first", "FP64") + pool("2", "second", "FP32") +
+                             R"(<layer id="3" name="y" type="Result" version="opset1"><input><port id="0" precision="FP32">)" +
+                             port + R"(</input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+<edge from-layer="2" from-port="1" to-layer="3" to-port="0"/>
+</edges></net>
+)";
+    const Fixed f = fix(text);
+    REQUIRE(f.error.empty());
+    CHECK(f.plan.findings == 1);
+    for (const PortFix& p : f.plan.ports) CHECK(p.layer->name != "second");
+    // Checked again, the fixed file has no type finding left.
+    const ReadResult again = read_model_from_memory(f.text, "m.xml");
+    REQUIRE(again.model);
+    const ModelReport report = check_model(*again.model);
+    CHECK(count(f.text, R"(precision="FP64")") == 0);
+    for (const Diagnostic& d : report.diagnostics) CHECK(d.rule != rule::output_type_mismatch.id);
+}

@@ -14,6 +14,7 @@
 #include "exec/kernels/pool_kernels.hpp"
 #include "onnx/onnx_check.hpp"
 #include "onnx/onnx_divergence.hpp"
+#include "onnx/onnx_infer_guard.hpp"
 #include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_pool.hpp"
 #include "onnx/onnx_run.hpp"
@@ -448,4 +449,116 @@ TEST_CASE("onnx: the window kernel divides by the taps inside the input, or 0 wh
     REQUIRE(r.ok());
     CHECK(r.outputs[0].data<float>()[0] == doctest::Approx(5.0));
     CHECK(r.outputs[0].data<float>()[1] == doctest::Approx(3.0));
+}
+
+namespace {
+
+// Two nodes: `hostile` on x -> y and a valid MaxPool 2x2/2 on a -> b, so that the check hands the model to
+// ONNX's shape inference for the cross-check.
+std::shared_ptr<onnx::ModelProto> beside_good_pool(const NodeSpec& hostile, const std::vector<int64_t>& x_dims) {
+    auto m = one_node({"MaxPool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}}, {}, {}}, 13, {1, 1, 4, 4},
+                      {1, 1, 2, 2});
+    auto* g = m->mutable_graph();
+    auto* n = g->add_node();
+    n->set_op_type(hostile.op_type);
+    n->mutable_input()->Add(std::string("x2"));
+    n->mutable_output()->Add(std::string("y2"));
+    for (const auto& [k, v] : hostile.ints) {
+        auto* a = n->add_attribute();
+        a->set_name(k);
+        a->set_type(onnx::AttributeProto::INTS);
+        for (int64_t x : v) a->add_ints(x);
+    }
+    for (const auto& [k, v] : hostile.strings) {
+        auto* a = n->add_attribute();
+        a->set_name(k);
+        a->set_type(onnx::AttributeProto::STRING);
+        a->set_s(v);
+    }
+    auto* x = g->add_input();
+    x->set_name("x2");
+    set_shape(x, x_dims);
+    return m;
+}
+
+std::optional<std::string> hazard_of_second_node(const onnx::ModelProto& m) {
+    return library_hazard(m.graph().node(1), file_shapes(m.graph()));
+}
+
+}  // namespace
+
+TEST_CASE("onnx: nodes ONNX's shape inference would divide by zero, index past a list or loop long on are kept "
+          "from it") {
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    const NodeSpec zero_stride{"LpPool", {{"kernel_shape", {2, 2}}, {"strides", {0, 0}}}, {}, {}};
+    auto m = beside_good_pool(zero_stride, {1, 1, 4, 4});
+    CHECK(hazard_of_second_node(*m) == "strides holds 0, outside 1..2147483648");
+    // The check of the whole model runs the library on the valid pool and leaves the LpPool out.
+    const auto c = check_onnx(describe_onnx(m, "t.onnx"));
+    CHECK(c->pools.size() == 1);
+    CHECK(c->report.diagnostics.empty());
+
+    const NodeSpec huge_kernel{"MaxPool", {{"kernel_shape", {kMax, 2}}}, {}, {}};
+    CHECK(hazard_of_second_node(*beside_good_pool(huge_kernel, {1, 1, 4, 4})) ==
+          "kernel_shape holds 9223372036854775807, outside 1..2147483648");
+    const NodeSpec negative_pads{"AveragePool", {{"kernel_shape", {2, 2}}, {"pads", {0, -1, 0, 0}}}, {}, {}};
+    CHECK(hazard_of_second_node(*beside_good_pool(negative_pads, {1, 1, 4, 4})) ==
+          "pads holds -1, outside 0..2147483648");
+    // SAME with a stride above 1 steps over the dim: 2^40 / 2 steps are too many, 4 / 2 are not.
+    const NodeSpec same{"AveragePool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}}, {},
+                        {{"auto_pad", "SAME_UPPER"}}};
+    CHECK(hazard_of_second_node(*beside_good_pool(same, {1, 1, int64_t{1} << 40, 2})) ==
+          "SAME padding of dim 2 (1099511627776) by stride 2 takes 549755813888 steps");
+    CHECK(!hazard_of_second_node(*beside_good_pool(same, {1, 1, 4, 4})));
+    // A symbolic dim is one the library does not step over, unless a node writes the input and fills it in.
+    auto symbolic = beside_good_pool(same, {1, 1, -1, 2});
+    CHECK(!hazard_of_second_node(*symbolic));
+    auto* writer = symbolic->mutable_graph()->add_node();
+    writer->set_op_type("Relu");
+    writer->mutable_input()->Add(std::string("x"));
+    writer->mutable_output()->Add(std::string("x2"));
+    CHECK(hazard_of_second_node(*symbolic) ==
+          "SAME padding with a stride above 1 on an input whose length only inference knows");
+    // Conv without kernel_shape takes its kernel from the weight, which must be shaped by the file.
+    const NodeSpec conv{"Conv", {}, {}, {}};
+    CHECK(hazard_of_second_node(*beside_good_pool(conv, {1, 1, 4, 4})) ==
+          "the kernel comes from a weight whose shape only inference knows");
+    // A valid pool is the library's.
+    const NodeSpec plain{"MaxPool", {{"kernel_shape", {3, 3}}, {"strides", {1, 2}}, {"dilations", {2, 1}}}, {}, {}};
+    CHECK(!hazard_of_second_node(*beside_good_pool(plain, {1, 1, 9, 9})));
+}
+
+TEST_CASE("onnx: the library keeps the last attribute of a name, and that one is checked") {
+    auto m = one_node({"MaxPool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}, {"strides", {0, 0}}}, {}, {}}, 13,
+                      {1, 1, 4, 4}, {1, 1, 2, 2});
+    CHECK(library_hazard(m->graph().node(0), file_shapes(m->graph())) == "strides holds 0, outside 1..2147483648");
+    CHECK(remove_library_hazards(*m) == 1);
+    CHECK(m->graph().node_size() == 0);
+}
+
+TEST_CASE("onnx: windows 2^40 taps into the padding are judged by arithmetic, not tap by tap") {
+    // Kernel 2^41 with pads 2^40: every window reaches the 4 input rows.
+    constexpr int64_t k2e40 = int64_t{1} << 40;
+    const NodeSpec far{"MaxPool", {{"kernel_shape", {2 * k2e40, 1}}, {"pads", {k2e40, 0, k2e40, 0}}}, {}, {}};
+    const auto c = check(far, 13, {1, 1, 4, 4});
+    REQUIRE(c->pools.size() == 1);
+    Shape in = shape_from_port_dims({1, 1, 4, 4});
+    const PoolShape shape = infer_onnx_pool_shape(c->pools[0].op, c->pools[0].setup, in);
+    CHECK(shape.output.str() == "[1,1,5,4]");
+    CHECK(!has_empty_window(c->pools[0].setup, in, shape));
+    // Kernel 2 dilated by 8 with pads 3: the first window's taps are rows -3 and 5, neither inside 4 rows.
+    const NodeSpec gapped{"MaxPool", {{"kernel_shape", {2}}, {"dilations", {8}}, {"pads", {3, 3}}}, {}, {}};
+    const auto g = check(gapped, 13, {1, 1, 4});
+    REQUIRE(g->pools.size() == 1);
+    Shape in1 = shape_from_port_dims({1, 1, 4});
+    CHECK(has_empty_window(g->pools[0].setup, in1, infer_onnx_pool_shape(g->pools[0].op, g->pools[0].setup, in1)));
+}
+
+TEST_CASE("onnx: ONNX Runtime's arithmetic past int64 makes no claim about ONNX Runtime") {
+    // SAME_LOWER with a kernel of int64's maximum: ONNX Runtime's SAME pad (4 + 2^63 - 1 - 5) overflows.
+    const NodeSpec same{"MaxPool", {{"kernel_shape", {std::numeric_limits<int64_t>::max(), 3}}}, {},
+                        {{"auto_pad", "SAME_LOWER"}}};
+    const auto c = check(same, 13, {1, 1, 5, 5});
+    CHECK(c->report.layers[0].inferred[0].str() == "[1,1,1,5]");
+    CHECK(!any_contains(divergences(*c), "ONNX Runtime"));
 }

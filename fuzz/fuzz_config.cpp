@@ -1,0 +1,49 @@
+// libFuzzer target: any bytes as an irlint.toml. The reader accepts the file or names it and the line of the
+// problem; an accepted configuration answers for any path.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "policy/config.hpp"
+
+namespace {
+
+std::string& config_path() {
+    static std::string path;
+    return path;
+}
+
+[[noreturn]] void fail(const char* what, const std::string& detail) {
+    std::fprintf(stderr, "%s: %s\n", what, detail.c_str());
+    std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
+    const auto dir = std::filesystem::absolute((*argv)[0]).parent_path() / "fuzz_config_dir";
+    std::filesystem::create_directories(dir);
+    config_path() = (dir / "irlint.toml").string();
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    std::ofstream(config_path(), std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    std::string error;
+    const auto config = irlint::load_config(config_path(), error);
+    if (!config) {
+        if (error.rfind(config_path(), 0) != 0) fail("a configuration error that does not name the file", error);
+        return 0;
+    }
+    for (const char* path : {"model.xml", "legacy/a/b.xml", "x/legacy/model.onnx", ""}) {
+        config->rules_for(path).selection();
+        config->excludes(path);
+    }
+    return 0;
+}
