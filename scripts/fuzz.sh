@@ -46,20 +46,38 @@ cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" irlint
 declare -A max_len=([fuzz_ir]=65536 [fuzz_npy]=4096 [fuzz_parsers]=1024 [fuzz_report]=65536 [fuzz_config]=4096
                     [fuzz_baseline]=4096 [fuzz_fix]=65536 [fuzz_onnx]=16384)
 
-failed=0
-summary=()
-for target in "${targets[@]}"; do
+# Runs one target; its exit status goes to $build/TARGET.status.
+fuzz_one() {
+  local target=$1 log="$build/$1.log" status=0 seeds=()
   mkdir -p "$build/corpus/$target" "$build/artifacts"
-  log="$build/$target.log"
-  echo "== $target: ${seconds} s =="
-  status=0
-  seeds=()
   for dir in "$build/seeds/$target" "fuzz/corpus/$target"; do
     [ -d "$dir" ] && seeds+=("$dir")
   done
   "$build/fuzz/$target" "$build/corpus/$target" "${seeds[@]}" \
     -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1 || status=$?
+  echo "$status" >"$build/$target.status"
+}
+
+# The targets run side by side, one per core: each gets SECONDS of its own.
+parallel=$(nproc)
+echo "== ${#targets[@]} targets, ${seconds} s each, ${parallel} at a time =="
+running=0
+for target in "${targets[@]}"; do
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  fuzz_one "$target" &
+  running=$((running + 1))
+done
+wait
+
+failed=0
+summary=()
+for target in "${targets[@]}"; do
+  log="$build/$target.log"
+  status=$(cat "$build/$target.status" 2>/dev/null || echo 1)
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   if [ "$status" -ne 0 ]; then
