@@ -36,9 +36,16 @@ cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDe
 if grep -q '^IRLINT_ONNX:BOOL=ON$' "$build/CMakeCache.txt"; then
   targets+=(fuzz_onnx)
 fi
-# irlint itself writes the report seeds (real shard reports) of fuzz_report.
-cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" irlint
-/usr/bin/python3 fuzz/make_seeds.py --testdata testdata --out "$build/seeds" --irlint "$build/irlint"
+# irlint itself writes the report seeds (real shard reports) of fuzz_report: the binary IRLINT_SEED_BINARY
+# names (CI passes the one its Release build made), else one built here, with the fuzzing flags.
+seed_irlint="${IRLINT_SEED_BINARY:-}"
+if [ -z "$seed_irlint" ]; then
+  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" irlint
+  seed_irlint="$build/irlint"
+else
+  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+fi
+/usr/bin/python3 fuzz/make_seeds.py --testdata testdata --out "$build/seeds" --irlint "$seed_irlint"
 
 # The longest input each target is given: an IR of some layers, a .npy header with a little data, a
 # case of a few lines, a report of some files, a configuration or baseline of some lines, an IR to fix and an
