@@ -164,69 +164,96 @@ std::optional<OrtAxis> ort_axis(int64_t in, AxisWindow w, PadType auto_pad, bool
     return OrtAxis{*length, "", w.pad_begin, negative};
 }
 
-void ort_divergences(const OnnxPoolUse& use, const PoolShape& onnx, std::vector<std::string>& out) {
-    const OnnxPoolOp& op = use.op;
-    const OnnxPoolSetup& s = use.setup;
-    const Shape& input = use.input;
-    const PoolingDesc& d = s.desc;
-    const bool same = d.auto_pad == PadType::same_upper || d.auto_pad == PadType::same_lower;
+// ONNX Runtime refuses explicit pads as large as the kernel.
+std::optional<std::string> ort_rejected_pads(const PoolingDesc& d) {
+    if (d.auto_pad != PadType::explicit_pads) return std::nullopt;
     for (size_t i = 0; i < d.kernel.size(); ++i) {
-        if (d.auto_pad != PadType::explicit_pads) break;
         if (d.pads_begin[i] < d.kernel[i] && d.pads_end[i] < d.kernel[i]) continue;
-        out.push_back(fmt::format("ONNX Runtime rejects the node: its pads must be smaller than the kernel, and "
-                                  "dim {} has pads {}/{} with kernel {}",
-                                  i + 2, d.pads_begin[i], d.pads_end[i], d.kernel[i]));
-        return;
+        return fmt::format("ONNX Runtime rejects the node: its pads must be smaller than the kernel, and "
+                           "dim {} has pads {}/{} with kernel {}",
+                           i + 2, d.pads_begin[i], d.pads_end[i], d.kernel[i]);
     }
-    if (!spatially_static(input)) return;
-    const bool ceil = d.rounding != RoundingType::floor;
+    return std::nullopt;
+}
+
+// The spatial dims ONNX Runtime computes, and whether they (or its SAME pads) differ from ONNX's.
+struct OrtDims {
     std::vector<std::string> dims;
     bool differs = false;
+};
+
+// nullopt where ONNX Runtime's arithmetic is not known (past int64) or where it already said (`out`) that it
+// rejects the node or pads it negatively.
+std::optional<OrtDims> ort_dims(const OnnxPoolUse& use, const PoolShape& onnx, std::vector<std::string>& out) {
+    const PoolingDesc& d = use.setup.desc;
+    const bool same = d.auto_pad == PadType::same_upper || d.auto_pad == PadType::same_lower;
+    const bool ceil = d.rounding != RoundingType::floor;
+    OrtDims result;
     for (size_t i = 0; i < d.kernel.size(); ++i) {
         AxisWindow w{d.pads_begin[i], d.pads_end[i], d.kernel[i], d.strides[i], d.dilations[i]};
         if (d.auto_pad == PadType::valid) w.pad_begin = w.pad_end = 0;
-        const int64_t in = input.dims[i + 2].length();
-        const auto axis = ort_axis(in, w, d.auto_pad, ceil);
-        if (!axis) return;  // what ONNX Runtime computes past int64 is not known: no claim about it
-        const OrtAxis& ort = *axis;
-        if (!ort.length) {
-            out.push_back(fmt::format("ONNX Runtime rejects the node on dim {}: {}", i + 2, ort.why));
-            return;
+        const auto axis = ort_axis(use.input.dims[i + 2].length(), w, d.auto_pad, ceil);
+        if (!axis) return std::nullopt;  // what ONNX Runtime computes past int64 is not known: no claim about it
+        if (!axis->length) {
+            out.push_back(fmt::format("ONNX Runtime rejects the node on dim {}: {}", i + 2, axis->why));
+            return std::nullopt;
         }
-        if (ort.negative_pad < 0) {
+        if (axis->negative_pad < 0) {
             // Whether ONNX Runtime then refuses the node depends on which of its kernels runs it.
             out.push_back(fmt::format("ONNX Runtime computes a negative SAME pad ({}) on dim {}, where the kernel "
                                       "({}) is smaller than the stride ({}): some of its kernels fail at run time "
                                       "(\"padding values must be non-negative\"), the others shift the windows",
-                                      ort.negative_pad, i + 2, w.kernel, w.stride));
-            return;
+                                      axis->negative_pad, i + 2, w.kernel, w.stride));
+            return std::nullopt;
         }
-        const int64_t standard = onnx.output.dims[i + 2].length();
-        dims.push_back(std::to_string(*ort.length));
-        differs = differs || *ort.length != standard || (same && ort.pad_begin != onnx.pads_begin[i]);
+        result.dims.push_back(std::to_string(*axis->length));
+        result.differs = result.differs || *axis->length != onnx.output.dims[i + 2].length() ||
+                         (same && axis->pad_begin != onnx.pads_begin[i]);
     }
-    if (s.count_include_pad && !ceil) {
-        const auto axes = effective_axes(s, onnx);
-        for (size_t i = 0; i < axes.size(); ++i) {
-            if (!overhangs_padded_border(axes[i], input.dims[i + 2].length(), onnx.output.dims[i + 2].length()))
-                continue;
-            out.push_back(fmt::format("ONNX Runtime divides a window that reaches past the padded input (dim {}) by "
-                                      "the whole kernel, ONNX by its taps inside the padded input",
-                                      i + 2));
-            break;
-        }
+    return result;
+}
+
+// With count_include_pad and floor rounding, a window that reaches past the padded input.
+std::optional<std::string> ort_padded_divisor(const OnnxPoolUse& use, const PoolShape& onnx) {
+    const OnnxPoolSetup& s = use.setup;
+    if (!s.count_include_pad || s.desc.rounding != RoundingType::floor) return std::nullopt;
+    const auto axes = effective_axes(s, onnx);
+    for (size_t i = 0; i < axes.size(); ++i)
+        if (overhangs_padded_border(axes[i], use.input.dims[i + 2].length(), onnx.output.dims[i + 2].length()))
+            return fmt::format("ONNX Runtime divides a window that reaches past the padded input (dim {}) by "
+                               "the whole kernel, ONNX by its taps inside the padded input",
+                               i + 2);
+    return std::nullopt;
+}
+
+// Why ONNX Runtime's windows differ from ONNX's, by the attributes that make them differ.
+std::string ort_window_difference(const OnnxPoolUse& use) {
+    const PoolingDesc& d = use.setup.desc;
+    const bool same = d.auto_pad == PadType::same_upper || d.auto_pad == PadType::same_lower;
+    if (same && std::any_of(d.dilations.begin(), d.dilations.end(), [](int64_t x) { return x != 1; }))
+        return "it pads SAME by the kernel without its dilation";
+    if (d.rounding != RoundingType::floor && !use.op.drops_window_in_right_padding())
+        return "it drops a last ceil-mode window that would start in the right padding in every version, as "
+               "version 22 does";
+    return "it counts the ceil-mode windows of a kernel longer than the padded input in float arithmetic";
+}
+
+// What ONNX Runtime does otherwise than ONNX on this node: refuses it, pads it, sizes or divides its windows.
+void ort_divergences(const OnnxPoolUse& use, const PoolShape& onnx, std::vector<std::string>& out) {
+    if (auto rejected = ort_rejected_pads(use.setup.desc)) {
+        out.push_back(std::move(*rejected));
+        return;
     }
-    if (!differs) return;
-    std::string why = same && std::any_of(d.dilations.begin(), d.dilations.end(), [](int64_t x) { return x != 1; })
-                          ? "it pads SAME by the kernel without its dilation"
-                      : d.rounding != RoundingType::floor && !op.drops_window_in_right_padding()
-                          ? "it drops a last ceil-mode window that would start in the right padding in every version, "
-                            "as version 22 does"
-                          : "it counts the ceil-mode windows of a kernel longer than the padded input in float arithmetic";
+    if (!spatially_static(use.input)) return;
+    const std::optional<OrtDims> ort = ort_dims(use, onnx, out);
+    if (!ort) return;
+    if (auto divisor = ort_padded_divisor(use, onnx)) out.push_back(std::move(*divisor));
+    if (!ort->differs) return;
     std::vector<std::string> standard;
     for (size_t i = 2; i < onnx.output.rank(); ++i) standard.push_back(onnx.output.dims[i].str());
     out.push_back(fmt::format("ONNX Runtime gives the spatial dims [{}] (ONNX's {}: [{}]) from other windows: {}",
-                              fmt::join(dims, ","), op.name(), fmt::join(standard, ","), why));
+                              fmt::join(ort->dims, ","), use.op.name(), fmt::join(standard, ","),
+                              ort_window_difference(use)));
 }
 
 }  // namespace
