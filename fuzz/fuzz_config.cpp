@@ -10,17 +10,13 @@
 #include <string>
 
 #include "policy/config.hpp"
+#include "fuzz_fail.hpp"
 
 namespace {
 
 std::string& config_path() {
     static std::string path;
     return path;
-}
-
-[[noreturn]] void fail(const char* what, const std::string& detail) {
-    std::fprintf(stderr, "%s: %s\n", what, detail.c_str());
-    std::abort();
 }
 
 }  // namespace

@@ -12,15 +12,7 @@
 #include "report/json_reader.hpp"
 #include "report/report.hpp"
 #include "report/report_reader.hpp"
-
-namespace {
-
-[[noreturn]] void fail(const char* what, const std::string& detail) {
-    std::fprintf(stderr, "%s: %s\n", what, detail.c_str());
-    std::abort();
-}
-
-}  // namespace
+#include "fuzz_fail.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
