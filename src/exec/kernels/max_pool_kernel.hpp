@@ -78,9 +78,10 @@ void indexed_strided_pass(const V* src, const I* src_idx, V* dst, I* dst_idx, in
     }
 }
 
-// Values and flat spatial indices (-1 where no tap won) of one plane.
+// Values and flat spatial indices (-1 where no tap won) of one plane. Flattened: with its passes inlined the
+// indexed route measured 4% faster (MaxPool k3 s2 with indices, 64x112x112), for a few seconds of compile.
 template <class Traits, class V, class I>
-void max_pool_plane_indexed(Isa, const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out, I* out_idx) {
+[[gnu::flatten]] void max_pool_plane_indexed(Isa, const V* in, const PlaneGeometry& g, MaxScratch<V, I>& s, V* out, I* out_idx) {
     const AxisTaps& d = g.axes[0];
     const AxisTaps& h = g.axes[1];
     const AxisTaps& w = g.axes[2];
