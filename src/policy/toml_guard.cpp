@@ -96,18 +96,32 @@ private:
     }
 
     size_t advance_outside(size_t i, const Decoded& d) {
+        const bool may_start_string = string_may_start_;
+        string_may_start_ = false;
         switch (d.c) {
             case '#': where_ = Where::comment; break;
             case '"':
-            case '\'': return enter_string(i, static_cast<char>(d.c));
-            case '=': key_position_ = false; break;
+            case '\'':
+                // A quote that follows a bare value ("999'...") opens no string: toml++ reads on through the
+                // bare value, asking about every character.
+                if (may_start_string) return enter_string(i, static_cast<char>(d.c));
+                break;
+            case ' ':
+            case '\t': string_may_start_ = may_start_string; break;
+            case '=':
+                key_position_ = false;
+                string_may_start_ = true;
+                break;
+            case '.': string_may_start_ = key_position_ || header_; break;  // a dotted key's next part
             case '{':
                 brackets_.push_back('{');
                 key_position_ = true;
+                string_may_start_ = true;
                 break;
             case '[':
                 if (key_position_ && brackets_.empty()) header_ = true;
                 else brackets_.push_back('[');
+                string_may_start_ = true;
                 break;
             case ']':
                 if (header_) header_ = false;
@@ -117,7 +131,10 @@ private:
                 if (!brackets_.empty()) brackets_.pop_back();
                 key_position_ = false;
                 break;
-            case ',': key_position_ = !brackets_.empty() && brackets_.back() == '{'; break;
+            case ',':
+                key_position_ = !brackets_.empty() && brackets_.back() == '{';
+                string_may_start_ = true;
+                break;
             case '\n': end_of_line(); break;
             default: break;
         }
@@ -148,6 +165,7 @@ private:
 
     void end_of_line() {
         where_ = Where::outside;
+        string_may_start_ = true;
         if (brackets_.empty()) {
             key_position_ = true;
             header_ = false;
@@ -162,6 +180,7 @@ private:
     bool header_ = false;
     bool in_key_ = false;
     bool backslash_seen_ = false;
+    bool string_may_start_ = true;  // after the start of a line, '=', ',', '[', '{' or a dotted key's '.'
 };
 
 }  // namespace

@@ -157,7 +157,10 @@ TEST_CASE("characters the TOML library cannot classify are refused where it woul
                                      {"select = []\nfail-on = neveré\n", 2},
                                      {"[\"é\"]\n", 1},
                                      {"exclude = [\"\"\"a\\\n  ﻽\"\"\"]\n", 2},
-                                     {"exclude = [{ \"é\" = 1 }]\n", 1}}) {
+                                     {"exclude = [{ \"é\" = 1 }]\n", 1},
+                                     // A quote after a bare value opens no string: the library reads on.
+                                     {"fail-on = 999'oudé'\n", 1},
+                                     {"fail-on = \"never\"\nselect = x\"é\"\n", 2}}) {
         const TempConfig t(text);
         CHECK_FALSE(t.load(error));
         CHECK(error == t.file.string() + ":" + std::to_string(line) +
