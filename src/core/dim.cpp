@@ -22,6 +22,13 @@ int64_t bound_sub(int64_t a, int64_t b) {
     return a - b;
 }
 
+int64_t bound_mul(int64_t a, int64_t b) {
+    if (a == 0 || b == 0) return 0;
+    int64_t r = 0;
+    if (a == Dim::kInf || b == Dim::kInf || __builtin_mul_overflow(a, b, &r) || r > Dim::kInf) return Dim::kInf;
+    return r;
+}
+
 Dim::Dim(int64_t value) {
     if (value < 0) {
         min_ = 0;
@@ -52,6 +59,38 @@ Dim Dim::operator+(const Dim& other) const {
 Dim Dim::operator-(const Dim& other) const {
     if (is_empty() || other.is_empty()) return Dim(kInf, kInf);
     return Dim(bound_sub(min_, other.max_), bound_sub(max_, other.min_));
+}
+
+Dim Dim::operator*(const Dim& other) const {
+    if (other == Dim(1)) return *this;
+    if (*this == Dim(1)) return other;
+    if (is_empty() || other.is_empty()) return Dim(kInf, kInf);
+    return Dim(bound_mul(min_, other.min_), bound_mul(max_, other.max_));
+}
+
+Dim Dim::divided_by(int64_t divisor) const {
+    if (divisor == 1 || is_empty()) return *this;
+    if (is_fully_dynamic() || divisor <= 0) return Dim::dynamic();
+    const int64_t lo = min_ / divisor + (min_ % divisor != 0);
+    const int64_t hi = max_ == kInf ? kInf : max_ / divisor;
+    return Dim(lo, hi == kInf ? -1 : hi);
+}
+
+std::optional<Dim> Dim::merge(const Dim& a, const Dim& b) {
+    if (!a.compatible(b)) return std::nullopt;
+    return Dim(std::max(a.min_, b.min_), std::min(a.max_, b.max_) == kInf ? -1 : std::min(a.max_, b.max_));
+}
+
+std::optional<Dim> Dim::broadcast_merge(const Dim& a, const Dim& b) {
+    const bool a_has_1 = a.min_ <= 1 && 1 <= a.max_;
+    const bool b_has_1 = b.min_ <= 1 && 1 <= b.max_;
+    if (a_has_1 && b_has_1) {
+        const int64_t hi = std::max(a.max_, b.max_);
+        return Dim(std::min(a.min_, b.min_), hi == kInf ? -1 : hi);
+    }
+    if (a_has_1) return b;
+    if (b_has_1) return a;
+    return merge(a, b);
 }
 
 std::string Dim::str() const {

@@ -39,6 +39,15 @@ public:
 
     Dim operator+(const Dim& other) const;
     Dim operator-(const Dim& other) const;
+    Dim operator*(const Dim& other) const;  // saturating: an unbounded factor gives an unbounded product
+    // Interval division by a positive integer, as OpenVINO divides dims: [ceil(min/d), floor(max/d)]; a fully
+    // dynamic dim stays dynamic.
+    Dim divided_by(int64_t divisor) const;
+    // The intersection (OpenVINO's Dimension::merge); nullopt when the dims cannot be equal.
+    static std::optional<Dim> merge(const Dim& a, const Dim& b);
+    // Numpy broadcasting of two dims (OpenVINO's Dimension::broadcast_merge): a dim that may be 1 takes the
+    // other; nullopt when neither may be 1 and they cannot be equal.
+    static std::optional<Dim> broadcast_merge(const Dim& a, const Dim& b);
 
     std::string str() const;  // OpenVINO's spelling: 5, 2..10, 2.., ..10, ?
 
@@ -50,6 +59,7 @@ private:
 // Saturating helpers on bounds (kInf absorbs).
 int64_t bound_add(int64_t a, int64_t b);
 int64_t bound_sub(int64_t a, int64_t b);  // clipped at 0
+int64_t bound_mul(int64_t a, int64_t b);  // 0 absorbs, then kInf
 
 struct Shape {
     bool rank_dynamic = false;

@@ -77,12 +77,12 @@ public:
     ConfigReader(std::string path, std::string& error) : path_(std::move(path)), error_(error) {}
 
     std::optional<Config> read(std::string_view text) {
-        if (const auto line = toml_unreachable_character_line(text)) {
-            fail(*line, "not valid TOML here: a character outside the ASCII range in a key, outside a string or after "
-                        "a backslash in a multi-line string (string values and comments may hold one)");
+        auto safe = toml_text_for_parser(text);
+        if (const auto* refusal = std::get_if<TomlRefusal>(&safe)) {
+            fail(refusal->line, refusal->reason);
             return std::nullopt;
         }
-        toml::parse_result parsed = toml::parse(text, path_);
+        toml::parse_result parsed = toml::parse(std::get<std::string>(safe), path_);
         if (!parsed) {
             const auto& e = parsed.error();
             fail(static_cast<int>(e.source().begin.line),

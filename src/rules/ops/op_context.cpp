@@ -1,0 +1,143 @@
+#include "rules/ops/op_context.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace irlint {
+
+namespace {
+
+std::optional<double> parse_double(std::string_view s) {
+    s = trim(s);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+// A comma-separated list as OpenVINO writes one ("1,2,3"; "" is the empty list).
+template <class T, class Parse>
+std::optional<std::vector<T>> parse_list(std::string_view text, Parse parse) {
+    std::vector<T> out;
+    if (trim(text).empty()) return out;
+    for (const std::string_view item : split(text, ',')) {
+        const auto v = parse(trim(item));
+        if (!v) return std::nullopt;
+        out.push_back(*v);
+    }
+    return out;
+}
+
+}  // namespace
+
+const TensorValue* OpContext::value(size_t i) const { return i < inputs_.size() && values_ ? values_(i) : nullptr; }
+
+std::optional<std::vector<int64_t>> OpContext::exact_values(size_t i) const {
+    const TensorValue* v = value(i);
+    if (!v) return std::nullopt;
+    std::vector<int64_t> out;
+    out.reserve(v->size());
+    for (const ValueBounds& b : *v) {
+        if (!b.exact()) return std::nullopt;
+        out.push_back(b.lo);
+    }
+    return out;
+}
+
+bool OpContext::expect_inputs(size_t min, size_t max) {
+    if (inputs_.size() >= min && inputs_.size() <= max) return true;
+    const std::string wanted = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
+    invalid_input(fmt::format("{}-{} takes {} inputs, the layer has {}", layer_.type, version_, wanted, inputs_.size()));
+    return false;
+}
+
+std::optional<int64_t> OpContext::attr_int(std::string_view name, std::optional<int64_t> fallback) {
+    const std::string_view* text = attr(name);
+    if (!text) {
+        if (!fallback) invalid_attribute(fmt::format("{} is missing (an integer)", name));
+        return fallback;
+    }
+    const auto v = parse_int(trim(*text));
+    if (!v) invalid_attribute(fmt::format("{}=\"{}\" is not an integer", name, excerpt(*text)));
+    return v;
+}
+
+std::optional<std::vector<int64_t>> OpContext::attr_ints(std::string_view name,
+                                                         std::optional<std::vector<int64_t>> fallback) {
+    const std::string_view* text = attr(name);
+    if (!text) {
+        if (!fallback) invalid_attribute(fmt::format("{} is missing (a list of integers)", name));
+        return fallback;
+    }
+    auto v = parse_list<int64_t>(*text, [](std::string_view s) { return parse_int(s); });
+    if (!v) invalid_attribute(fmt::format("{}=\"{}\" is not a list of integers", name, excerpt(*text)));
+    return v;
+}
+
+std::optional<double> OpContext::attr_float(std::string_view name, std::optional<double> fallback) {
+    const std::string_view* text = attr(name);
+    if (!text) {
+        if (!fallback) invalid_attribute(fmt::format("{} is missing (a number)", name));
+        return fallback;
+    }
+    const auto v = parse_double(*text);
+    if (!v) invalid_attribute(fmt::format("{}=\"{}\" is not a number", name, excerpt(*text)));
+    return v;
+}
+
+std::optional<std::vector<double>> OpContext::attr_floats(std::string_view name,
+                                                          std::optional<std::vector<double>> fallback) {
+    const std::string_view* text = attr(name);
+    if (!text) {
+        if (!fallback) invalid_attribute(fmt::format("{} is missing (a list of numbers)", name));
+        return fallback;
+    }
+    auto v = parse_list<double>(*text, parse_double);
+    if (!v) invalid_attribute(fmt::format("{}=\"{}\" is not a list of numbers", name, excerpt(*text)));
+    return v;
+}
+
+std::optional<bool> OpContext::attr_bool(std::string_view name, std::optional<bool> fallback) {
+    const std::string_view* text = attr(name);
+    if (!text) {
+        if (!fallback) invalid_attribute(fmt::format("{} is missing (true or false)", name));
+        return fallback;
+    }
+    const std::string_view t = trim(*text);
+    if (iequals(t, "true") || t == "1") return true;
+    if (iequals(t, "false") || t == "0") return false;
+    invalid_attribute(fmt::format("{}=\"{}\" is not true or false", name, excerpt(*text)));
+    return std::nullopt;
+}
+
+std::optional<std::string_view> OpContext::attr_enum(std::string_view name, std::span<const std::string_view> allowed,
+                                                     std::optional<std::string_view> fallback) {
+    const std::string_view* text = attr(name);
+    std::string list;
+    for (const std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    if (!text) {
+        if (!fallback) invalid_attribute(fmt::format("{} is missing (one of {})", name, list));
+        return fallback;
+    }
+    for (const std::string_view a : allowed)
+        if (iequals(trim(*text), a)) return a;
+    invalid_attribute(fmt::format("{}=\"{}\" is not one of {}", name, excerpt(*text), list));
+    return std::nullopt;
+}
+
+std::optional<ElementType> OpContext::attr_type(std::string_view name, std::optional<ElementType> fallback) {
+    const std::string_view* text = attr(name);
+    if (!text) {
+        if (!fallback) invalid_attribute(fmt::format("{} is missing (an element type)", name));
+        return fallback;
+    }
+    const auto t = parse_element_type_attr(trim(*text));
+    if (!t) invalid_attribute(fmt::format("{}=\"{}\" is not an element type", name, excerpt(*text)));
+    return t;
+}
+
+}  // namespace irlint

@@ -1,0 +1,119 @@
+#pragma once
+// What one op's inference sees of a layer, and what it gives back. An op is a function of its layer's
+// declared inputs (shapes, element types, and the values of small integer tensors where OpenVINO propagates
+// them) and its attributes; it fills the outputs, or says why it cannot (OpenVINO would reject the layer), or
+// that a value it needs is unknown. The engine compares the outputs with the declared ports.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/dim.hpp"
+#include "core/element_type.hpp"
+#include "ir/model.hpp"
+
+namespace irlint {
+
+// The values of a small integer tensor as OpenVINO propagates them: per element, a lower and an upper bound,
+// equal when the value is known (ShapeOf of a dim 2..5 gives lo 2, hi 5; of a dim `?`, 0 and kUnbounded).
+// Flattened in row-major order; the tensor's shape is the port's.
+struct ValueBounds {
+    static constexpr int64_t kUnbounded = Dim::kInf;
+    int64_t lo = 0;
+    int64_t hi = 0;
+    bool exact() const { return lo == hi; }
+};
+using TensorValue = std::vector<ValueBounds>;
+
+// Value tensors larger than this are treated as unknown: shapes hang on a few numbers, and a tensor read from
+// a file must not cost in proportion to a number it holds.
+inline constexpr size_t kMaxValueElements = 4096;
+
+struct OpInput {
+    Shape shape;
+    std::optional<ElementType> type;  // nullopt: not declared (an IR v10 port often declares none)
+};
+
+struct OpOutput {
+    Shape shape;
+    std::optional<ElementType> type;      // nullopt: the op does not say (a Parameter's type, say)
+    std::optional<TensorValue> value;     // set by ops that propagate values (ShapeOf, Gather, Concat, ...)
+    std::vector<std::string> dim_notes;   // optional, one per dim: the arithmetic, as "floor((224+3+3-7)/2)+1"
+};
+
+// One problem found with the layer's attributes or inputs: OpenVINO rejects the layer.
+struct OpProblem {
+    enum class Kind { attribute, input } kind = Kind::attribute;
+    std::string message;
+};
+
+class OpContext {
+public:
+    using ValueSource = std::function<const TensorValue*(size_t input)>;
+
+    OpContext(const Layer& layer, int version, std::span<const OpInput> inputs, ValueSource values)
+        : layer_(layer), version_(version), inputs_(inputs), values_(std::move(values)) {}
+
+    const Layer& layer() const { return layer_; }
+    int version() const { return version_; }  // the op's version: 1, 3, 4, 8, ...
+    size_t input_count() const { return inputs_.size(); }
+    const Shape& shape(size_t i) const { return inputs_[i].shape; }
+    std::optional<ElementType> type(size_t i) const { return inputs_[i].type; }
+    const OpInput& input(size_t i) const { return inputs_[i]; }
+
+    // The values of input i when they are known (a Const's data, a ShapeOf's dims, ...), else nullptr.
+    // Reading them may read the .bin: ask only where the shape depends on them.
+    const TensorValue* value(size_t i) const;
+    // The exact integer values of input i, nullopt when some is unknown or only bounded.
+    std::optional<std::vector<int64_t>> exact_values(size_t i) const;
+
+    // Attributes. Each reader records an attribute problem (naming the attribute and what is allowed) and
+    // returns nullopt when the text is malformed; a missing attribute without a default is a problem too.
+    const std::string_view* attr(std::string_view name) const { return layer_.attr(name); }
+    std::optional<int64_t> attr_int(std::string_view name, std::optional<int64_t> fallback = std::nullopt);
+    std::optional<std::vector<int64_t>> attr_ints(std::string_view name,
+                                                  std::optional<std::vector<int64_t>> fallback = std::nullopt);
+    std::optional<double> attr_float(std::string_view name, std::optional<double> fallback = std::nullopt);
+    std::optional<std::vector<double>> attr_floats(std::string_view name,
+                                                   std::optional<std::vector<double>> fallback = std::nullopt);
+    std::optional<bool> attr_bool(std::string_view name, std::optional<bool> fallback = std::nullopt);
+    // One of `allowed` (compared without regard to case, as OpenVINO's enum attributes); returns the allowed
+    // spelling.
+    std::optional<std::string_view> attr_enum(std::string_view name, std::span<const std::string_view> allowed,
+                                              std::optional<std::string_view> fallback = std::nullopt);
+    std::optional<ElementType> attr_type(std::string_view name, std::optional<ElementType> fallback = std::nullopt);
+
+    // OpenVINO rejects the layer: records why. The op returns; the engine reports it.
+    void invalid_attribute(std::string message) { problems_.push_back({OpProblem::Kind::attribute, std::move(message)}); }
+    void invalid_input(std::string message) { problems_.push_back({OpProblem::Kind::input, std::move(message)}); }
+    // A value the output depends on is unknown: the outputs are what OpenVINO infers without it (dynamic dims
+    // or bounds), and the layer is not counted as checked.
+    void value_unknown(std::string reason) {
+        if (!unknown_reason_) unknown_reason_ = std::move(reason);
+    }
+
+    bool failed() const { return !problems_.empty(); }
+    std::span<const OpProblem> problems() const { return problems_; }
+    const std::optional<std::string>& unknown_reason() const { return unknown_reason_; }
+
+    // Checks that the layer has `n` inputs (or n..m); records an input problem otherwise.
+    bool expect_inputs(size_t n) { return expect_inputs(n, n); }
+    bool expect_inputs(size_t min, size_t max);
+
+private:
+    const Layer& layer_;
+    int version_;
+    std::span<const OpInput> inputs_;
+    ValueSource values_;
+    std::vector<OpProblem> problems_;
+    std::optional<std::string> unknown_reason_;
+};
+
+// One op's inference: reads ctx, fills `out` (one entry per output it infers).
+using OpInferFn = void (*)(OpContext& ctx, std::vector<OpOutput>& out);
+
+}  // namespace irlint

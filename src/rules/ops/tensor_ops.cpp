@@ -1,0 +1,7 @@
+#include "rules/ops/op_registry.hpp"
+
+namespace irlint {
+
+std::span<const OpEntry> tensor_ops() { return {}; }
+
+}  // namespace irlint
