@@ -1,0 +1,43 @@
+#pragma once
+// Runs one op of the registry on a layer made up in a test: type, version, attributes, inputs, and the
+// values of the inputs whose values the op may read.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/dim.hpp"
+#include "rules/ops/op_registry.hpp"
+
+namespace irlint::test {
+
+// "1,3,?,2..5" -> Shape; "..." is a dynamic rank; "" a scalar. Fails the test on malformed text.
+Shape S(const std::string& text);
+OpInput In(const std::string& shape, std::optional<ElementType> type = ElementType::f32);
+TensorValue V(std::initializer_list<int64_t> exact);
+
+struct OpCase {
+    std::string type;
+    int version = 1;
+    std::vector<std::pair<std::string, std::string>> attrs;
+    std::vector<OpInput> inputs;
+    std::map<size_t, TensorValue> values;  // per input index
+};
+
+struct OpRun {
+    std::vector<OpOutput> outputs;
+    std::vector<OpProblem> problems;
+    std::optional<std::string> unknown;
+    bool ok() const { return problems.empty(); }
+    std::string problem() const { return problems.empty() ? "" : problems.front().message; }
+    Shape shape(size_t i = 0) const { return i < outputs.size() ? outputs[i].shape : Shape{}; }
+    std::string str(size_t i = 0) const { return i < outputs.size() ? outputs[i].shape.str() : "<no output>"; }
+};
+
+// The registry entry of exactly this type and version; fails the test when there is none.
+const OpEntry& entry_of(const std::string& type, int version);
+OpRun run_op(const OpCase& c);
+
+}  // namespace irlint::test
