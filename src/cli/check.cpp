@@ -105,7 +105,7 @@ namespace {
 std::vector<CheckedLayer> checked_layers(const ModelReport& report) {
     std::vector<CheckedLayer> out;
     for (const LayerShapes& s : report.layers)
-        if (s.pooling_checked) out.push_back({layer_ref(*s.layer), s.layer->line});
+        if (s.checked) out.push_back({layer_ref(*s.layer), s.layer->line});
     return out;
 }
 
@@ -127,7 +127,7 @@ FileResult check_one(const InputFile& file) {
     if (!read.model) return out;
     ModelReport report = check_model(*read.model, LayerRows::with_rules);
     out.layers = read.model->layer_count();
-    out.checked = report.pooling_checked;
+    out.checked = report.checked;
     out.checked_layers = checked_layers(report);
     out.diagnostics.insert(out.diagnostics.end(), std::make_move_iterator(report.diagnostics.begin()),
                            std::make_move_iterator(report.diagnostics.end()));

@@ -144,7 +144,9 @@ private:
         warn_divergences(i, *op, pool.setup, input, shape, indices_used);
         ls.pool_op = pool.setup.kernel_op;
         ls.pooling_checked = true;
+        ls.checked = true;
         ++c_.report.pooling_checked;
+        ++c_.report.checked;
         for (size_t k = 0; k < n.outputs.size(); ++k) {
             ls.inferred.push_back(shape.output);
             compare_output(n, i, *op, k, shape, ls);
@@ -276,9 +278,9 @@ FileResult check_onnx_file(const std::string& path) {
     }
     const auto c = check_onnx(std::move(*read.model));
     out.layers = c->onnx.nodes.size();
-    out.checked = c->report.pooling_checked;
+    out.checked = c->report.checked;
     for (const auto& ls : c->report.layers)
-        if (ls.pooling_checked) out.checked_layers.push_back({layer_ref(*ls.layer), 0});
+        if (ls.checked) out.checked_layers.push_back({layer_ref(*ls.layer), 0});
     out.diagnostics = c->report.diagnostics;
     return out;
 }

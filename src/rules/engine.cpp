@@ -10,6 +10,7 @@
 #include "core/deadline.hpp"
 #include "core/text.hpp"
 #include "ir/const_data.hpp"
+#include "rules/op_rules.hpp"
 #include "rules/pool_rules.hpp"
 #include "rules/registry.hpp"
 #include "rules/structure.hpp"
@@ -28,11 +29,12 @@ std::string_view layer_status_name(LayerStatus s) {
 
 namespace {
 
-// Parameter, Const, Result and the pooling types have rules; every other layer is only counted.
-bool has_rules(const Layer& l) {
-    return l.kind == LayerKind::parameter || l.kind == LayerKind::constant || l.kind == LayerKind::result ||
-           l.kind == LayerKind::pooling;
-}
+// Parameter, Const, Result, the pooling types and the registry's ops have rules; every other layer is only
+// counted.
+bool has_rules(const Layer& l) { return l.kind != LayerKind::other || op_type_known(l.type); }
+
+// "Const data not available: ..." is said once per layer that needed it, in a note that lists them.
+constexpr size_t kMaxNotCheckedExamples = 3;
 
 class ModelChecker {
 public:
@@ -41,6 +43,7 @@ public:
     void run() {
         for (size_t g = 0; g < model_.graphs.size(); ++g) check_graph(g);
         report_unsupported();
+        report_not_checked();
         report_missing_bin();
         std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(),
                          [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
@@ -55,6 +58,13 @@ private:
         const Shape* shape;
         std::optional<ElementType> type;
         bool consumed = false;  // some edge takes it
+    };
+
+    // The values an output port carries, where some op may need them (a Const's integers, a ShapeOf's dims,
+    // what arithmetic on them gives): filled when the producer runs, or on demand for a Const.
+    struct ValueSlot {
+        enum class State : uint8_t { unset, known, unknown } state = State::unset;
+        TensorValue value;
     };
 
     void emit(Severity s, const Rule& rule, int line, std::string message, const Layer* layer = nullptr) {
@@ -86,6 +96,7 @@ private:
         std::vector<LayerShapes> rows;  // the layers that have one, in file order
         std::vector<size_t> row_of(graph.layers.size(), kNoRow);
         produced_.clear();
+        values_.clear();
         first_output_.assign(1, 0);
         for (size_t i = 0; i < graph.layers.size(); ++i) {
             const Layer& l = graph.layers[i];
@@ -102,6 +113,7 @@ private:
                 produced_.push_back({&l.outputs[k], declared ? declared + k : nullptr, l.outputs[k].precision});
             first_output_.push_back(produced_.size());
         }
+        values_.resize(produced_.size());
         for (const auto& inputs : index.producer_of)
             for (const auto& src : inputs)
                 if (src) produced(src->layer, src->port).consumed = true;
@@ -114,6 +126,7 @@ private:
         for (size_t i : index.cyclic)
             if (row_of[i] != kNoRow && rows[row_of[i]].status != LayerStatus::mismatch)
                 rows[row_of[i]].status = LayerStatus::invalid;
+        for (const LayerShapes& row : rows) r_.checked += row.checked;
         if (r_.layers.empty())
             r_.layers = std::move(rows);
         else
@@ -145,10 +158,19 @@ private:
                 shapes.input_types.push_back(l.inputs[p].precision);
             }
         }
-        if (l.kind == LayerKind::parameter) return check_parameter(l, i, shapes);
-        if (l.kind == LayerKind::constant) return check_const(l, shapes);
+        if (l.kind == LayerKind::parameter) {
+            check_parameter(l, i, shapes);
+            shapes.checked = shapes.status == LayerStatus::ok || shapes.status == LayerStatus::mismatch;
+            return;
+        }
+        if (l.kind == LayerKind::constant) {
+            check_const(l, shapes);
+            shapes.checked = shapes.status != LayerStatus::invalid;
+            return;
+        }
         if (l.kind == LayerKind::result) {
             shapes.status = LayerStatus::ok;
+            shapes.checked = true;
             return;
         }
         // Any opset that has the type tells a pooling layer; which version it is comes later.
@@ -157,12 +179,87 @@ private:
             shapes.status = LayerStatus::invalid;
             return;
         }
-        if (!l.opset || !shapes.pooling) {
+        if (!l.opset) {
             ++unsupported_[l.type];
             return;
         }
-        check_pool(graph, index, i, *l.opset, shapes.input_types, shapes);
+        if (shapes.pooling) return check_pool(graph, index, i, *l.opset, shapes.input_types, shapes);
+        check_op(graph, index, i, std::min(*l.opset, kNewestOpset), shapes);
     }
+
+    void check_op(const Graph& graph, const GraphIndex& index, size_t i, int opset, LayerShapes& shapes) {
+        const Layer& l = graph.layers[i];
+        const auto lookup = find_op(l.type, opset);
+        if (!lookup) {
+            ++unsupported_[l.type];
+            return;
+        }
+        if (!lookup->entry) {
+            emit(Severity::error, rule::ir_structure, l.line,
+                 fmt::format("{} does not exist in {}: it was introduced in opset{}", l.type, l.version,
+                             lookup->first_opset),
+                 &l);
+            shapes.status = LayerStatus::invalid;
+            return;
+        }
+        shapes.op = lookup->entry;
+        OpLayerInput in{&l, lookup->entry, {}, {}, {}};
+        in.inputs.reserve(shapes.inputs.size());
+        for (size_t p = 0; p < shapes.inputs.size(); ++p) in.inputs.push_back({shapes.inputs[p], shapes.input_types[p]});
+        value_miss_.clear();
+        in.values = [this, &graph, &index, i](size_t p) { return value_of(graph, index, i, p); };
+        for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k)
+            in.outputs_consumed.push_back(produced_[k].consumed);
+        auto values = check_op_layer(in, shapes, r_.diagnostics);
+        for (size_t k = 0; k < values.size() && k < l.outputs.size(); ++k) {
+            ValueSlot& slot = values_[first_output_[i] + k];
+            slot.state = values[k] ? ValueSlot::State::known : ValueSlot::State::unknown;
+            if (values[k]) slot.value = std::move(*values[k]);
+        }
+        if (shapes.not_checked) note_not_checked(l, *shapes.not_checked);
+    }
+
+    void note_not_checked(const Layer& l, const std::string& op_reason) {
+        std::string reason = value_miss_.empty() ? op_reason : fmt::format("{} ({})", op_reason, value_miss_);
+        NotChecked& n = not_checked_[std::string(l.type)];
+        ++n.count;
+        if (n.examples.size() < kMaxNotCheckedExamples) n.examples.push_back(fmt::format("{} '{}': {}", l.id, l.name, reason));
+    }
+
+    // The values of input p of layer i, when an op can know them: the producer's propagated values, or a
+    // small integer Const's data.
+    const TensorValue* value_of(const Graph& graph, const GraphIndex& index, size_t i, size_t p) {
+        if (p >= index.producer_of[i].size() || !index.producer_of[i][p]) return nullptr;
+        const PortRef src = *index.producer_of[i][p];
+        ValueSlot& slot = values_[first_output_[src.layer] + src.port];
+        if (slot.state == ValueSlot::State::unset && graph.layers[src.layer].kind == LayerKind::constant)
+            read_const_value(graph.layers[src.layer], slot);
+        return slot.state == ValueSlot::State::known ? &slot.value : nullptr;
+    }
+
+    void read_const_value(const Layer& c, ValueSlot& slot) {
+        slot.state = ValueSlot::State::unknown;
+        std::string error;
+        const auto info = parse_const(c, &error);
+        if (!info || !is_integer_type(info->type)) return;
+        uint64_t count = 1;
+        for (const int64_t d : info->shape)
+            if (d < 0 || __builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) return;
+        if (count > kMaxValueElements) return;
+        if (!model_.bin_present) {
+            value_miss_ = "Const data not available: no .bin beside the .xml";
+            return;
+        }
+        const auto ints = read_const_ints(model_, *info, &error);
+        if (!ints) {
+            value_miss_ = fmt::format("Const {} cannot be read: {}", c.id, error);
+            return;
+        }
+        slot.value.reserve(ints->size());
+        for (const int64_t v : *ints) slot.value.push_back({v, v});
+        slot.state = ValueSlot::State::known;
+    }
+
 
     void check_pool(const Graph& graph, const GraphIndex& index, size_t i, int opset,
                     const std::vector<std::optional<ElementType>>& input_types, LayerShapes& shapes) {
@@ -190,6 +287,7 @@ private:
         check_pool_layer(in, shapes, r_.diagnostics);
         ++r_.pooling_checked;
         shapes.pooling_checked = true;
+        shapes.checked = true;
         for (size_t k = 0; k < shapes.inferred.size() && k < l.outputs.size(); ++k) produced(i, k).shape = &shapes.inferred[k];
     }
 
@@ -292,6 +390,20 @@ private:
                          counted(counts.size(), "type"), total == 1 ? "was" : "were", fmt::join(parts, ", ")));
     }
 
+    void report_not_checked() {
+        if (not_checked_.empty()) return;
+        size_t total = 0;
+        std::vector<std::string> parts;
+        for (const auto& [type, n] : not_checked_) {
+            total += n.count;
+            parts.push_back(fmt::format("{} x{} (e.g. {})", type, n.count, fmt::join(n.examples, "; ")));
+        }
+        emit(Severity::note, rule::unsupported_op, 0,
+             fmt::format("{} not counted as checked: the dims they infer depend on values irlint does not know "
+                         "(OpenVINO's result without them was compared): {}",
+                         counted(total, "layer"), fmt::join(parts, "; ")));
+    }
+
     void report_missing_bin() {
         if (model_.bin_present || const_count_ == 0) return;
         std::string what = fmt::format("{} was not found: the data of {} Const layer{} was not checked",
@@ -310,6 +422,13 @@ private:
     std::vector<size_t> first_output_;    // per layer of the current graph, and one past the last
     std::deque<Shape> unrowed_shapes_;    // the declared shapes of layers without rows that a consumer needed
     std::map<std::string_view, size_t> unsupported_;  // views of the model's text
+    struct NotChecked {
+        size_t count = 0;
+        std::vector<std::string> examples;
+    };
+    std::map<std::string, NotChecked> not_checked_;  // per layer type
+    std::vector<ValueSlot> values_;                   // parallel to produced_
+    std::string value_miss_;                          // why the last value an op asked for is unknown
     size_t const_count_ = 0;
     size_t skipped_for_bin_ = 0;
 };

@@ -8,6 +8,7 @@
 #include "core/diagnostic.hpp"
 #include "core/dim.hpp"
 #include "ir/model.hpp"
+#include "rules/ops/op_registry.hpp"
 #include "rules/pooling.hpp"
 
 namespace irlint {
@@ -24,7 +25,13 @@ struct LayerShapes {
     std::vector<std::optional<ElementType>> input_types;
     std::vector<Shape> declared;
     std::vector<Shape> inferred;
+    std::vector<std::optional<ElementType>> inferred_types;  // per inferred output; nullopt: not inferred
     LayerStatus status = LayerStatus::unsupported;
+    // Inferred and compared with the declared ports (counted in ModelReport::checked); else, for a layer
+    // whose op irlint knows, why not (a value it needed is unknown).
+    bool checked = false;
+    std::optional<std::string> not_checked;
+    const OpEntry* op = nullptr;   // the registry op that inferred it (null for pooling and the IR's own layers)
     bool pooling = false;          // a pooling layer, valid or not (infer lists these by default)
     bool pooling_checked = false;  // counted in ModelReport::pooling_checked
     std::optional<PoolOp> pool_op;                    // pooling layers: the version their opset gives
@@ -35,10 +42,11 @@ struct ModelReport {
     std::vector<LayerShapes> layers;  // every layer (LayerRows::all), graphs in order, layers in file order
     Diagnostics diagnostics;          // sorted by line
     size_t pooling_checked = 0;
+    size_t checked = 0;               // layers whose outputs were inferred and compared (LayerShapes::checked)
 };
 
 // Which layers get a row in ModelReport::layers. `infer --all` shows every layer; `check` needs rows only
-// for the layers with rules (Parameter, Const, Result, pooling), and a large IR is mostly other layers.
+// for the layers with rules (Parameter, Const, Result, pooling, the registry's ops).
 enum class LayerRows { all, with_rules };
 
 ModelReport check_model(const Model& model, LayerRows rows = LayerRows::all);

@@ -35,7 +35,10 @@ inline constexpr Rule edge_type_mismatch{"edge-type-mismatch", Severity::error, 
                                          "The two ends of an edge declare different precisions."};
 inline constexpr Rule attr_invalid{
     "attr-invalid", Severity::error, false,
-    "A pooling or Parameter attribute that OpenVINO rejects or reads differently than written."};
+    "An attribute that OpenVINO rejects or reads differently than written."};
+inline constexpr Rule input_invalid{
+    "input-invalid", Severity::error, false,
+    "A layer's inputs are not what its op accepts (ranks, dims, element types); OpenVINO rejects the model."};
 inline constexpr Rule output_shape_mismatch{"output-shape-mismatch", Severity::error, true,
                                             "Declared output dims differ from the dims OpenVINO infers."};
 inline constexpr Rule output_type_mismatch{"output-type-mismatch", Severity::error, true,

@@ -1,5 +1,7 @@
 #include "rules/ops/op_registry.hpp"
 
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/text.hpp"
@@ -17,11 +19,35 @@ std::span<const OpEntry> op_registry() {
     return all;
 }
 
+namespace {
+
+// The entries of each type, by the type's lower-case spelling: a large IR asks once per layer.
+const std::unordered_map<std::string, std::vector<const OpEntry*>>& entries_by_type() {
+    static const auto index = [] {
+        std::unordered_map<std::string, std::vector<const OpEntry*>> out;
+        for (const OpEntry& e : op_registry()) out[to_lower(e.type)].push_back(&e);
+        return out;
+    }();
+    return index;
+}
+
+const std::vector<const OpEntry*>* entries_of(std::string_view type) {
+    if (type.size() > 64) return nullptr;  // no op type is this long; a hostile one costs no copy
+    const auto& index = entries_by_type();
+    const auto it = index.find(to_lower(type));
+    return it == index.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+bool op_type_known(std::string_view type) { return entries_of(type) != nullptr; }
+
 std::optional<OpLookup> find_op(std::string_view type, int opset) {
-    std::optional<OpLookup> found;
-    for (const OpEntry& e : op_registry()) {
-        if (!iequals(e.type, type)) continue;
-        if (!found) found = OpLookup{};
+    const auto* entries = entries_of(type);
+    if (!entries) return std::nullopt;
+    std::optional<OpLookup> found = OpLookup{};
+    for (const OpEntry* p : *entries) {
+        const OpEntry& e = *p;
         if (e.since_opset <= opset && (!found->entry || e.since_opset > found->entry->since_opset)) found->entry = &e;
         if (!found->first_opset || e.since_opset < found->first_opset) found->first_opset = e.since_opset;
     }

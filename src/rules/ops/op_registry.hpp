@@ -30,6 +30,8 @@ struct OpLookup {
     int first_opset = 0;             // then: the first opset that has it
 };
 std::optional<OpLookup> find_op(std::string_view type, int opset);
+// Whether some opset has an entry for the type.
+bool op_type_known(std::string_view type);
 
 // The families' tables (each defined in its own file).
 std::span<const OpEntry> elementwise_ops();

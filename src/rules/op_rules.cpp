@@ -1,0 +1,131 @@
+#include "rules/op_rules.hpp"
+
+#include <fmt/format.h>
+
+#include "rules/registry.hpp"
+
+namespace irlint {
+
+namespace {
+
+class OpChecker {
+public:
+    OpChecker(const OpLayerInput& in, LayerShapes& shapes, Diagnostics& out)
+        : in_(in), l_(*in.layer), shapes_(shapes), out_(out) {}
+
+    std::vector<std::optional<TensorValue>> run() {
+        shapes_.status = LayerStatus::ok;
+        OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values);
+        std::vector<OpOutput> outputs;
+        in_.entry->infer(ctx, outputs);
+        if (ctx.failed()) {
+            report_problems(ctx);
+            shapes_.status = LayerStatus::invalid;
+            return {};
+        }
+        if (!check_output_count(outputs)) return {};
+        std::vector<std::optional<TensorValue>> values;
+        for (OpOutput& o : outputs) {
+            shapes_.inferred.push_back(o.shape);
+            shapes_.inferred_types.push_back(o.type);
+            values.push_back(std::move(o.value));
+        }
+        for (size_t k = 0; k < outputs.size(); ++k) {
+            compare_shape(k, outputs[k]);
+            compare_type(k, outputs[k]);
+        }
+        shapes_.not_checked = ctx.unknown_reason();
+        shapes_.checked = !shapes_.not_checked;
+        return values;
+    }
+
+private:
+    std::string op_label() const { return fmt::format("{}-{}", in_.entry->type, in_.entry->version); }
+
+    void emit(Severity s, const Rule& rule, int line, std::string message, std::string_view port = {}) {
+        out_.push_back(Diagnostic{s, std::string(rule.id), std::move(message), line, layer_ref(l_), {}, std::string(port)});
+    }
+
+    void report_problems(const OpContext& ctx) {
+        for (const OpProblem& p : ctx.problems()) {
+            const bool attribute = p.kind == OpProblem::Kind::attribute;
+            emit(Severity::error, attribute ? rule::attr_invalid : rule::input_invalid,
+                 attribute && l_.has_data ? l_.data_line : l_.line, fmt::format("{}: {}", op_label(), p.message));
+        }
+    }
+
+    // OpenVINO's op has as many outputs as its inference gives; a layer that declares another number is
+    // rejected when the IR is read.
+    bool check_output_count(const std::vector<OpOutput>& outputs) {
+        if (outputs.size() == l_.outputs.size()) return true;
+        emit(Severity::error, rule::ir_structure, l_.line,
+             fmt::format("{} has {} output{}; the layer declares {}", op_label(), outputs.size(),
+                         outputs.size() == 1 ? "" : "s", l_.outputs.size()));
+        shapes_.status = LayerStatus::invalid;
+        shapes_.inferred.clear();
+        return false;
+    }
+
+    static std::string dim_detail(size_t i, const Dim& inferred, const Dim& declared, const OpOutput& o) {
+        if (i < o.dim_notes.size() && !o.dim_notes[i].empty())
+            return fmt::format("dim {}: {}, declared {}", i, o.dim_notes[i], declared.str());
+        return fmt::format("dim {}: {}, declared {}", i, inferred.str(), declared.str());
+    }
+
+    // Only a conflict is a finding: the declared dims are OpenVINO's own inference in a file it wrote, and
+    // where irlint's is less precise (a value it could not know) the two are merely compatible. A declared
+    // dynamic dim that OpenVINO infers as static is stale but harmless: OpenVINO replaces it on load.
+    void compare_shape(size_t k, const OpOutput& o) {
+        const Port& port = l_.outputs[k];
+        if (!port.dims_valid) return;  // the reader has reported the port
+        const Shape& declared = shapes_.declared[k];
+        const Shape& inferred = o.shape;
+        if (declared.compatible(inferred)) return;
+        std::vector<std::string> details;
+        if (declared.rank() != inferred.rank()) {
+            details.push_back(fmt::format("rank {}, declared {}", inferred.rank(), declared.rank()));
+        } else {
+            for (size_t i = 0; i < declared.rank(); ++i)
+                if (!declared.dims[i].compatible(inferred.dims[i]))
+                    details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], o));
+        }
+        emit(Severity::error, rule::output_shape_mismatch, port.line,
+             fmt::format("{} output {} is declared {}, OpenVINO infers {}: {}", op_label(), port.id, declared.str(),
+                         inferred.str(), fmt::join(details, "; ")),
+             port.id);
+        shapes_.status = LayerStatus::mismatch;
+    }
+
+    void compare_type(size_t k, const OpOutput& o) {
+        const Port& port = l_.outputs[k];
+        if (!o.type || *o.type == ElementType::dynamic || !port.precision || *port.precision == ElementType::dynamic ||
+            *port.precision == *o.type)
+            return;
+        std::string message = fmt::format("{} output {} is declared {}, OpenVINO gives {}", op_label(), port.id,
+                                          element_type_name(*port.precision), element_type_name(*o.type));
+        // OpenVINO never reads an output port's precision back: on a port no edge takes it is stale metadata.
+        const bool consumed = k >= in_.outputs_consumed.size() || in_.outputs_consumed[k];
+        if (!consumed) {
+            message += fmt::format("; nothing consumes this port and OpenVINO does not check a declared output "
+                                   "precision, so the model loads and runs with {} here",
+                                   element_type_name(*o.type));
+            emit(Severity::warning, rule::output_type_mismatch, port.line, message, port.id);
+            return;
+        }
+        emit(Severity::error, rule::output_type_mismatch, port.line, message, port.id);
+        if (shapes_.status == LayerStatus::ok) shapes_.status = LayerStatus::mismatch;
+    }
+
+    const OpLayerInput& in_;
+    const Layer& l_;
+    LayerShapes& shapes_;
+    Diagnostics& out_;
+};
+
+}  // namespace
+
+std::vector<std::optional<TensorValue>> check_op_layer(const OpLayerInput& in, LayerShapes& shapes, Diagnostics& out) {
+    return OpChecker(in, shapes, out).run();
+}
+
+}  // namespace irlint

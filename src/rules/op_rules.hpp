@@ -1,0 +1,27 @@
+#pragma once
+// The rules of one layer whose op is in the registry (rules/ops/): run the op's inference on the layer's
+// declared inputs, then compare each output's dims and element type with the declared port.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.hpp"
+#include "rules/engine.hpp"
+#include "rules/ops/op_registry.hpp"
+
+namespace irlint {
+
+struct OpLayerInput {
+    const Layer* layer = nullptr;
+    const OpEntry* entry = nullptr;
+    std::vector<OpInput> inputs;          // per input port: the producer's declared shape and type
+    OpContext::ValueSource values;        // the known values of an input, read on demand
+    std::vector<bool> outputs_consumed;   // per output port: some edge takes it
+};
+
+// Fills shapes.inferred / inferred_types / status / checked / not_checked and appends diagnostics; returns the
+// values the op propagates, one per output (nullopt where none).
+std::vector<std::optional<TensorValue>> check_op_layer(const OpLayerInput& in, LayerShapes& shapes, Diagnostics& out);
+
+}  // namespace irlint
