@@ -95,6 +95,7 @@ std::vector<Subcommand> subcommands() {
     table.push_back(
         subcommand("merge", "Combine JSON check reports (e.g. of shards) into one report", setup_merge, run_merge));
     table.push_back(subcommand("rules", "List the rules, or print one rule's documentation", setup_rules, run_rules));
+    table.push_back(subcommand("ops", "List the ops irlint infers, or one op's versions", setup_ops, run_ops));
     return table;
 }
 

@@ -95,4 +95,11 @@ struct RulesOptions {
 void setup_rules(CLI::App& app, RulesOptions& opts);
 int run_rules(const RulesOptions& opts);
 
+struct OpsOptions {
+    std::string type;  // empty: every op
+    std::string format = "text";
+};
+void setup_ops(CLI::App& app, OpsOptions& opts);
+int run_ops(const OpsOptions& opts);
+
 }  // namespace irlint::cli

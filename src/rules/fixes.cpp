@@ -18,23 +18,29 @@ bool reported(const Diagnostics& findings, const Rule& rule, const Layer& layer,
     });
 }
 
-// The inferred dims as port dims, when every one is static and the rank is the declared one.
-std::optional<std::vector<int64_t>> static_dims(const Shape& inferred, const Port& port) {
+// The port's dims with every dim that inference makes static and that the port declares otherwise set to the
+// inferred value; the port's other dims (a dynamic batch) stay. nullopt when the rank differs or nothing changes.
+std::optional<std::vector<int64_t>> fixed_dims(const Shape& inferred, const Port& port) {
     if (!port.dims_valid || inferred.rank_dynamic || inferred.rank() != port.dims.size()) return std::nullopt;
-    std::vector<int64_t> dims;
-    for (const Dim& d : inferred.dims) {
-        if (!d.is_static()) return std::nullopt;
-        dims.push_back(d.length());
+    std::vector<int64_t> dims(port.dims.begin(), port.dims.end());
+    for (size_t i = 0; i < dims.size(); ++i) {
+        const Dim& d = inferred.dims[i];
+        const Dim declared = dims[i] < 0 ? Dim::dynamic() : Dim(dims[i]);
+        if (d.is_static()) dims[i] = d.length();
+        else if (!d.compatible(declared)) dims[i] = -1;  // no static value is right: the serializer's spelling
     }
+    if (std::equal(dims.begin(), dims.end(), port.dims.begin(), port.dims.end())) return std::nullopt;
     return dims;
 }
 
-// The output element types OpenVINO gives the layer, when its input type and attributes are known.
-std::vector<ElementType> output_types(const LayerShapes& s) {
-    if (s.input_types.empty() || !s.input_types[0] || *s.input_types[0] == ElementType::dynamic) return {};
+// The output element types OpenVINO gives the layer, when its input types and attributes are known.
+std::vector<std::optional<ElementType>> output_types(const LayerShapes& s) {
+    if (s.op) return s.inferred_types;
+    if (!s.pool_op || s.input_types.empty() || !s.input_types[0] || *s.input_types[0] == ElementType::dynamic) return {};
     const ParsedAttrs attrs = parse_pool_attrs(*s.pool_op, s.layer->attrs);
     if (!attrs.usable()) return {};
-    return pool_output_types(*s.pool_op, attrs.desc, *s.input_types[0]);
+    const auto types = pool_output_types(*s.pool_op, attrs.desc, *s.input_types[0]);
+    return {types.begin(), types.end()};
 }
 
 const Port* input_port(const Graph& graph, std::string_view layer_id, std::string_view port_id,
@@ -68,16 +74,15 @@ bool type_reported(const Layer& layer, const Diagnostics& findings) {
                        [&](const Port& p) { return reported(findings, rule::output_type_mismatch, layer, p.id); });
 }
 
-// A pooling layer's outputs take the element type its producer's output port declares. Where the run reports
-// that declaration stale on a pooling producer, this fix rewrites it, and a type inferred from it is no safe fix:
-// the next run infers it from the new one.
+// A layer's outputs often take the element type its producer's output port declares. Where the run reports
+// that declaration stale, this fix rewrites it, and a type inferred from it is no safe fix: the next run infers
+// it from the new one.
 bool input_type_is_stale(const Graph& graph, const Layer& layer, const Diagnostics& findings) {
     if (layer.inputs.empty()) return false;
     for (const Edge& e : graph.edges) {
         if (e.to_layer != layer.id || e.to_port != layer.inputs[0].id) continue;
         for (const Layer& producer : graph.layers)
-            if (producer.id == e.from_layer && producer.kind == LayerKind::pooling &&
-                reported(findings, rule::output_type_mismatch, producer, e.from_port))
+            if (producer.id == e.from_layer && reported(findings, rule::output_type_mismatch, producer, e.from_port))
                 return true;
     }
     return false;
@@ -87,15 +92,13 @@ void plan_layer(const Model& model, const LayerShapes& s, const Diagnostics& fin
     const Layer& layer = *s.layer;
     const Graph& graph = model.graphs[s.graph];
     const bool types_known = type_reported(layer, findings) && !input_type_is_stale(graph, layer, findings);
-    const std::vector<ElementType> types = types_known ? output_types(s) : std::vector<ElementType>{};
+    const auto types = types_known ? output_types(s) : std::vector<std::optional<ElementType>>{};
     for (size_t k = 0; k < layer.outputs.size(); ++k) {
         const Port& port = layer.outputs[k];
         PortFix fix{&port, &layer, std::nullopt, std::nullopt};
-        if (k < s.inferred.size() && reported(findings, rule::output_shape_mismatch, layer, port.id)) {
-            fix.dims = static_dims(s.inferred[k], port);
-            if (fix.dims && std::equal(fix.dims->begin(), fix.dims->end(), port.dims.begin(), port.dims.end())) fix.dims.reset();
-        }
-        if (k < types.size() && port.precision && *port.precision != types[k] &&
+        if (k < s.inferred.size() && reported(findings, rule::output_shape_mismatch, layer, port.id))
+            fix.dims = fixed_dims(s.inferred[k], port);
+        if (k < types.size() && types[k] && port.precision && *port.precision != *types[k] &&
             reported(findings, rule::output_type_mismatch, layer, port.id))
             fix.precision = types[k];
         if (!fix.dims && !fix.precision) continue;
@@ -110,7 +113,7 @@ void plan_layer(const Model& model, const LayerShapes& s, const Diagnostics& fin
 FixPlan plan_fixes(const Model& model, const ModelReport& report, const Diagnostics& reported_findings) {
     FixPlan plan;
     for (const LayerShapes& s : report.layers)
-        if (s.pooling_checked && s.pool_op && s.status != LayerStatus::invalid)
+        if ((s.pool_op || s.op) && !s.inferred.empty() && s.status != LayerStatus::invalid)
             plan_layer(model, s, reported_findings, plan);
     return plan;
 }

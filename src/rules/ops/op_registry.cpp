@@ -11,7 +11,7 @@ namespace irlint {
 std::span<const OpEntry> op_registry() {
     static const std::vector<OpEntry> all = [] {
         std::vector<OpEntry> out;
-        for (const auto family : {elementwise_ops, shape_manipulation_ops, tensor_ops, convolution_ops,
+        for (const auto family : {pooling_ops, elementwise_ops, shape_manipulation_ops, tensor_ops, convolution_ops,
                                   detection_ops, misc_ops})
             for (const OpEntry& e : family()) out.push_back(e);
         return out;

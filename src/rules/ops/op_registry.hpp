@@ -34,6 +34,7 @@ std::optional<OpLookup> find_op(std::string_view type, int opset);
 bool op_type_known(std::string_view type);
 
 // The families' tables (each defined in its own file).
+std::span<const OpEntry> pooling_ops();
 std::span<const OpEntry> elementwise_ops();
 std::span<const OpEntry> shape_manipulation_ops();
 std::span<const OpEntry> convolution_ops();
