@@ -17,23 +17,43 @@ namespace irlint::cli {
 
 void setup_infer(CLI::App& app, InferOptions& o) {
     app.footer(R"(Examples:
-  irlint infer model.xml                       every layer: inputs, declared and inferred shapes, status
+  irlint infer model.xml                       the pooling layers and every layer with a finding
+  irlint infer model.xml --all                 every layer: inputs, declared and inferred dims and types
   irlint infer model.xml --layer pool1 --format json
   irlint infer model.onnx --layer 3            an ONNX node by name, index or first output
 
 Exit codes: 0 every selected layer ok, 1 a mismatch or an invalid layer, 2 usage errors or no such layer.)");
     app.add_option("model", o.model, "IR .xml or ONNX .onnx file")->required();
     app.add_option("--layer", o.layers, "Only this layer, by id or name (repeatable)");
-    app.add_flag("--all", o.all, "List every layer, not only the pooling layers");
+    app.add_flag("--all", o.all, "List every layer, not only the pooling layers and the layers with findings");
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
 }
 
 namespace {
 
-std::string shapes_text(const std::vector<Shape>& shapes) {
+// "[1,64,112,112]:f32 [1,64,112,112]:i64": each shape with its element type where it is known.
+std::string shapes_text(const std::vector<Shape>& shapes, const std::vector<std::optional<ElementType>>& types = {}) {
     std::string out;
-    for (const Shape& s : shapes) out += (out.empty() ? "" : " ") + s.str();
+    for (size_t k = 0; k < shapes.size(); ++k) {
+        out += (out.empty() ? "" : " ") + shapes[k].str();
+        if (k < types.size() && types[k]) out += fmt::format(":{}", element_type_name(*types[k]));
+    }
     return out.empty() ? "-" : out;
+}
+
+std::vector<std::optional<ElementType>> declared_types(const Layer& l) {
+    std::vector<std::optional<ElementType>> out;
+    for (const Port& p : l.outputs) out.push_back(p.precision);
+    return out;
+}
+
+void write_types(JsonWriter& json, std::string_view key, const std::vector<std::optional<ElementType>>& types) {
+    json.key(key).begin_array();
+    for (const auto& t : types) {
+        if (t) json.string(element_type_name(*t));
+        else json.null();
+    }
+    json.end();
 }
 
 void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes) {
@@ -51,7 +71,11 @@ std::string render_json(const std::vector<const LayerShapes*>& rows, const Diagn
         write_shapes(json, "inputs", r->inputs);
         write_shapes(json, "declared", r->declared);
         write_shapes(json, "inferred", r->inferred);
-        json.field("status", layer_status_name(r->status)).end();
+        write_types(json, "declared_types", declared_types(l));
+        write_types(json, "inferred_types", r->inferred_types);
+        json.field("status", layer_status_name(r->status)).field("checked", r->checked);
+        if (r->not_checked) json.field("not_checked", *r->not_checked);
+        json.end();
     }
     json.end().key("diagnostics").begin_array();
     for (const Diagnostic& d : findings) write_diagnostic(json, d);
@@ -63,8 +87,9 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
     cells.push_back({"id", "name", "type", "version", "inputs", "declared", "inferred", "status"});
     for (const LayerShapes* r : rows)
         cells.push_back({printable(r->layer->id), printable(r->layer->name), printable(r->layer->type),
-                         printable(r->layer->version), shapes_text(r->inputs),
-                         shapes_text(r->declared), r->inferred.empty() ? "-" : shapes_text(r->inferred),
+                         printable(r->layer->version), shapes_text(r->inputs, r->input_types),
+                         shapes_text(r->declared, declared_types(*r->layer)),
+                         r->inferred.empty() ? "-" : shapes_text(r->inferred, r->inferred_types),
                          std::string(layer_status_name(r->status))});
     std::array<size_t, 8> width{};
     for (const auto& row : cells)
@@ -85,24 +110,32 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
 
 bool names(const LayerShapes& r, const std::string& wanted) { return r.layer->id == wanted || r.layer->name == wanted; }
 
-bool shown(const LayerShapes& r, const InferOptions& o) {
-    if (!o.layers.empty())
-        return std::any_of(o.layers.begin(), o.layers.end(), [&](const auto& w) { return names(r, w); });
-    return o.all || r.pooling;
+bool has_finding(const LayerShapes& r, const Diagnostics& diagnostics) {
+    return r.status == LayerStatus::mismatch || r.status == LayerStatus::invalid ||
+           std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
+               return d.severity != Severity::note && d.layer.id == r.layer->id && d.layer == layer_ref(*r.layer);
+           });
 }
 
-// The errors and warnings `check` would report, less those about pooling layers left out of the table: a
-// broken structure makes every row doubtful, another pooling layer's attributes do not.
+bool shown(const LayerShapes& r, const InferOptions& o, const Diagnostics& diagnostics) {
+    if (!o.layers.empty())
+        return std::any_of(o.layers.begin(), o.layers.end(), [&](const auto& w) { return names(r, w); });
+    return o.all || r.pooling || has_finding(r, diagnostics);
+}
+
+// The errors and warnings `check` would report, less those about layers left out of the table (--layer): a
+// broken structure makes every row doubtful, another layer's attributes do not.
 Diagnostics findings_for(const ModelReport& report, const InferOptions& o) {
-    std::vector<const LayerShapes*> hidden_pools;
+    std::vector<const LayerShapes*> hidden;
     for (const LayerShapes& r : report.layers)
-        if (r.pooling && !shown(r, o)) hidden_pools.push_back(&r);
+        if (!shown(r, o, report.diagnostics)) hidden.push_back(&r);
     Diagnostics out;
     for (const Diagnostic& d : report.diagnostics) {
         if (d.severity == Severity::note) continue;
-        const bool hidden = std::any_of(hidden_pools.begin(), hidden_pools.end(),
-                                        [&](const LayerShapes* r) { return layer_ref(*r->layer) == d.layer; });
-        if (!hidden) out.push_back(d);
+        const bool hide = !d.layer.id.empty() && std::any_of(hidden.begin(), hidden.end(), [&](const LayerShapes* r) {
+            return d.layer.id == r->layer->id && layer_ref(*r->layer) == d.layer;
+        });
+        if (!hide) out.push_back(d);
     }
     return out;
 }
@@ -135,7 +168,7 @@ int run_infer(const InferOptions& o) {
     }
     std::vector<const LayerShapes*> rows;
     for (const LayerShapes& r : report.layers)
-        if (shown(r, o)) rows.push_back(&r);
+        if (shown(r, o, report.diagnostics)) rows.push_back(&r);
     const Diagnostics findings = findings_for(report, o);
     if (o.format == "json")
         emit_output("", render_json(rows, findings));
