@@ -165,6 +165,15 @@ TEST_CASE("ops-c GroupConvolution: groups, channels") {
     CHECK(has_input_problem(r));
     CHECK(r.problem().find("data rank 4 and filters rank 4") != std::string::npos);
     CHECK(gconv("1,12,224,224", "4,2,3,3,3", conv2d("2,2", "0,0", "1,1", "same_upper")).str() == "[1,8,112,112]");
+    // type_prop group_convolution_* cases (attribute lists left empty).
+    const Attrs same_lower = {{"auto_pad", "same_lower"}};
+    CHECK(gconv("?,4,5,5", "?,1,2,3,3", same_lower).str() == "[?,2,5,5]");
+    CHECK(gconv("?,4,5,5", "?,?,2,3,3", same_lower).str() == "[?,?,5,5]");
+    CHECK(gconv("?,?,5,5", "?,1,2,3,3", same_lower).str() == "[?,?,5,5]");
+    CHECK(gconv("1,4,?,5", "2,1,2,3,3", same_lower).str() == "[1,2,?,5]");
+    CHECK(gconv("1,4,5,5", "...", {{"auto_pad", "explicit"}}).str() == "[1,?,1..5,1..5]");
+    CHECK(gconv("1,4,5,5", "...", same_lower).str() == "[1,?,5,5]");
+    CHECK(gconv("...", "...", same_lower).str() == "[...]");
 }
 
 // ---- ConvolutionBackpropData ---------------------------------------------------------------------------
@@ -186,6 +195,25 @@ TEST_CASE("ops-c ConvolutionBackpropData: computed spatial dims") {
     a.back() = {"output_padding", "1"};
     r = run_op({"ConvolutionBackpropData", 1, a, {In("1,16,5,5"), In("16,6,3,3")}, {}});
     CHECK(has_attribute_problem(r));
+}
+
+TEST_CASE("ops-c ConvolutionBackpropData: type_prop cases") {
+    Attrs a = conv2d("2,2", "1,1");
+    a.push_back({"output_padding", "1,1"});
+    CHECK(run_op({"ConvolutionBackpropData", 1, a, {In("1,16,2,2"), In("16,6,3,3")}, {}}).str() == "[1,6,4,4]");
+    const Attrs b = conv2d("2,2", "1,1");
+    CHECK(run_op({"ConvolutionBackpropData", 1, b, {In("?,?,224,224"), In("5,2,3,3")}, {}}).str() == "[?,2,447,447]");
+    const Attrs same_upper = {{"auto_pad", "same_upper"}};
+    const TensorValue three = V({3, 3});
+    CHECK(run_op({"ConvolutionBackpropData", 1, same_upper,
+                  {In("?,?,5,5"), In("16,2,3,3"), In("2", ElementType::i64)}, {{2, three}}})
+              .str() == "[?,2,3,3]");
+    CHECK(run_op({"ConvolutionBackpropData", 1, same_upper,
+                  {In("?,16,5,5"), In("?,?,3,3"), In("2", ElementType::i64)}, {{2, three}}})
+              .str() == "[?,?,3,3]");
+    CHECK(run_op({"ConvolutionBackpropData", 1, same_upper,
+                  {In("1,16,5,5"), In("16,2,3,3"), In("2", ElementType::i64)}, {}})
+              .str() == "[1,2,?,?]");
 }
 
 TEST_CASE("ops-c ConvolutionBackpropData: output_shape input") {
@@ -261,6 +289,26 @@ TEST_CASE("ops-c DeformableConvolution v1 and v8") {
     g[5] = {"group", "0"};
     r = run_op({"DeformableConvolution", 8, g, {In("1,4,5,5"), In("1,36,3,3"), In("4,2,3,3")}, {}});
     CHECK(has_attribute_problem(r));
+}
+
+TEST_CASE("ops-c DeformableConvolution: type_prop cases") {
+    auto dc = [](const std::string& pad, int group, const std::string& d, const std::string& o, const std::string& f) {
+        return run_op({"DeformableConvolution", 1,
+                       {{"auto_pad", pad}, {"group", std::to_string(group)}, {"deformable_group", "2"}},
+                       {In(d), In(o), In(f)}, {}});
+    };
+    CHECK(dc("same_lower", 4, "1,4,5,5", "1,36,5,5", "4,1,3,3").str() == "[1,4,5,5]");
+    CHECK(dc("same_lower", 4, "?,?,5,5", "?,36,5,5", "4,4,3,3").str() == "[?,4,5,5]");
+    CHECK(dc("same_upper", 4, "?,?,5,5", "1,16,5,5", "4,4,2,2").str() == "[1,4,5,5]");
+    CHECK(dc("same_lower", 4, "1,4,?,5", "1,36,5,5", "4,1,3,3").str() == "[1,4,?,5]");
+    CHECK(dc("explicit", 2, "...", "2,36,5,5", "4,4,3,3").str() == "[2,4,1..,1..]");
+    CHECK(dc("same_lower", 2, "1,4,5,5", "...", "4,2,3,3").str() == "[1,4,5,5]");
+    OpRun r = dc("explicit", 2, "1,4,5,5", "2,36,3,3", "4,2,3,3");
+    CHECK(has_input_problem(r));
+    CHECK(r.problem().find("offsets batch 2 and data batch 1 differ") != std::string::npos);
+    r = dc("explicit", 3, "1,4,5,5", "1,36,3,3", "4,2,3,3");
+    CHECK(has_input_problem(r));
+    CHECK(r.problem().find("not divisible by group 3") != std::string::npos);
 }
 
 // ---- MatMul --------------------------------------------------------------------------------------------
