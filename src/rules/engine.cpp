@@ -211,12 +211,24 @@ private:
         for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k)
             in.outputs_consumed.push_back(produced_[k].consumed);
         auto values = check_op_layer(in, shapes, r_.diagnostics);
+        pass_on_conflicting_outputs(i, shapes);
         for (size_t k = 0; k < values.size() && k < l.outputs.size(); ++k) {
             ValueSlot& slot = values_[first_output_[i] + k];
             slot.state = values[k] ? ValueSlot::State::known : ValueSlot::State::unknown;
             if (values[k]) slot.value = std::move(*values[k]);
         }
         if (shapes.not_checked) note_not_checked(l, *shapes.not_checked);
+    }
+
+    // Consumers see a layer's declared outputs (OpenVINO wrote them with everything it knew), except where
+    // they conflict with the inferred ones: then the inferred, so that one wrong port is one finding, on its
+    // layer, and not one more on every layer downstream.
+    void pass_on_conflicting_outputs(size_t i, const LayerShapes& shapes) {
+        for (size_t k = 0; k < shapes.inferred.size() && k < shapes.declared.size(); ++k) {
+            Produced& p = produced(i, k);
+            if (!shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
+            if (k < shapes.inferred_types.size() && shapes.inferred_types[k]) p.type = shapes.inferred_types[k];
+        }
     }
 
     void note_not_checked(const Layer& l, const std::string& op_reason) {
