@@ -45,7 +45,7 @@ TEST_CASE("ops-b2 Gather dynamic and unknown axis") {
     CHECK(r.ok());
     CHECK(r.str() == "[?,?,?]");
     CHECK(r.unknown.has_value());
-    CHECK(gather(7, "2,3,4", "2..4,5", {}, {{"batch_dims", "1"}}).str() == "[2..4,?,?]");
+    CHECK(gather(7, "2,3,4", "2..4,5", {}, {{"batch_dims", "1"}}).str() == "[2,?,?]");
 }
 
 TEST_CASE("ops-b2 Gather invalid") {
@@ -104,7 +104,9 @@ TEST_CASE("ops-b2 GatherND and GatherElements") {
     CHECK(ge("3,7,5", "3,10,5", "-2").str() == "[3,10,5]");
     CHECK(ge("3,?,5", "...", "1").str() == "[3,?,5]");
     CHECK(ge("...", "3,10..12,5", "1").str() == "[3,10..12,5]");
-    CHECK(ge("3,2..8,5", "?,10,?", "0").str() == "[?,10,5]");
+    CHECK(ge("3,2..8,5", "?,4,?", "0").str() == "[?,4,5]");
+    CHECK(ge("3,2..8,5", "?,10,?", "0").problem() ==
+          "data [3,2..8,5] and indices [?,10,?] differ in dim 1 (not the axis 0)");
     CHECK(ge("3,7,5", "3,10,6", "1").problem() == "data [3,7,5] and indices [3,10,6] differ in dim 2 (not the axis 1)");
     CHECK(ge("3,7,5", "3,10", "1").problem() == "data rank 3 and indices rank 2 differ");
     CHECK(ge("3,7,5", "3,10,5", "3").problem() == "axis 3 is out of range [-3, 2] for rank 3");
@@ -147,9 +149,9 @@ TEST_CASE("ops-b2 StridedSlice intervals and unknown values") {
     CHECK(strided("?", {{1, V({1})}, {2, V({-1})}, {3, V({1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).str() ==
           "[?]");
     CHECK(strided("?,3", {{1, V({0})}, {2, V({2})}, {3, V({1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).str() ==
-          "[0..2,3]");
+          "[..2,3]");
     const auto r = strided("2,3", {}, {{"begin_mask", "0,0"}, {"end_mask", "0,0"}}, 2);
-    CHECK(r.str() == "[0..2,0..3]");
+    CHECK(r.str() == "[..2,..3]");
     CHECK(r.unknown.has_value());
     CHECK(strided("...", {}, {{"begin_mask", "0"}, {"end_mask", "0"}}, 2).str() == "[...]");
 }
@@ -196,10 +198,10 @@ TEST_CASE("ops-b2 Slice") {
     CHECK(slice("10,20", {{1, V({1})}, {2, V({8})}, {3, V({2})}, {4, V({1})}}).str() == "[10,4]");
     CHECK(slice("10,20", {{1, V({-1})}, {2, V({-11})}, {3, V({-1})}, {4, V({0})}}).str() == "[10,20]");
     CHECK(slice("10,20", {{1, V({0, 0})}, {2, V({5, 5})}, {3, V({1, 1})}}, false).str() == "[5,5]");
-    CHECK(slice("?,2..8", {{1, V({1, 1})}, {2, V({5, 5})}, {3, V({1, 1})}}, false).str() == "[0..4,1..4]");
+    CHECK(slice("?,2..8", {{1, V({1, 1})}, {2, V({5, 5})}, {3, V({1, 1})}}, false).str() == "[..4,1..4]");
     const auto unknown = run_op({"Slice", 8, {}, {In("10,20"), In("1", i64), In("1", i64), In("1", i64),
                                                    In("1", i64)}, {}});
-    CHECK(unknown.str() == "[0..10,0..20]");
+    CHECK(unknown.str() == "[..10,..20]");
     CHECK(unknown.unknown.has_value());
     auto r = slice("4", {{0, V({1, 3, 224, 224})}, {1, V({-2})}, {2, V({kMax})}, {3, V({1})}, {4, V({0})}});
     CHECK(r.str() == "[2]");
@@ -280,6 +282,14 @@ TEST_CASE("ops-b2 Interpolate") {
     r = run_op({"Interpolate", 11, sizes_attrs, {In("1,3,10,10"), In("1", i64), In("2", i64)},
                 {{1, V({20})}, {2, V({2, 3})}}});
     CHECK(r.problem() == "sizes has 1 values for 2 axes");
+    r = run_op({"Interpolate", 4, sizes_attrs, {In("1,3,10,10"), In("2"), In("2")}, {{1, V({20, 30})}}});
+    CHECK(r.problem() == "sizes element type f32 is not one of i32, i64, u32, u64");
+    r = run_op({"Interpolate", 11, {{"mode", "cubic"}, {"shape_calculation_mode", "scales"}},
+                {In("1,3,10,10"), In("2", i64), In("2", i64)}, {}});
+    CHECK(r.problem() == "scales element type i64 is not one of f32, f16, bf16");
+    r = run_op({"Interpolate", 4, {{"mode", "bilinear_pillow"}, {"shape_calculation_mode", "sizes"}},
+                {In("1,3,10,10"), In("2", i64), In("2")}, {}});
+    CHECK(r.problem() == "mode=bilinear_pillow needs Interpolate-11");
 }
 
 TEST_CASE("ops-b2 Scatter updates") {
@@ -321,12 +331,14 @@ TEST_CASE("ops-b2 Scatter updates") {
 
 TEST_CASE("ops-b2 NonZero OneHot Bucketize") {
     auto r = run_op({"NonZero", 3, {}, {In("3,5")}, {}});
-    CHECK(r.str() == "[2,0..15]");
+    CHECK(r.str() == "[2,..15]");
     CHECK(r.outputs[0].type == ElementType::i64);
     r = run_op({"NonZero", 3, {{"output_type", "i32"}}, {In("3,?")}, {}});
     CHECK(r.str() == "[2,?]");
     CHECK(r.outputs[0].type == ElementType::i32);
     CHECK(run_op({"NonZero", 3, {}, {In("...")}, {}}).str() == "[?,?]");
+    CHECK(run_op({"NonZero", 3, {}, {In("")}, {}}).str() == "[?,?]");
+    CHECK(run_op({"NonZero", 3, {}, {In("2..3,4")}, {}}).str() == "[2,..12]");
     CHECK(run_op({"NonZero", 3, {{"output_type", "f32"}}, {In("3")}, {}}).problem() ==
           "output_type=f32 is not one of i32, i64");
 
@@ -380,4 +392,32 @@ TEST_CASE("ops-b2 Embeddings") {
               .problem() == "indices [4] and segment_ids [3] must have the same shape");
     CHECK(run_op({"EmbeddingSegmentsSum", 3, {}, {In(""), In("4", i64), In("4", i64), In("", i64)}, {{3, V({2})}}})
               .problem() == "emb_table must not be a scalar");
+}
+
+TEST_CASE("ops-b2 Unique") {
+    auto r = run_op({"Unique", 10, {}, {In("2,3")}, {}});
+    REQUIRE(r.outputs.size() == 4);
+    CHECK(r.str(0) == "[1..6]");
+    CHECK(r.str(1) == "[1..6]");
+    CHECK(r.str(2) == "[6]");
+    CHECK(r.str(3) == "[1..6]");
+    CHECK(r.outputs[0].type == ElementType::f32);
+    CHECK(r.outputs[1].type == ElementType::i64);
+    CHECK(r.outputs[3].type == ElementType::i64);
+    r = run_op({"Unique", 10, {{"index_element_type", "i32"}}, {In("?,3")}, {}});
+    CHECK(r.str(0) == "[?]");
+    CHECK(r.str(2) == "[?]");
+    CHECK(r.outputs[2].type == ElementType::i32);
+    r = run_op({"Unique", 10, {}, {In("2,3"), In("", i64)}, {{1, V({-1})}}});
+    CHECK(r.str(0) == "[2,1..3]");
+    CHECK(r.str(1) == "[1..6]");
+    CHECK(r.str(2) == "[3]");
+    r = run_op({"Unique", 10, {}, {In("2,0"), In("1", i32)}, {{1, V({1})}}});
+    CHECK(r.str(0) == "[2,0]");
+    CHECK(r.str(1) == "[0]");
+    CHECK(r.str(3) == "[0]");
+    CHECK(run_op({"Unique", 10, {}, {In("2,3"), In("", i64)}, {{1, V({2})}}}).problem() ==
+          "axis 2 is out of range [-2, 1] for data rank 2");
+    CHECK(run_op({"Unique", 10, {{"index_element_type", "u8"}}, {In("2,3")}, {}}).problem() ==
+          "index_element_type=u8 is not one of i32, i64");
 }

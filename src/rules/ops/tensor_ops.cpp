@@ -400,7 +400,8 @@ void infer_non_zero(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto type = index_type_attr(ctx, "output_type");
     if (!type) return;
     const Shape& data = ctx.shape(0);
-    if (data.rank_dynamic) {
+    if (data.rank_dynamic || data.rank() == 0) {
+        // A scalar's output is [1,1] or [0,0]: OpenVINO leaves both dims dynamic.
         out.push_back(OpOutput{Shape{false, {Dim(), Dim()}}, type, std::nullopt, {}});
         return;
     }
@@ -575,7 +576,65 @@ void infer_embedding_segments_sum(OpContext& ctx, std::vector<OpOutput>& out) {
     embedding_output(ctx, segments, out);
 }
 
-constexpr std::array<OpEntry, 26> kTensorOps{{
+// ---- Unique ----
+
+// Unique-10's four outputs: the unique elements (or slices along the axis), their first indices, the reverse
+// indices and the counts. Their lengths are bounded by the element count (or the dim at the axis).
+void infer_unique(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1, 2)) return;
+    const auto index_type = index_type_attr(ctx, "index_element_type");
+    const auto count_type = index_type_attr(ctx, "count_element_type");
+    if (!index_type || !count_type || !ctx.attr_bool("sorted", true)) return;
+    const Shape& data = ctx.shape(0);
+    const auto capacity = data.is_static() ? std::optional(dims_product(data.dims).min()) : std::nullopt;
+    const Dim some = capacity ? Dim(std::min<int64_t>(1, *capacity), *capacity) : Dim();
+    Shape uniques{false, {some}};
+    Shape first{false, {capacity && *capacity > 0 ? some : Dim()}};
+    Shape reverse{false, {capacity && *capacity > 0 ? Dim(*capacity) : Dim()}};
+    Shape counts = first;
+    if (ctx.input_count() == 2) {
+        const auto t = ctx.type(1);
+        if (t && *t != ElementType::i32 && *t != ElementType::i64) {
+            ctx.invalid_input(fmt::format("axis element type {} is not i32 or i64", element_type_name(*t)));
+            return;
+        }
+        const Shape& axis_shape = ctx.shape(1);
+        if (!(axis_shape == Shape{} || axis_shape == Shape{false, {Dim(1)}})) {
+            ctx.invalid_input(fmt::format("axis must be a scalar or hold 1 element, it is {}", axis_shape.str()));
+            return;
+        }
+        uniques = Shape::dynamic_rank();
+        const auto axis = ctx.exact_values(1);
+        if (!axis || axis->empty()) {
+            ctx.value_unknown("the axis value is unknown (OpenVINO needs a Constant)");
+        } else if (!data.rank_dynamic) {
+            std::string error;
+            const auto a = normalize_axis(axis->front(), static_cast<int64_t>(data.rank()), &error);
+            if (!a) {
+                ctx.invalid_input(fmt::format("{} for data rank {}", error, data.rank()));
+                return;
+            }
+            const Dim& d = data.dims[*a];
+            Dim at = d, rev = d;
+            if (d.is_static() && d.min() == 0) {
+                at = rev = Dim(0);
+                first = counts = Shape{false, {Dim(0)}};
+            } else if (!d.is_fully_dynamic()) {
+                at = Dim(1, d.max());
+                rev = d.is_static() ? Dim(d.max()) : d;
+            }
+            uniques = data;
+            uniques.dims[*a] = at;
+            reverse = Shape{false, {rev}};
+        }
+    }
+    out.push_back(OpOutput{std::move(uniques), ctx.type(0), std::nullopt, {}});
+    out.push_back(OpOutput{std::move(first), index_type, std::nullopt, {}});
+    out.push_back(OpOutput{std::move(reverse), index_type, std::nullopt, {}});
+    out.push_back(OpOutput{std::move(counts), count_type, std::nullopt, {}});
+}
+
+constexpr std::array<OpEntry, 27> kTensorOps{{
     {"Bucketize", 3, 3, infer_bucketize, "shape, type", "output_type i32/i64; buckets 1D"},
     {"EmbeddingBagOffsets", 15, 15, infer_embedding_bag_offsets, "shape, type",
      "reduction; index types i32/i64 alike; indices, offsets 1D; default_index scalar; weights like indices"},
@@ -617,6 +676,8 @@ constexpr std::array<OpEntry, 26> kTensorOps{{
      "inputs 1D and compatible; axes in range, unique; steps non-zero"},
     {"StridedSlice", 1, 1, tensor::infer_strided_slice, "shape, type, values",
      "masks; one ellipsis; begin/end/strides 1D and equal length; strides non-zero"},
+    {"Unique", 10, 10, infer_unique, "shape, type",
+     "index_element_type, count_element_type i32/i64; axis i32/i64, one element, in range"},
 }};
 
 }  // namespace

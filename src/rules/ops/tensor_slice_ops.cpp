@@ -40,6 +40,8 @@ std::optional<std::vector<Bounds>> input_bounds(const OpContext& ctx, size_t i) 
 }
 
 int64_t normalized(int64_t v, int64_t dim) { return v < 0 ? v + dim : v; }
+// Raises to lo, then lowers to hi (hi wins when hi < lo, as OpenVINO clips).
+int64_t clip(int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v, lo), hi); }
 
 // The length of dim[start:stop:step] for one length of the dim (kInfBound: unbounded), as OpenVINO's slice
 // helper counts it, including its reading of int64 limits as "to the end".
@@ -66,8 +68,8 @@ int64_t sliced_length(int64_t dim, int64_t start, int64_t stop, int64_t step) {
     } else {
         const int64_t lower_max = reverse ? norm_dim - 1 : norm_dim;
         const int64_t upper_min = reverse ? kInfBound : 0;
-        lb = std::clamp(normalized(start, norm_dim), int64_t{0}, std::max<int64_t>(lower_max, 0));
-        ub = std::clamp(normalized(stop, norm_dim), upper_min, norm_dim);
+        lb = clip(normalized(start, norm_dim), 0, lower_max);
+        ub = clip(normalized(stop, norm_dim), upper_min, norm_dim);
     }
     if (dim_unbounded && lb == 0 && ub == kInfBound) return kInfBound;
 
@@ -619,6 +621,22 @@ void set_sizes(OpContext& ctx, Shape& shape, std::span<const size_t> axes, size_
     for (size_t i = 0; i < axes.size(); ++i) shape.dims[axes[i]] = dim_from_value((*sizes)[i]);
 }
 
+constexpr std::array kInterpolateDataTypes{ElementType::f32, ElementType::f16, ElementType::bf16, ElementType::i8,
+                                           ElementType::u8,  ElementType::i64, ElementType::i32};
+constexpr std::array kSizesTypes{ElementType::i32, ElementType::i64, ElementType::u32, ElementType::u64};
+constexpr std::array kScalesTypes{ElementType::f32, ElementType::f16, ElementType::bf16};
+
+// Records an input problem when input i's element type is known and not one of `allowed`.
+bool expect_type_in(OpContext& ctx, size_t i, std::string_view name, std::span<const ElementType> allowed) {
+    const auto t = ctx.type(i);
+    if (!t || *t == ElementType::dynamic || std::find(allowed.begin(), allowed.end(), *t) != allowed.end())
+        return true;
+    std::string list;
+    for (const ElementType a : allowed) list += fmt::format("{}{}", list.empty() ? "" : ", ", element_type_name(a));
+    ctx.invalid_input(fmt::format("{} element type {} is not one of {}", name, element_type_name(*t), list));
+    return false;
+}
+
 std::vector<int64_t> resized(std::vector<int64_t> v, size_t n) {
     v.resize(n, 0);
     return v;
@@ -664,8 +682,15 @@ void infer_interpolate(OpContext& ctx, std::vector<OpOutput>& out) {
     if (v11)
         for (size_t i = 1; i < ctx.input_count(); ++i)
             if (!check_1d(ctx, i, i == 1 ? "scales_or_sizes" : "axes")) return;
-    if (has_axes && (!check_1d(ctx, axes_port, "axes") || !expect_integral(ctx, axes_port, "axes"))) return;
-    if (!scales && !expect_integral(ctx, values_port, "sizes")) return;
+    if (!expect_type_in(ctx, 0, "data", kInterpolateDataTypes)) return;
+    // Interpolate-4 checks both the sizes and the scales input, whichever the mode reads.
+    const auto value_types =
+        scales ? std::span<const ElementType>(kScalesTypes) : std::span<const ElementType>(kSizesTypes);
+    const bool types_ok = v11 ? expect_type_in(ctx, 1, scales ? "scales" : "sizes", value_types)
+                              : expect_type_in(ctx, 1, "sizes", kSizesTypes) &&
+                                    expect_type_in(ctx, 2, "scales", kScalesTypes);
+    if (!types_ok) return;
+    if (has_axes && (!check_1d(ctx, axes_port, "axes") || !expect_type_in(ctx, axes_port, "axes", kSizesTypes))) return;
 
     const Shape& data = ctx.shape(0);
     OpOutput result{Shape::dynamic_rank(), ctx.type(0), std::nullopt, {}};
