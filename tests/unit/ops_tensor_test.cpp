@@ -56,6 +56,8 @@ TEST_CASE("ops-b2 Gather invalid") {
           "batch_dims 2 is greater than indices rank 1");
     CHECK(gather(7, "3,3,4", "2,5", {{2, V({2})}}, {{"batch_dims", "1"}}).problem() ==
           "data [3,3,4] and indices [2,5] differ in dim 0 below batch_dims 1");
+    CHECK(gather(8, "2,3,4", "2,5", {{2, V({2})}}, {{"batch_dims", "-3"}}).problem() ==
+          "batch_dims -3 is out of range [-2, 2] for indices rank 2");
     const auto r = run_op({"Gather", 8, {}, {In("3,4"), In("2"), In("", i64)}, {{2, V({0})}}});
     CHECK(r.problem() == "indices element type f32 is not an integer type");
     const auto axis = run_op({"Gather", 8, {}, {In("3,4"), In("2", i64), In("2", i64)}, {}});
@@ -79,6 +81,11 @@ TEST_CASE("ops-b2 Gather values") {
     CHECK(r.outputs[0].value->at(0).hi == ValueBounds::kUnbounded);
     CHECK(r.outputs[0].value->at(1).lo == 2);
     CHECK(r.outputs[0].value->at(1).hi == 5);
+    // An empty output gathers nothing, whatever its other dims.
+    r = gather(8, "0,1000000000000", "0", {{0, TensorValue{}}, {1, TensorValue{}}, {2, V({0})}});
+    CHECK(r.str() == "[0,1000000000000]");
+    REQUIRE(r.outputs[0].value);
+    CHECK(r.outputs[0].value->empty());
     // A 2-D gather along axis 1.
     r = gather(8, "2,3", "1", {{0, V({1, 2, 3, 4, 5, 6})}, {1, V({2})}, {2, V({1})}});
     CHECK(r.str() == "[2,1]");
@@ -168,6 +175,22 @@ TEST_CASE("ops-b2 StridedSlice values and invalid") {
     r = strided("4", {{0, V({1, 3, 224, 224})}, {1, V({0})}, {2, V({0})}, {3, V({-1})}},
                 {{"begin_mask", "1"}, {"end_mask", "1"}});
     CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{224, 224, 3, 1});
+    // A 2-D value sliced on its second axis (new axis in front).
+    r = strided("2,3", {{0, V({1, 2, 3, 4, 5, 6})}, {1, V({0, 0, 1})}, {2, V({0, 0, 3})}, {3, V({1, 1, 2})}},
+                {{"begin_mask", "0,1,0"}, {"end_mask", "0,1,0"}, {"new_axis_mask", "1"}});
+    CHECK(r.str() == "[1,2,1]");
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{2, 5});
+    // Bounds of a ShapeOf of dynamic dims pass through.
+    r = strided("3", {{0, TensorValue{{1, 1}, {2, 8}, {0, ValueBounds::kUnbounded}}}, {1, V({1})}, {2, V({3})},
+                      {3, V({1})}},
+                {{"begin_mask", "0"}, {"end_mask", "0"}});
+    REQUIRE(r.outputs[0].value);
+    CHECK(r.outputs[0].value->at(0).hi == 8);
+    CHECK(r.outputs[0].value->at(1).hi == ValueBounds::kUnbounded);
+    // Begin known only as bounds: the dim spans the slices of every begin.
+    r = strided("10", {{1, TensorValue{{2, 4}}}, {2, V({8})}, {3, V({1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}});
+    CHECK(r.str() == "[4..6]");
+    CHECK_FALSE(r.outputs[0].value);
 
     CHECK(strided("4", {{1, V({0})}, {2, V({1})}, {3, V({0})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).problem() ==
           "strides[0] is 0: strides must be non-zero");

@@ -80,6 +80,8 @@ std::optional<TensorValue> gather_values(const TensorValue& data, const Shape& d
     const size_t inner = prod(data_shape, axis + 1, data_shape.rank());
     const size_t per_batch = prod(indices_shape, batch_dims, indices_shape.rank());
     TensorValue out;
+    // An empty output has nothing to gather (and its other dims may be huge).
+    if (batch == 0 || outer == 0 || per_batch == 0 || inner == 0) return out;
     for (size_t b = 0; b < batch; ++b)
         for (size_t o = 0; o < outer; ++o)
             for (size_t k = 0; k < per_batch; ++k) {
@@ -102,7 +104,15 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     if (!expect_integral(ctx, 1, "indices") || !expect_integral(ctx, 2, "axis") || !check_axis_shape(ctx, 2)) return;
     const Shape &data = ctx.shape(0), &indices = ctx.shape(1);
-    if (batch_dims < 0 && !indices.rank_dynamic) batch_dims += static_cast<int64_t>(indices.rank());
+    if (batch_dims < 0 && !indices.rank_dynamic) {
+        const int64_t rank = static_cast<int64_t>(indices.rank());
+        if (batch_dims < -rank) {
+            ctx.invalid_attribute(fmt::format("batch_dims {} is out of range [{}, {}] for indices rank {}", batch_dims,
+                                              -rank, rank, rank));
+            return;
+        }
+        batch_dims += rank;
+    }
 
     std::optional<int64_t> axis;
     if (const auto axis_value = ctx.exact_values(2); axis_value && !axis_value->empty()) {

@@ -143,9 +143,13 @@ void propagate_picks(OpContext& ctx, const Shape& data, std::span<const std::opt
     for (size_t i = 0; i < data.rank(); ++i) {
         dims.push_back(data.dims[i].min());
         exact.push_back(*picks[i]);
-        total *= static_cast<size_t>(std::max<int64_t>(picks[i]->count, 0));
+        if (__builtin_mul_overflow(total, static_cast<size_t>(std::max<int64_t>(picks[i]->count, 0)), &total)) return;
     }
     if (total != *small_count(out.shape)) return;
+    if (total == 0) {
+        out.value = TensorValue{};
+        return;
+    }
     out.value = pick_values(*values, dims, exact);
 }
 
