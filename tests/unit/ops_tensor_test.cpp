@@ -254,6 +254,8 @@ TEST_CASE("ops-b2 Pad") {
     // Pads known as bounds (a ShapeOf-derived value) pad the dim's bounds.
     CHECK(pad(12, "4,?", TensorValue{{1, 3}, {0, 0}}, V({0, 2})).str() == "[5..7,2..]");
     CHECK(pad(12, "4", TensorValue{{0, ValueBounds::kUnbounded}}, V({0})).str() == "[4..]");
+    // Pads that take a dim below 0 leave it dynamic, as OpenVINO's padded bound does.
+    CHECK(pad(12, "2,3..9", V({-5, -4}), V({0, 0})).str() == "[?,..5]");
     CHECK(pad(1, "1,3,1,4", V({0, 0, 1, 0}), V({0, 0, 0, 0}), "reflect").problem() ==
           "pad_mode reflect needs data dim 2 to be at least 2, it is 1");
     CHECK(pad(1, "1,3,4,4", V({0, 0, 4, 0}), V({0, 0, 0, 0}), "reflect").problem() ==

@@ -478,12 +478,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kPadModes{"constant", "edge", "reflect", "symmetric"};
 
-Dim padded(const Dim& d, int64_t pads) {
-    if (pads >= 0) return d + Dim(pads);
-    if (pads == kI64Min) return Dim(0, d.has_upper_bound() ? 0 : Dim::kInf);
-    return d - Dim(-pads);
-}
-
 bool check_pad_dim(OpContext& ctx, std::string_view mode, size_t i, int64_t dim, int64_t begin, int64_t end) {
     if (begin > 0 || end > 0) {
         if (mode == "edge" && dim < 1) {
@@ -510,10 +504,25 @@ bool check_pad_dim(OpContext& ctx, std::string_view mode, size_t i, int64_t dim,
     return true;
 }
 
-// A length plus pads, as OpenVINO pads a bound (an unbounded length stays unbounded); below 0 clips to 0.
+// A length plus pads as OpenVINO pads one bound: an unbounded length, or one the pads take below 0, gives
+// kInfBound (which reads as 0 for a lower bound and as unbounded for an upper one).
 int64_t padded_bound(int64_t len, int64_t pads) {
-    if (len == Dim::kInf || pads == 0) return len;
-    return std::max<int64_t>(0, saturated_sum(len, pads));
+    if (len == Dim::kInf) return kInfBound;
+    const int64_t sum = saturated_sum(len, pads);
+    return sum < 0 ? kInfBound : sum;
+}
+
+Dim dim_of_bounds(int64_t lo, int64_t hi) {
+    lo = lo == kInfBound ? 0 : lo;
+    hi = hi == kInfBound ? Dim::kInf : hi;
+    return Dim(std::min(lo, hi), hi);
+}
+
+// A dim plus pads (OpenVINO's dim::padded): a static dim padded below 0 becomes dynamic.
+Dim padded(const Dim& d, int64_t pads) {
+    if (pads == 0) return d;
+    const int64_t hi = padded_bound(d.max(), pads);
+    return dim_of_bounds(d.is_static() ? hi : padded_bound(d.min(), pads), hi);
 }
 
 bool unbounded_pad(const Bounds& b) { return b.first == 0 && (b.second == kInfBound || b.second == kI64Max); }
@@ -524,8 +533,8 @@ Dim padded_dim(const Dim& d, const Bounds& begin, const Bounds& end) {
     const int64_t hi_pads = saturated_sum(begin.second, end.second);
     if (lo_pads == 0 && hi_pads == 0) return d;
     const int64_t lo = padded_bound(d.min(), lo_pads);
-    const int64_t hi = unbounded_pad(begin) || unbounded_pad(end) ? Dim::kInf : padded_bound(d.max(), hi_pads);
-    return Dim(std::min(lo, hi), hi);
+    const int64_t hi = unbounded_pad(begin) || unbounded_pad(end) ? kInfBound : padded_bound(d.max(), hi_pads);
+    return dim_of_bounds(lo, hi);
 }
 
 }  // namespace
