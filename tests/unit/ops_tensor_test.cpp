@@ -401,6 +401,8 @@ TEST_CASE("ops-b2 Embeddings") {
               .problem() == "reduction=\"max\" is not one of sum, mean");
 
     CHECK(run_op({"EmbeddingBagPackedSum", 3, {}, {In("5,2,6"), In("3,4", i64)}, {}}).str() == "[3,2,6]");
+    CHECK(run_op({"EmbeddingBagPacked", 15, {{"reduction", "mean"}}, {In("5,2"), In("3,4", i64), In("3,4")}, {}})
+              .problem() == "per_sample_weights can only be used with reduction sum, not mean");
     CHECK(run_op({"EmbeddingBagPacked", 15, {}, {In("5,2"), In("?,4", i64), In("3,4")}, {}}).str() == "[3,2]");
     CHECK(run_op({"EmbeddingBagPackedSum", 3, {}, {In("5,2"), In("3", i64)}, {}}).problem() ==
           "indices must be 2D, it is [3]");

@@ -523,10 +523,22 @@ bool embedding_output(OpContext& ctx, const Dim& first, std::vector<OpOutput>& o
 
 constexpr std::array<std::string_view, 2> kEmbeddingReductions{"sum", "mean"};
 
+// The -15 versions' reduction (the -3 ones always sum); per-sample weights go with sum only.
+bool embedding_reduction(OpContext& ctx, bool has_weights) {
+    if (ctx.version() < 15) return true;
+    const auto reduction = ctx.attr_enum("reduction", kEmbeddingReductions, "sum");
+    if (!reduction) return false;
+    if (has_weights && *reduction != "sum") {
+        ctx.invalid_input(fmt::format("per_sample_weights can only be used with reduction sum, not {}", *reduction));
+        return false;
+    }
+    return true;
+}
+
 void infer_embedding_bag_offsets(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3, 5)) return;
-    if (ctx.version() >= 15 && !ctx.attr_enum("reduction", kEmbeddingReductions, "sum")) return;
     const size_t n = ctx.input_count();
+    if (!embedding_reduction(ctx, n == 5)) return;
     static constexpr std::array<size_t, 3> kIndexInputs{1, 2, 3};
     if (!embedding_types(ctx, std::span(kIndexInputs).first(std::min<size_t>(n - 1, 3)),
                          n == 5 ? std::optional<size_t>(4) : std::nullopt))
@@ -542,7 +554,7 @@ void infer_embedding_bag_offsets(OpContext& ctx, std::vector<OpOutput>& out) {
 
 void infer_embedding_bag_packed(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 3)) return;
-    if (ctx.version() >= 15 && !ctx.attr_enum("reduction", kEmbeddingReductions, "sum")) return;
+    if (!embedding_reduction(ctx, ctx.input_count() == 3)) return;
     static constexpr std::array<size_t, 1> kIndexInputs{1};
     if (!embedding_types(ctx, kIndexInputs, ctx.input_count() == 3 ? std::optional<size_t>(2) : std::nullopt)) return;
     if (!expect_rank(ctx, 1, 2, "indices")) return;
