@@ -251,6 +251,136 @@ TensorValue pick_values(const TensorValue& data, std::span<const int64_t> dims, 
     return out;
 }
 
+namespace {
+
+// One StridedSlice's walk over its begin/end/strides values: each value addresses an input dim (sliced or shrunk),
+// inserts a new axis, or stands for the dims an ellipsis hides.
+struct StridedSliceWalk {
+    OpContext& ctx;
+    const Shape& data;
+    const StridedSliceMasks& masks;
+    const std::optional<std::vector<Bounds>>& begin;
+    const std::optional<std::vector<Bounds>>& end;
+    const std::optional<std::vector<int64_t>>& strides;
+    int64_t number_axes = 0;
+
+    std::vector<Dim> dims;
+    std::vector<std::optional<AxisPick>> picks;  // per input dim
+    int64_t idx = 0;                             // the next input dim
+
+    int64_t rank() const { return static_cast<int64_t>(data.rank()); }
+    const Dim& input_dim() const { return data.dims[static_cast<size_t>(idx)]; }
+
+    bool need_input_dim() {
+        if (idx < rank()) return true;
+        ctx.invalid_input(fmt::format("begin/end values address more dims than data rank {} has", rank()));
+        return false;
+    }
+
+    // Takes the input dim whole.
+    void keep() {
+        dims.push_back(input_dim());
+        picks.push_back(input_dim().is_static() ? std::optional(AxisPick{0, 1, input_dim().min()}) : std::nullopt);
+        ++idx;
+    }
+
+    // The ellipsis at `axis` stands for the input dims the values after it do not address.
+    void ellipsis(int64_t axis) {
+        int64_t inputs_before = 0, new_after = 0;
+        for (int64_t i = 0; i < axis; ++i) inputs_before += bit(masks.new_axis, i) ? 0 : 1;
+        if (begin)
+            for (int64_t i = axis + 1; i < static_cast<int64_t>(begin->size()); ++i)
+                new_after += bit(masks.new_axis, i) ? 1 : 0;
+        const int64_t inputs_after = number_axes - axis - new_after - 1;
+        const int64_t hidden = rank() - inputs_after - inputs_before;
+        for (int64_t i = 0; i < hidden && idx < rank(); ++i) keep();
+    }
+
+    void shrink(int64_t axis) {
+        const Dim& d = input_dim();
+        std::optional<AxisPick> pick;
+        const auto a = static_cast<size_t>(axis);
+        if (begin && d.is_static() && (*begin)[a].first == (*begin)[a].second) {
+            const int64_t b = bit(masks.begin, axis) ? 0 : (*begin)[a].first;
+            const int64_t at = b < 0 ? b + d.min() : b;
+            if (at >= 0 && at < d.min()) pick = AxisPick{at, 1, 1};
+        }
+        picks.push_back(pick);
+        ++idx;
+    }
+
+    bool slice(int64_t axis) {
+        const Dim& d = input_dim();
+        const auto a = static_cast<size_t>(axis);
+        const int64_t stride = a < strides->size() ? (*strides)[a] : 1;
+        if (stride == 0) {
+            ctx.invalid_input(fmt::format("strides[{}] is 0: strides must be non-zero", axis));
+            return false;
+        }
+        // A set mask bit slices from the first (or, striding back, the last) element to past the other end.
+        const int64_t norm_dim = d.has_upper_bound() ? d.max() : kI64Max;
+        const Bounds default_start = stride < 0 ? Bounds{norm_dim, norm_dim} : Bounds{0, 0};
+        const Bounds default_stop =
+            stride < 0 ? Bounds{kInfBound - norm_dim, kInfBound - norm_dim} : Bounds{norm_dim, norm_dim};
+        const Bounds start = bit(masks.begin, axis) ? default_start : (*begin)[a];
+        const Bounds stop = bit(masks.end, axis) ? default_stop : (*end)[a];
+        dims.push_back(sliced_dim(d, start, stop, stride));
+        std::optional<AxisPick> pick;
+        if (d.is_static() && start.first == start.second && stop.first == stop.second)
+            pick = exact_pick(d.min(), start.first, stop.first, stride);
+        picks.push_back(pick);
+        ++idx;
+        return true;
+    }
+
+    bool run() {
+        for (int64_t axis = 0; axis < number_axes; ++axis) {
+            if (bit(masks.ellipsis, axis)) {
+                ellipsis(axis);
+            } else if (bit(masks.new_axis, axis)) {
+                dims.emplace_back(1);
+            } else if (!need_input_dim()) {
+                return false;
+            } else if (bit(masks.shrink, axis)) {
+                shrink(axis);
+            } else if (begin && end && strides) {
+                if (!slice(axis)) return false;
+            } else {
+                dims.emplace_back(0, input_dim().max());
+                picks.push_back(std::nullopt);
+                ++idx;
+            }
+        }
+        while (idx < rank()) keep();
+        return true;
+    }
+};
+
+// Checks the number of begin/end values against the data rank and the values' lengths.
+bool check_strided_slice_axes(OpContext& ctx, const StridedSliceWalk& w) {
+    const int64_t rank = w.rank(), n = w.number_axes;
+    const int64_t new_axes = std::count(w.masks.new_axis.begin(), w.masks.new_axis.end(), true);
+    const bool has_ellipsis = std::find(w.masks.ellipsis.begin(), w.masks.ellipsis.end(), true) != w.masks.ellipsis.end();
+    if (!has_ellipsis && rank + new_axes < n) {
+        ctx.invalid_input(
+            fmt::format("data rank {} plus {} new axes is less than the {} begin/end values", rank, new_axes, n));
+        return false;
+    }
+    // Beyond this, OpenVINO would read past the data's dims.
+    if (n > rank + static_cast<int64_t>(w.masks.new_axis.size()) + 1) {
+        ctx.invalid_input(fmt::format("{} begin/end values are more than data rank {} can take", n, rank));
+        return false;
+    }
+    const auto too_few = [&](const auto& v) { return v && static_cast<int64_t>(v->size()) < n; };
+    if (too_few(w.begin) || too_few(w.end) || too_few(w.strides)) {
+        ctx.invalid_input(fmt::format("begin, end and strides need {} values each", n));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 void infer_strided_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3, 4)) return;
     static constexpr std::array<std::string_view, 3> kNames{"begin", "end", "strides"};
@@ -271,106 +401,19 @@ void infer_strided_slice(OpContext& ctx, std::vector<OpOutput>& out) {
         strides = ctx.exact_values(3);
     else if (begin)
         strides = std::vector<int64_t>(begin->size(), 1);
-    const auto axes = strided_slice_axes(ctx, begin, strides);
-    if (!axes) return;
-    const int64_t number_axes = *axes;
-    if (number_axes < 0) {
+    const auto number_axes = strided_slice_axes(ctx, begin, strides);
+    if (!number_axes) return;
+    if (*number_axes < 0) {
         ctx.value_unknown("the number of begin/end values is unknown");
         out.push_back(std::move(result));
         return;
     }
-    const int64_t rank = static_cast<int64_t>(data.rank());
-    const int64_t new_axes = std::count(masks->new_axis.begin(), masks->new_axis.end(), true);
-    const bool has_ellipsis = std::find(masks->ellipsis.begin(), masks->ellipsis.end(), true) != masks->ellipsis.end();
-    if (!has_ellipsis && rank + new_axes < number_axes) {
-        ctx.invalid_input(fmt::format("data rank {} plus {} new axes is less than the {} begin/end values", rank,
-                                      new_axes, number_axes));
-        return;
-    }
-    if (number_axes > rank + static_cast<int64_t>(masks->new_axis.size()) + 1) {
-        ctx.invalid_input(fmt::format("{} begin/end values are more than data rank {} can take", number_axes, rank));
-        return;
-    }
+    StridedSliceWalk walk{ctx, data, *masks, begin, end, strides, *number_axes, {}, {}, 0};
+    if (!check_strided_slice_axes(ctx, walk)) return;
     if (!begin || !end || !strides) ctx.value_unknown("begin, end or strides values are unknown");
-    const auto too_few = [&](const auto& v) { return v && static_cast<int64_t>(v->size()) < number_axes; };
-    if (too_few(begin) || too_few(end) || too_few(strides)) {
-        ctx.invalid_input(fmt::format("begin, end and strides need {} values each", number_axes));
-        return;
-    }
-
-    std::vector<std::optional<AxisPick>> picks;
-    const auto full = [&](int64_t idx) -> std::optional<AxisPick> {
-        const Dim& d = data.dims[static_cast<size_t>(idx)];
-        if (!d.is_static()) return std::nullopt;
-        return AxisPick{0, 1, d.min()};
-    };
-    const auto need_input_dim = [&](int64_t idx) {
-        if (idx < rank) return true;
-        ctx.invalid_input(fmt::format("begin/end values address more dims than data rank {} has", rank));
-        return false;
-    };
-    result.shape = Shape{};
-    int64_t idx = 0;
-    for (int64_t axis = 0; axis < number_axes; ++axis) {
-        if (bit(masks->ellipsis, axis)) {
-            int64_t inputs_before = 0, new_after = 0;
-            for (int64_t i = 0; i < axis; ++i) inputs_before += bit(masks->new_axis, i) ? 0 : 1;
-            if (begin)
-                for (int64_t i = axis + 1; i < static_cast<int64_t>(begin->size()); ++i)
-                    new_after += bit(masks->new_axis, i) ? 1 : 0;
-            const int64_t inputs_after = number_axes - axis - new_after - 1;
-            const int64_t hidden = rank - inputs_after - inputs_before;
-            for (int64_t i = 0; i < hidden && idx < rank; ++i, ++idx) {
-                result.shape.dims.push_back(data.dims[static_cast<size_t>(idx)]);
-                picks.push_back(full(idx));
-            }
-        } else if (bit(masks->new_axis, axis)) {
-            result.shape.dims.emplace_back(1);
-        } else if (bit(masks->shrink, axis)) {
-            if (!need_input_dim(idx)) return;
-            const Dim& d = data.dims[static_cast<size_t>(idx)];
-            std::optional<AxisPick> pick;
-            if (begin && d.is_static() && (*begin)[static_cast<size_t>(axis)].first ==
-                                              (*begin)[static_cast<size_t>(axis)].second) {
-                const int64_t b = bit(masks->begin, axis) ? 0 : (*begin)[static_cast<size_t>(axis)].first;
-                const int64_t at = b < 0 ? b + d.min() : b;
-                if (at >= 0 && at < d.min()) pick = AxisPick{at, 1, 1};
-            }
-            picks.push_back(pick);
-            ++idx;
-        } else if (begin && end && strides) {
-            if (!need_input_dim(idx)) return;
-            const Dim& d = data.dims[static_cast<size_t>(idx)];
-            const size_t a = static_cast<size_t>(axis);
-            const int64_t stride = a < strides->size() ? (*strides)[a] : 1;
-            if (stride == 0) {
-                ctx.invalid_input(fmt::format("strides[{}] is 0: strides must be non-zero", axis));
-                return;
-            }
-            const int64_t norm_dim = d.has_upper_bound() ? d.max() : kI64Max;
-            const Bounds default_start = stride < 0 ? Bounds{norm_dim, norm_dim} : Bounds{0, 0};
-            const Bounds default_stop = stride < 0 ? Bounds{kInfBound - norm_dim, kInfBound - norm_dim}
-                                                   : Bounds{norm_dim, norm_dim};
-            const Bounds start = bit(masks->begin, axis) ? default_start : (*begin)[a];
-            const Bounds stop = bit(masks->end, axis) ? default_stop : (*end)[a];
-            result.shape.dims.push_back(sliced_dim(d, start, stop, stride));
-            std::optional<AxisPick> pick;
-            if (d.is_static() && start.first == start.second && stop.first == stop.second)
-                pick = exact_pick(d.min(), start.first, stop.first, stride);
-            picks.push_back(pick);
-            ++idx;
-        } else {
-            if (!need_input_dim(idx)) return;
-            result.shape.dims.emplace_back(0, data.dims[static_cast<size_t>(idx)].max());
-            picks.push_back(std::nullopt);
-            ++idx;
-        }
-    }
-    for (; idx < rank; ++idx) {
-        result.shape.dims.push_back(data.dims[static_cast<size_t>(idx)]);
-        picks.push_back(full(idx));
-    }
-    propagate_picks(ctx, data, picks, result);
+    if (!walk.run()) return;
+    result.shape = Shape{false, std::move(walk.dims)};
+    propagate_picks(ctx, data, walk.picks, result);
     out.push_back(std::move(result));
 }
 
