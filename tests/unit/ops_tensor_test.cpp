@@ -448,3 +448,27 @@ TEST_CASE("ops-b2 Unique") {
     CHECK(run_op({"Unique", 10, {{"index_element_type", "u8"}}, {In("2,3")}, {}}).problem() ==
           "index_element_type=u8 is not one of i32, i64");
 }
+
+TEST_CASE("ops-b2 bounds and dynamic inputs") {
+    // Slice with a start known only as bounds (a ShapeOf-derived value): the dim spans every start.
+    auto r = slice("10", {{1, TensorValue{{1, 3}}}, {2, V({kMax})}, {3, V({1})}, {4, V({0})}});
+    CHECK(r.str() == "[7..9]");
+    CHECK_FALSE(r.outputs[0].value);
+    // ScatterUpdate with an unknown axis checks ranks only; the output is the data's shape.
+    r = run_op({"ScatterUpdate", 3, {}, {In("?,4..6"), In("2", i32), In("?,2"), In("", i64)}, {}});
+    CHECK(r.str() == "[?,4..6]");
+    CHECK(run_op({"ScatterUpdate", 3, {}, {In("..."), In("2", i32), In("3"), In("", i64)}, {}}).str() == "[...]");
+    // GatherND keeps intervals.
+    CHECK(run_op({"GatherND", 8, {}, {In("2..4,3,?"), In("5..6,1", i64)}, {}}).str() == "[5..6,3,?]");
+    // OneHot depth known as bounds.
+    r = run_op({"OneHot", 1, {{"axis", "-1"}}, {In("2", i64), In("", i64), In(""), In("")}, {{1, TensorValue{{3, 8}}}}});
+    CHECK(r.str() == "[2,3..8]");
+    CHECK(r.outputs[0].type == ElementType::f32);
+    CHECK(run_op({"OneHot", 1, {{"axis", "0"}}, {In("...", i64), In("", i64), In(""), In("")}, {}}).str() == "[...]");
+    CHECK(run_op({"OneHot", 1, {{"axis", "0"}}, {In("2", i64), In("1", i64), In(""), In("")}, {}}).problem() ==
+          "depth input must be a scalar, it is [1]");
+    // Interpolate sizes known as bounds.
+    r = run_op({"Interpolate", 11, {{"mode", "nearest"}, {"shape_calculation_mode", "sizes"}},
+                {In("1,3,?,?"), In("2", i64), In("2", i64)}, {{1, TensorValue{{1, 8}, {0, ValueBounds::kUnbounded}}}, {2, V({2, 3})}}});
+    CHECK(r.str() == "[1,3,1..8,?]");
+}

@@ -417,30 +417,66 @@ void infer_strided_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(std::move(result));
 }
 
-void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(4, 5)) return;
+namespace {
+
+// Slice's start/stop/step/axes: integers, 1D, no more values than the data has dims, and of alike shapes.
+bool check_slice_inputs(OpContext& ctx) {
     static constexpr std::array<std::string_view, 4> kNames{"start", "stop", "step", "axes"};
     const Shape& data = ctx.shape(0);
     for (size_t i = 1; i < ctx.input_count(); ++i) {
-        if (!expect_integral(ctx, i, kNames[i - 1]) || !check_1d(ctx, i, kNames[i - 1])) return;
+        if (!expect_integral(ctx, i, kNames[i - 1]) || !check_1d(ctx, i, kNames[i - 1])) return false;
         const Shape& s = ctx.shape(i);
         if (!data.rank_dynamic && !s.rank_dynamic && s.dims[0].min() > static_cast<int64_t>(data.rank())) {
             ctx.invalid_input(fmt::format("{} has {} values, more than data rank {}", kNames[i - 1],
                                           s.dims[0].str(), data.rank()));
-            return;
+            return false;
         }
     }
     const Shape &start_s = ctx.shape(1), &stop_s = ctx.shape(2), &step_s = ctx.shape(3);
     if (!start_s.compatible(stop_s) || !start_s.compatible(step_s) || !stop_s.compatible(step_s)) {
         ctx.invalid_input(fmt::format("start {}, stop {} and step {} shapes are not compatible", start_s.str(),
                                       stop_s.str(), step_s.str()));
-        return;
+        return false;
     }
     if (ctx.input_count() > 4 && !ctx.shape(4).compatible(start_s)) {
         ctx.invalid_input(fmt::format("axes shape {} is not compatible with start shape {}", ctx.shape(4).str(),
                                       start_s.str()));
-        return;
+        return false;
     }
+    return true;
+}
+
+// Which start/stop/step entry slices each data axis: the axes input's values (normalized, unique), or the first
+// axes in order without one. nullopt while they are unknown (or invalid: see ctx.failed()).
+std::optional<std::map<size_t, size_t>> slice_axis_map(OpContext& ctx, size_t rank,
+                                                       const std::optional<std::vector<Bounds>>& start) {
+    std::map<size_t, size_t> axis_map;
+    if (ctx.input_count() <= 4) {
+        if (!start) return std::nullopt;
+        for (size_t i = 0; i < start->size(); ++i) axis_map.emplace(i, i);
+        return axis_map;
+    }
+    const auto axes = ctx.exact_values(4);
+    if (!axes) return std::nullopt;
+    std::string error;
+    const auto norm = normalize_axes(*axes, static_cast<int64_t>(rank), false, &error);
+    if (!norm) {
+        ctx.invalid_input(fmt::format("axes: {} for data rank {}", error, rank));
+        return std::nullopt;
+    }
+    for (size_t i = 0; i < norm->size(); ++i) axis_map.emplace((*norm)[i], i);
+    if (axis_map.size() != norm->size()) {
+        ctx.invalid_input(fmt::format("axes [{}] are not unique", join_ints(*axes)));
+        return std::nullopt;
+    }
+    return axis_map;
+}
+
+}  // namespace
+
+void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(4, 5) || !check_slice_inputs(ctx)) return;
+    const Shape& data = ctx.shape(0);
     OpOutput result{Shape::dynamic_rank(), ctx.type(0), std::nullopt, {}};
     if (data.rank_dynamic) {
         out.push_back(std::move(result));
@@ -450,29 +486,10 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto stop = input_bounds(ctx, 2);
     const auto steps = ctx.exact_values(3);
     const size_t rank = data.rank();
-
-    // axis -> index into start/stop/step; `known` false while the axes are unknown.
-    std::map<size_t, size_t> axis_map;
-    bool known = false;
-    if (ctx.input_count() > 4) {
-        if (const auto axes = ctx.exact_values(4)) {
-            std::string error;
-            const auto norm = normalize_axes(*axes, static_cast<int64_t>(rank), false, &error);
-            if (!norm) {
-                ctx.invalid_input(fmt::format("axes: {} for data rank {}", error, rank));
-                return;
-            }
-            for (size_t i = 0; i < norm->size(); ++i) axis_map.emplace((*norm)[i], i);
-            if (axis_map.size() != norm->size()) {
-                ctx.invalid_input(fmt::format("axes [{}] are not unique", join_ints(*axes)));
-                return;
-            }
-            known = true;
-        }
-    } else if (start) {
-        for (size_t i = 0; i < start->size(); ++i) axis_map.emplace(i, i);
-        known = true;
-    }
+    const auto axis_opt = slice_axis_map(ctx, rank, start);
+    if (ctx.failed()) return;
+    const bool known = axis_opt.has_value();
+    const std::map<size_t, size_t> axis_map = axis_opt.value_or(std::map<size_t, size_t>{});
     if (!known || !start || !stop || !steps) ctx.value_unknown("start, stop, step or axes values are unknown");
     const size_t n = axis_map.size();
     if (known && start && stop && steps && (start->size() < n || stop->size() < n || steps->size() < n)) {
