@@ -1,0 +1,474 @@
+// The tensor family's ops against cases ported from OpenVINO's type_prop tests.
+
+#include <doctest/doctest.h>
+
+#include <limits>
+
+#include "op_test_util.hpp"
+
+using namespace irlint;
+using namespace irlint::test;
+
+namespace {
+
+constexpr auto i64 = ElementType::i64;
+constexpr auto i32 = ElementType::i32;
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+std::vector<int64_t> exact(const std::optional<TensorValue>& v) {
+    std::vector<int64_t> out;
+    if (v)
+        for (const ValueBounds& b : *v) out.push_back(b.exact() ? b.lo : -999);
+    return out;
+}
+
+OpRun gather(int version, const std::string& data, const std::string& indices, std::map<size_t, TensorValue> values,
+             std::vector<std::pair<std::string, std::string>> attrs = {}) {
+    return run_op({"Gather", version, std::move(attrs), {In(data), In(indices, i64), In("", i64)}, std::move(values)});
+}
+
+}  // namespace
+
+TEST_CASE("ops-b2 Gather shapes") {
+    CHECK(gather(1, "3,4", "2", {{2, V({0})}}).str() == "[2,4]");
+    CHECK(gather(8, "3,4", "5", {{2, V({-1})}}).str() == "[3,5]");
+    CHECK(gather(7, "2,3,4", "2,5", {{2, V({2})}}, {{"batch_dims", "1"}}).str() == "[2,3,5]");
+    CHECK(gather(8, "2,3,4", "2,5", {{2, V({-1})}}, {{"batch_dims", "-1"}}).str() == "[2,3,5]");
+    CHECK(gather(8, "2..5,3", "?,4", {{2, V({1})}}).str() == "[2..5,?,4]");
+    const auto r = gather(8, "3,4", "2", {{2, V({0})}});
+    CHECK(r.outputs[0].type == ElementType::f32);
+}
+
+TEST_CASE("ops-b2 Gather dynamic and unknown axis") {
+    CHECK(gather(8, "...", "2", {{2, V({0})}}).str() == "[...]");
+    const auto r = gather(8, "3,4", "2,2", {});
+    CHECK(r.ok());
+    CHECK(r.str() == "[?,?,?]");
+    CHECK(r.unknown.has_value());
+    CHECK(gather(7, "2,3,4", "2..4,5", {}, {{"batch_dims", "1"}}).str() == "[2,?,?]");
+}
+
+TEST_CASE("ops-b2 Gather invalid") {
+    CHECK(gather(8, "3,4", "2", {{2, V({2})}}).problem() == "axis 2 is out of range [-2, 1] for data rank 2");
+    CHECK(gather(7, "2,3,4", "2,5", {{2, V({0})}}, {{"batch_dims", "1"}}).problem() ==
+          "batch_dims 1 is greater than axis 0: it must be <= axis");
+    CHECK(gather(7, "2,3,4", "2", {{2, V({2})}}, {{"batch_dims", "2"}}).problem() ==
+          "batch_dims 2 is greater than indices rank 1");
+    CHECK(gather(7, "3,3,4", "2,5", {{2, V({2})}}, {{"batch_dims", "1"}}).problem() ==
+          "data [3,3,4] and indices [2,5] differ in dim 0 below batch_dims 1");
+    CHECK(gather(8, "2,3,4", "2,5", {{2, V({2})}}, {{"batch_dims", "-3"}}).problem() ==
+          "batch_dims -3 is out of range [-2, 2] for indices rank 2");
+    const auto r = run_op({"Gather", 8, {}, {In("3,4"), In("2"), In("", i64)}, {{2, V({0})}}});
+    CHECK(r.problem() == "indices element type f32 is not an integer type");
+    const auto axis = run_op({"Gather", 8, {}, {In("3,4"), In("2", i64), In("2", i64)}, {}});
+    CHECK(axis.problem() == "axis input must be a scalar or have 1 element, it is [2]");
+}
+
+TEST_CASE("ops-b2 Gather values") {
+    auto r = gather(8, "4", "2", {{0, V({1, 3, 224, 224})}, {1, V({2, 3})}, {2, V({0})}});
+    CHECK(r.str() == "[2]");
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{224, 224});
+    r = gather(8, "4", "", {{0, V({1, 3, 224, 224})}, {1, V({-3})}, {2, V({0})}});
+    CHECK(r.str() == "[]");
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{3});
+    // Gather-1 takes no negative indices: no value.
+    r = gather(1, "4", "", {{0, V({1, 3, 224, 224})}, {1, V({-3})}, {2, V({0})}});
+    CHECK_FALSE(r.outputs[0].value);
+    // Bounds pass through per element.
+    TensorValue shape{{1, 1}, {2, 5}, {0, ValueBounds::kUnbounded}};
+    r = gather(8, "3", "2", {{0, shape}, {1, V({2, 1})}, {2, V({0})}});
+    REQUIRE(r.outputs[0].value);
+    CHECK(r.outputs[0].value->at(0).hi == ValueBounds::kUnbounded);
+    CHECK(r.outputs[0].value->at(1).lo == 2);
+    CHECK(r.outputs[0].value->at(1).hi == 5);
+    // An empty output gathers nothing, whatever its other dims.
+    r = gather(8, "0,1000000000000", "0", {{0, TensorValue{}}, {1, TensorValue{}}, {2, V({0})}});
+    CHECK(r.str() == "[0,1000000000000]");
+    REQUIRE(r.outputs[0].value);
+    CHECK(r.outputs[0].value->empty());
+    // A 2-D gather along axis 1.
+    r = gather(8, "2,3", "1", {{0, V({1, 2, 3, 4, 5, 6})}, {1, V({2})}, {2, V({1})}});
+    CHECK(r.str() == "[2,1]");
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{3, 6});
+}
+
+TEST_CASE("ops-b2 GatherND and GatherElements") {
+    auto nd = [](int v, const std::string& d, const std::string& i, const std::string& b) {
+        return run_op({"GatherND", v, {{"batch_dims", b}}, {In(d), In(i, i32)}, {}});
+    };
+    CHECK(nd(8, "2,3,4", "2,1", "0").str() == "[2,3,4]");
+    CHECK(nd(8, "2,3,4,5", "2,3,1", "2").str() == "[2,3,5]");
+    CHECK(nd(5, "2,3,4,5", "2,3,1", "2").str() == "[6,5]");
+    CHECK(nd(8, "2,3,4", "2,?", "0").str() == "[...]");
+    CHECK(nd(8, "2,3", "2,3", "0").problem() == "indices tuples of 3 values and batch_dims 0 exceed data rank 2");
+    CHECK(nd(8, "2,3", "3,1", "1").problem() == "batch dim 0 of data [2,3] and indices [3,1] differ");
+    CHECK(nd(8, "", "3,1", "0").problem() == "data rank must be at least 1");
+
+    auto ge = [](const std::string& d, const std::string& i, const std::string& axis) {
+        return run_op({"GatherElements", 6, {{"axis", axis}}, {In(d), In(i, i64)}, {}});
+    };
+    CHECK(ge("3,7,5", "3,10,5", "1").str() == "[3,10,5]");
+    CHECK(ge("3,7,5", "3,10,5", "-2").str() == "[3,10,5]");
+    CHECK(ge("3,?,5", "...", "1").str() == "[3,?,5]");
+    CHECK(ge("...", "3,10..12,5", "1").str() == "[3,10..12,5]");
+    CHECK(ge("3,2..8,5", "?,4,?", "0").str() == "[?,4,5]");
+    CHECK(ge("3,2..8,5", "?,10,?", "0").problem() ==
+          "data [3,2..8,5] and indices [?,10,?] differ in dim 1 (not the axis 0)");
+    CHECK(ge("3,7,5", "3,10,6", "1").problem() == "data [3,7,5] and indices [3,10,6] differ in dim 2 (not the axis 1)");
+    CHECK(ge("3,7,5", "3,10", "1").problem() == "data rank 3 and indices rank 2 differ");
+    CHECK(ge("3,7,5", "3,10,5", "3").problem() == "axis 3 is out of range [-3, 2] for rank 3");
+}
+
+namespace {
+
+OpRun strided(const std::string& data, std::map<size_t, TensorValue> values,
+              std::vector<std::pair<std::string, std::string>> attrs, size_t n = 0) {
+    const std::string len = n ? std::to_string(n) : std::to_string(values.count(1) ? values.at(1).size() : 1);
+    return run_op({"StridedSlice", 1, std::move(attrs), {In(data), In(len, i64), In(len, i64), In(len, i64)},
+                   std::move(values)});
+}
+
+}  // namespace
+
+TEST_CASE("ops-b2 StridedSlice shapes") {
+    CHECK(strided("2,3,4", {{1, V({1, 0})}, {2, V({2, 2})}, {3, V({1, 1})}}, {{"begin_mask", "0,0"}, {"end_mask", "0,0"}})
+              .str() == "[1,2,4]");
+    CHECK(strided("2,3,4", {{1, V({5, 1})}, {2, V({0, 3})}, {3, V({1, 1})}}, {{"begin_mask", "1,0"}, {"end_mask", "1,0"}})
+              .str() == "[2,2,4]");
+    CHECK(strided("2,3,4", {{1, V({0})}, {2, V({1})}, {3, V({1})}},
+                  {{"begin_mask", "0"}, {"end_mask", "0"}, {"shrink_axis_mask", "1"}})
+              .str() == "[3,4]");
+    CHECK(strided("2,3,4", {{1, V({0})}, {2, V({0})}, {3, V({1})}},
+                  {{"begin_mask", "0"}, {"end_mask", "0"}, {"new_axis_mask", "1"}})
+              .str() == "[1,2,3,4]");
+    CHECK(strided("2,3,4", {{1, V({0, 1})}, {2, V({0, 3})}, {3, V({1, 1})}},
+                  {{"begin_mask", "0,0"}, {"end_mask", "0,0"}, {"ellipsis_mask", "1,0"}})
+              .str() == "[2,3,2]");
+    CHECK(strided("10", {{1, V({9})}, {2, V({2})}, {3, V({-2})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).str() ==
+          "[4]");
+    CHECK(strided("10", {{1, V({0})}, {2, V({0})}, {3, V({-1})}}, {{"begin_mask", "1"}, {"end_mask", "1"}}).str() ==
+          "[10]");
+}
+
+TEST_CASE("ops-b2 StridedSlice intervals and unknown values") {
+    CHECK(strided("2..10", {{1, V({1})}, {2, V({5})}, {3, V({1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).str() ==
+          "[1..4]");
+    CHECK(strided("?", {{1, V({1})}, {2, V({-1})}, {3, V({1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).str() ==
+          "[?]");
+    CHECK(strided("?,3", {{1, V({0})}, {2, V({2})}, {3, V({1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).str() ==
+          "[..2,3]");
+    const auto r = strided("2,3", {}, {{"begin_mask", "0,0"}, {"end_mask", "0,0"}}, 2);
+    CHECK(r.str() == "[..2,..3]");
+    CHECK(r.unknown.has_value());
+    CHECK(strided("...", {}, {{"begin_mask", "0"}, {"end_mask", "0"}}, 2).str() == "[...]");
+}
+
+TEST_CASE("ops-b2 StridedSlice values and invalid") {
+    auto r = strided("4", {{0, V({1, 3, 224, 224})}, {1, V({1})}, {2, V({3})}, {3, V({1})}},
+                     {{"begin_mask", "0"}, {"end_mask", "0"}});
+    CHECK(r.str() == "[2]");
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{3, 224});
+    r = strided("4", {{0, V({1, 3, 224, 224})}, {1, V({-1})}, {2, V({0})}, {3, V({1})}},
+                {{"begin_mask", "0"}, {"end_mask", "0"}, {"shrink_axis_mask", "1"}});
+    CHECK(r.str() == "[]");
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{224});
+    r = strided("4", {{0, V({1, 3, 224, 224})}, {1, V({0})}, {2, V({0})}, {3, V({-1})}},
+                {{"begin_mask", "1"}, {"end_mask", "1"}});
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{224, 224, 3, 1});
+    // A 2-D value sliced on its second axis (new axis in front).
+    r = strided("2,3", {{0, V({1, 2, 3, 4, 5, 6})}, {1, V({0, 0, 1})}, {2, V({0, 0, 3})}, {3, V({1, 1, 2})}},
+                {{"begin_mask", "0,1,0"}, {"end_mask", "0,1,0"}, {"new_axis_mask", "1"}});
+    CHECK(r.str() == "[1,2,1]");
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{2, 5});
+    // Bounds of a ShapeOf of dynamic dims pass through.
+    r = strided("3", {{0, TensorValue{{1, 1}, {2, 8}, {0, ValueBounds::kUnbounded}}}, {1, V({1})}, {2, V({3})},
+                      {3, V({1})}},
+                {{"begin_mask", "0"}, {"end_mask", "0"}});
+    REQUIRE(r.outputs[0].value);
+    CHECK(r.outputs[0].value->at(0).hi == 8);
+    CHECK(r.outputs[0].value->at(1).hi == ValueBounds::kUnbounded);
+    // Begin known only as bounds: the dim spans the slices of every begin.
+    r = strided("10", {{1, TensorValue{{2, 4}}}, {2, V({8})}, {3, V({1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}});
+    CHECK(r.str() == "[4..6]");
+    CHECK_FALSE(r.outputs[0].value);
+
+    CHECK(strided("4", {{1, V({0})}, {2, V({1})}, {3, V({0})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).problem() ==
+          "strides[0] is 0: strides must be non-zero");
+    CHECK(strided("4", {{1, V({0})}, {2, V({1})}, {3, V({1})}},
+                  {{"begin_mask", "0"}, {"end_mask", "0"}, {"ellipsis_mask", "1,1"}})
+              .problem() == "ellipsis_mask [1,1] sets more than one ellipsis");
+    CHECK(strided("4", {{1, V({0, 0})}, {2, V({1, 1})}, {3, V({1, 1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}})
+              .problem() == "data rank 1 plus 0 new axes is less than the 2 begin/end values");
+    const auto missing = strided("4", {{1, V({0})}, {2, V({1})}, {3, V({1})}}, {{"end_mask", "0"}});
+    CHECK(missing.problem() == "begin_mask is missing (a list of integers)");
+    const auto two_d = run_op({"StridedSlice", 1, {{"begin_mask", "0"}, {"end_mask", "0"}},
+                               {In("4"), In("1,1", i64), In("1", i64)}, {}});
+    CHECK(two_d.problem() == "begin input must be 1D (has rank 2)");
+}
+
+namespace {
+
+OpRun slice(const std::string& data, std::map<size_t, TensorValue> values, bool axes = true) {
+    const std::string len = std::to_string(values.count(1) ? values.at(1).size() : 1);
+    std::vector<OpInput> in{In(data), In(len, i64), In(len, i64), In(len, i64)};
+    if (axes) in.push_back(In(len, i64));
+    return run_op({"Slice", 8, {}, in, std::move(values)});
+}
+
+}  // namespace
+
+TEST_CASE("ops-b2 Slice") {
+    CHECK(slice("10,20", {{1, V({1})}, {2, V({8})}, {3, V({2})}, {4, V({1})}}).str() == "[10,4]");
+    CHECK(slice("10,20", {{1, V({-1})}, {2, V({-11})}, {3, V({-1})}, {4, V({0})}}).str() == "[10,20]");
+    CHECK(slice("10,20", {{1, V({0, 0})}, {2, V({5, 5})}, {3, V({1, 1})}}, false).str() == "[5,5]");
+    CHECK(slice("?,2..8", {{1, V({1, 1})}, {2, V({5, 5})}, {3, V({1, 1})}}, false).str() == "[..4,1..4]");
+    const auto unknown = run_op({"Slice", 8, {}, {In("10,20"), In("1", i64), In("1", i64), In("1", i64),
+                                                   In("1", i64)}, {}});
+    CHECK(unknown.str() == "[..10,..20]");
+    CHECK(unknown.unknown.has_value());
+    auto r = slice("4", {{0, V({1, 3, 224, 224})}, {1, V({-2})}, {2, V({kMax})}, {3, V({1})}, {4, V({0})}});
+    CHECK(r.str() == "[2]");
+    CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{224, 224});
+    CHECK(slice("10,20", {{1, V({0, 0})}, {2, V({5, 5})}, {3, V({1, 1})}, {4, V({1, -1})}}).problem() ==
+          "axes [1,-1] are not unique");
+    CHECK(slice("10,20", {{1, V({0})}, {2, V({5})}, {3, V({0})}, {4, V({1})}}).problem() ==
+          "step[0] is 0: steps must be non-zero");
+    CHECK(slice("10,20", {{1, V({0})}, {2, V({5})}, {3, V({1})}, {4, V({2})}}).problem() ==
+          "axes: axis 2 is out of range [-2, 1] for data rank 2");
+}
+
+namespace {
+
+OpRun pad(int v, const std::string& data, TensorValue begin, TensorValue end, const std::string& mode = "constant") {
+    const std::string n = std::to_string(begin.size());
+    return run_op({"Pad", v, {{"pad_mode", mode}}, {In(data), In(n, i64), In(n, i64)}, {{1, begin}, {2, end}}});
+}
+
+}  // namespace
+
+TEST_CASE("ops-b2 Pad") {
+    CHECK(pad(1, "1,3,4,4", V({0, 0, 1, 1}), V({0, 0, 2, 2})).str() == "[1,3,7,7]");
+    CHECK(pad(12, "1,3,4,4", V({0, 0, -1, -1}), V({0, 0, 0, 0})).str() == "[1,3,3,3]");
+    CHECK(pad(1, "2..5,?", V({1, 1}), V({1, 0})).str() == "[4..7,1..]");
+    CHECK(pad(1, "1,3,4,4", V({0, 0, -1, 0}), V({0, 0, 0, 0})).str() == "[1,3,3,4]");
+    // Pads known as bounds (a ShapeOf-derived value) pad the dim's bounds.
+    CHECK(pad(12, "4,?", TensorValue{{1, 3}, {0, 0}}, V({0, 2})).str() == "[5..7,2..]");
+    CHECK(pad(12, "4", TensorValue{{0, ValueBounds::kUnbounded}}, V({0})).str() == "[4..]");
+    // Pads that take a dim below 0 leave it dynamic, as OpenVINO's padded bound does.
+    CHECK(pad(12, "2,3..9", V({-5, -4}), V({0, 0})).str() == "[?,..5]");
+    CHECK(pad(1, "1,3,1,4", V({0, 0, 1, 0}), V({0, 0, 0, 0}), "reflect").problem() ==
+          "pad_mode reflect needs data dim 2 to be at least 2, it is 1");
+    CHECK(pad(1, "1,3,4,4", V({0, 0, 4, 0}), V({0, 0, 0, 0}), "reflect").problem() ==
+          "pad_mode reflect needs pads_begin[2] 4 and pads_end[2] 0 to be at most data dim 2 (4) - 1");
+    CHECK(pad(1, "1,3,4,4", V({0, 0, 4, 0}), V({0, 0, 0, 0}), "symmetric").ok());
+    CHECK(pad(1, "1,3,4,4", V({0, 0}), V({0, 0})).problem() ==
+          "pads_begin has 2 and pads_end 2 values: data rank 4 needs that many");
+    CHECK(pad(1, "4", V({0}), V({0}), "wrap").problem() ==
+          "pad_mode=\"wrap\" is not one of constant, edge, reflect, symmetric");
+    const auto unknown = run_op({"Pad", 1, {{"pad_mode", "edge"}}, {In("1,3,4"), In("3", i64), In("3", i64)}, {}});
+    CHECK(unknown.str() == "[?,?,?]");
+    CHECK(unknown.unknown.has_value());
+    const auto value = run_op({"Pad", 12, {{"pad_mode", "constant"}},
+                               {In("1,3"), In("2", i64), In("2", i64), In("", ElementType::f16)},
+                               {{1, V({0, 0})}, {2, V({0, 0})}}});
+    CHECK(value.problem() == "data element type f32 and pad_value element type f16 differ");
+}
+
+TEST_CASE("ops-b2 Interpolate") {
+    const std::vector<std::pair<std::string, std::string>> sizes_attrs{{"mode", "nearest"},
+                                                                       {"shape_calculation_mode", "sizes"}};
+    auto r = run_op({"Interpolate", 4, sizes_attrs, {In("1,3,10,10"), In("2", i64), In("2"), In("2", i64)},
+                     {{1, V({20, 30})}, {3, V({2, 3})}}});
+    CHECK(r.str() == "[1,3,20,30]");
+    CHECK(r.outputs[0].type == ElementType::f32);
+    auto padded = sizes_attrs;
+    padded.push_back({"pads_begin", "0,0,1,1"});
+    padded.push_back({"pads_end", "0,0,1,1"});
+    r = run_op({"Interpolate", 4, padded, {In("1,3,10,10"), In("1", i64), In("1"), In("1", i64)},
+                {{1, V({20})}, {3, V({3})}}});
+    CHECK(r.str() == "[1,3,12,20]");
+    r = run_op({"Interpolate", 4, sizes_attrs, {In("1,3,10,10"), In("4", i64), In("4")}, {{1, V({1, 3, 5, 6})}}});
+    CHECK(r.str() == "[1,3,5,6]");
+    r = run_op({"Interpolate", 4, {{"mode", "linear"}, {"shape_calculation_mode", "scales"}},
+                {In("1,3,10,10"), In("2", i64), In("2"), In("2", i64)}, {{3, V({2, 3})}}});
+    CHECK(r.str() == "[1,3,?,?]");
+    CHECK(r.unknown.has_value());
+    r = run_op({"Interpolate", 11, sizes_attrs, {In("1,3,10,?"), In("2", i64), In("2", i64)},
+                {{1, V({20, 30})}, {2, V({2, 3})}}});
+    CHECK(r.str() == "[1,3,20,30]");
+    r = run_op({"Interpolate", 0, {{"axes", "2,3"}, {"mode", "linear"}}, {In("1,3,10,10"), In("2", i64)},
+                {{1, V({5, 6})}}});
+    CHECK(r.str() == "[1,3,5,6]");
+    r = run_op({"Interpolate", 11, sizes_attrs, {In("..."), In("2", i64), In("2", i64)}, {}});
+    CHECK(r.str() == "[...]");
+    r = run_op({"Interpolate", 11, sizes_attrs, {In("1,3,10,10"), In("2", i64), In("2", i64)},
+                {{1, V({20, 30})}, {2, V({2, 4})}}});
+    CHECK(r.problem() == "axes [2,4]: every axis must be less than data rank 4 (and >= 0)");
+    r = run_op({"Interpolate", 11, sizes_attrs, {In("1,3,10,10"), In("1", i64), In("2", i64)},
+                {{1, V({20})}, {2, V({2, 3})}}});
+    CHECK(r.problem() == "sizes has 1 values for 2 axes");
+    r = run_op({"Interpolate", 4, sizes_attrs, {In("1,3,10,10"), In("2"), In("2")}, {{1, V({20, 30})}}});
+    CHECK(r.problem() == "sizes element type f32 is not one of i32, i64, u32, u64");
+    r = run_op({"Interpolate", 11, {{"mode", "cubic"}, {"shape_calculation_mode", "scales"}},
+                {In("1,3,10,10"), In("2", i64), In("2", i64)}, {}});
+    CHECK(r.problem() == "scales element type i64 is not one of f32, f16, bf16");
+    r = run_op({"Interpolate", 4, {{"mode", "bilinear_pillow"}, {"shape_calculation_mode", "sizes"}},
+                {In("1,3,10,10"), In("2", i64), In("2")}, {}});
+    CHECK(r.problem() == "mode=bilinear_pillow needs Interpolate-11");
+}
+
+TEST_CASE("ops-b2 Scatter updates") {
+    const auto su = [](const std::string& u, int64_t axis) {
+        return run_op({"ScatterUpdate", 3, {}, {In("1000,256,10,15"), In("125,20", i64), In(u), In("", i64)},
+                       {{3, V({axis})}}});
+    };
+    CHECK(su("1000,125,20,10,15", 1).str() == "[1000,256,10,15]");
+    CHECK(su("1000,125,20,10,15", 1).ok());
+    CHECK(su("1000,125,21,10,15", 1).problem() ==
+          "updates [1000,125,21,10,15] must be data[:axis] + indices + data[axis+1:] = [1000,125,20,10,15]");
+    CHECK(su("1000,125,20,10", 1).problem() == "updates rank 4 must be indices rank 2 + data rank 4 - 1");
+
+    const auto nd = [](int v, const std::string& i, const std::string& u) {
+        return run_op({"ScatterNDUpdate", v, {}, {In("1000,256,10,15"), In(i, i64), In(u)}, {}});
+    };
+    CHECK(nd(3, "25,125,3", "25,125,15").str() == "[1000,256,10,15]");
+    CHECK(nd(15, "25,125,3", "25,125,15").ok());
+    CHECK(nd(3, "25,125,5", "25,125").problem() == "last dim of indices 5 exceeds data rank 4");
+    CHECK(nd(3, "25,125,3", "25,125,15,1").problem() ==
+          "updates rank 4 must be data rank 4 + indices rank 3 - 3 - 1 = 3");
+    CHECK(nd(3, "25,125,3", "25,124,15").problem() == "updates [25,124,15] must be indices[:-1] + data[3:] = [25,125,15]");
+    const auto bad = run_op({"ScatterNDUpdate", 15, {{"reduction", "mean"}},
+                             {In("4"), In("1,1", i64), In("1")}, {}});
+    CHECK(bad.problem() == "reduction=\"mean\" is not one of none, sum, sub, prod, min, max");
+
+    const auto seu = [](int v, const std::string& i, const std::string& u, int64_t axis) {
+        return run_op({"ScatterElementsUpdate", v, {}, {In("2,4,5,7"), In(i, i64), In(u), In("", i64)},
+                       {{3, V({axis})}}});
+    };
+    CHECK(seu(3, "2,2,2,2", "2,2,2,2", 1).str() == "[2,4,5,7]");
+    CHECK(seu(12, "2,2,2,2", "2,2,2,2", -1).ok());
+    CHECK(seu(3, "2,2,2", "2,2,2", 1).problem() == "indices rank 3 and data rank 4 must be equal");
+    CHECK(seu(3, "2,2,2,2", "2,2,2,3", 1).problem() == "indices [2,2,2,2] and updates [2,2,2,3] must have equal shapes");
+    CHECK(seu(3, "2,2,2,2", "2,2,2,2", 4).problem() == "axis 4 is out of range [-4, 3] for data rank 4");
+    const auto types = run_op({"ScatterElementsUpdate", 3, {}, {In("2"), In("2", i64), In("2", i32), In("", i64)}, {}});
+    CHECK(types.problem() == "data element type f32 and updates element type i32 differ");
+}
+
+TEST_CASE("ops-b2 NonZero OneHot Bucketize") {
+    auto r = run_op({"NonZero", 3, {}, {In("3,5")}, {}});
+    CHECK(r.str() == "[2,..15]");
+    CHECK(r.outputs[0].type == ElementType::i64);
+    r = run_op({"NonZero", 3, {{"output_type", "i32"}}, {In("3,?")}, {}});
+    CHECK(r.str() == "[2,?]");
+    CHECK(r.outputs[0].type == ElementType::i32);
+    CHECK(run_op({"NonZero", 3, {}, {In("...")}, {}}).str() == "[?,?]");
+    CHECK(run_op({"NonZero", 3, {}, {In("")}, {}}).str() == "[?,?]");
+    CHECK(run_op({"NonZero", 3, {}, {In("2..3,4")}, {}}).str() == "[2,..12]");
+    CHECK(run_op({"NonZero", 3, {{"output_type", "f32"}}, {In("3")}, {}}).problem() ==
+          "output_type=f32 is not one of i32, i64");
+
+    const auto oh = [](const std::string& indices, int64_t axis, std::map<size_t, TensorValue> values) {
+        return run_op({"OneHot", 1, {{"axis", std::to_string(axis)}},
+                       {In(indices, i64), In("", i64), In("", ElementType::u8), In("", ElementType::u8)},
+                       std::move(values)});
+    };
+    r = oh("3", -1, {{1, V({5})}});
+    CHECK(r.str() == "[3,5]");
+    CHECK(r.outputs[0].type == ElementType::u8);
+    CHECK(oh("3,2", 0, {{1, V({5})}}).str() == "[5,3,2]");
+    CHECK(oh("3,2", 1, {}).str() == "[3,?,2]");
+    CHECK(oh("3", 2, {{1, V({5})}}).problem() == "axis 2 is out of range [-2, 1] for indices rank 1");
+    CHECK(oh("3", 0, {{1, V({-5})}}).problem() == "depth -5 is negative");
+
+    r = run_op({"Bucketize", 3, {{"output_type", "i32"}}, {In("2,3"), In("4")}, {}});
+    CHECK(r.str() == "[2,3]");
+    CHECK(r.outputs[0].type == ElementType::i32);
+    CHECK(run_op({"Bucketize", 3, {}, {In("2"), In("4,1")}, {}}).problem() ==
+          "buckets input must be a 1D tensor, it is [4,1]");
+}
+
+TEST_CASE("ops-b2 Embeddings") {
+    auto r = run_op({"EmbeddingBagOffsetsSum", 3, {}, {In("5,2,6"), In("4", i64), In("3", i64), In("", i64), In("4")}, {}});
+    CHECK(r.str() == "[3,2,6]");
+    CHECK(r.outputs[0].type == ElementType::f32);
+    CHECK(run_op({"EmbeddingBagOffsets", 15, {{"reduction", "mean"}}, {In("5,?"), In("4", i32), In("?", i32)}, {}})
+              .str() == "[?,?]");
+    CHECK(run_op({"EmbeddingBagOffsetsSum", 3, {}, {In("5,2"), In("4", i64), In("3", i32)}, {}}).problem() ==
+          "input 2 element type i32 and indices element type i64 differ");
+    CHECK(run_op({"EmbeddingBagOffsetsSum", 3, {}, {In("5,2"), In("4", i64), In("3", i64), In("", i64), In("3")}, {}})
+              .problem() == "indices [4] and per_sample_weights [3] must have the same shape");
+    CHECK(run_op({"EmbeddingBagOffsets", 15, {{"reduction", "max"}}, {In("5,2"), In("4", i64), In("3", i64)}, {}})
+              .problem() == "reduction=\"max\" is not one of sum, mean");
+
+    CHECK(run_op({"EmbeddingBagPackedSum", 3, {}, {In("5,2,6"), In("3,4", i64)}, {}}).str() == "[3,2,6]");
+    CHECK(run_op({"EmbeddingBagPacked", 15, {{"reduction", "mean"}}, {In("5,2"), In("3,4", i64), In("3,4")}, {}})
+              .problem() == "per_sample_weights can only be used with reduction sum, not mean");
+    CHECK(run_op({"EmbeddingBagPacked", 15, {}, {In("5,2"), In("?,4", i64), In("3,4")}, {}}).str() == "[3,2]");
+    CHECK(run_op({"EmbeddingBagPackedSum", 3, {}, {In("5,2"), In("3", i64)}, {}}).problem() ==
+          "indices must be 2D, it is [3]");
+
+    const auto seg = [](std::map<size_t, TensorValue> values) {
+        return run_op({"EmbeddingSegmentsSum", 3, {},
+                       {In("5,2,6"), In("4", i64), In("4", i64), In("", i64), In("", i64), In("4")}, std::move(values)});
+    };
+    CHECK(seg({{3, V({7})}}).str() == "[7,2,6]");
+    const auto unknown = seg({});
+    CHECK(unknown.str() == "[?,2,6]");
+    CHECK(unknown.unknown.has_value());
+    CHECK(run_op({"EmbeddingSegmentsSum", 3, {}, {In("5,2"), In("4", i64), In("3", i64), In("", i64)}, {}})
+              .problem() == "indices [4] and segment_ids [3] must have the same shape");
+    CHECK(run_op({"EmbeddingSegmentsSum", 3, {}, {In(""), In("4", i64), In("4", i64), In("", i64)}, {{3, V({2})}}})
+              .problem() == "emb_table must not be a scalar");
+}
+
+TEST_CASE("ops-b2 Unique") {
+    auto r = run_op({"Unique", 10, {}, {In("2,3")}, {}});
+    REQUIRE(r.outputs.size() == 4);
+    CHECK(r.str(0) == "[1..6]");
+    CHECK(r.str(1) == "[1..6]");
+    CHECK(r.str(2) == "[6]");
+    CHECK(r.str(3) == "[1..6]");
+    CHECK(r.outputs[0].type == ElementType::f32);
+    CHECK(r.outputs[1].type == ElementType::i64);
+    CHECK(r.outputs[3].type == ElementType::i64);
+    r = run_op({"Unique", 10, {{"index_element_type", "i32"}}, {In("?,3")}, {}});
+    CHECK(r.str(0) == "[?]");
+    CHECK(r.str(2) == "[?]");
+    CHECK(r.outputs[2].type == ElementType::i32);
+    r = run_op({"Unique", 10, {}, {In("2,3"), In("", i64)}, {{1, V({-1})}}});
+    CHECK(r.str(0) == "[2,1..3]");
+    CHECK(r.str(1) == "[1..6]");
+    CHECK(r.str(2) == "[3]");
+    r = run_op({"Unique", 10, {}, {In("2,0"), In("1", i32)}, {{1, V({1})}}});
+    CHECK(r.str(0) == "[2,0]");
+    CHECK(r.str(1) == "[0]");
+    CHECK(r.str(3) == "[0]");
+    CHECK(run_op({"Unique", 10, {}, {In("2,3"), In("", i64)}, {{1, V({2})}}}).problem() ==
+          "axis 2 is out of range [-2, 1] for data rank 2");
+    CHECK(run_op({"Unique", 10, {{"index_element_type", "u8"}}, {In("2,3")}, {}}).problem() ==
+          "index_element_type=u8 is not one of i32, i64");
+}
+
+TEST_CASE("ops-b2 bounds and dynamic inputs") {
+    // Slice with a start known only as bounds (a ShapeOf-derived value): the dim spans every start.
+    auto r = slice("10", {{1, TensorValue{{1, 3}}}, {2, V({kMax})}, {3, V({1})}, {4, V({0})}});
+    CHECK(r.str() == "[7..9]");
+    CHECK_FALSE(r.outputs[0].value);
+    // ScatterUpdate with an unknown axis checks ranks only; the output is the data's shape.
+    r = run_op({"ScatterUpdate", 3, {}, {In("?,4..6"), In("2", i32), In("?,2"), In("", i64)}, {}});
+    CHECK(r.str() == "[?,4..6]");
+    CHECK(run_op({"ScatterUpdate", 3, {}, {In("..."), In("2", i32), In("3"), In("", i64)}, {}}).str() == "[...]");
+    // GatherND keeps intervals.
+    CHECK(run_op({"GatherND", 8, {}, {In("2..4,3,?"), In("5..6,1", i64)}, {}}).str() == "[5..6,3,?]");
+    // OneHot depth known as bounds.
+    r = run_op({"OneHot", 1, {{"axis", "-1"}}, {In("2", i64), In("", i64), In(""), In("")}, {{1, TensorValue{{3, 8}}}}});
+    CHECK(r.str() == "[2,3..8]");
+    CHECK(r.outputs[0].type == ElementType::f32);
+    CHECK(run_op({"OneHot", 1, {{"axis", "0"}}, {In("...", i64), In("", i64), In(""), In("")}, {}}).str() == "[...]");
+    CHECK(run_op({"OneHot", 1, {{"axis", "0"}}, {In("2", i64), In("1", i64), In(""), In("")}, {}}).problem() ==
+          "depth input must be a scalar, it is [1]");
+    // Interpolate sizes known as bounds.
+    r = run_op({"Interpolate", 11, {{"mode", "nearest"}, {"shape_calculation_mode", "sizes"}},
+                {In("1,3,?,?"), In("2", i64), In("2", i64)}, {{1, TensorValue{{1, 8}, {0, ValueBounds::kUnbounded}}}, {2, V({2, 3})}}});
+    CHECK(r.str() == "[1,3,1..8,?]");
+}
