@@ -101,15 +101,21 @@ std::optional<std::string> check_const_range(const ConstInfo& info, uint64_t bin
 }
 
 namespace {
+
 template <class T>
-int64_t load(const char* p) {
+T load_raw(const char* p) {
     T v;
     std::memcpy(&v, p, sizeof(T));
-    return static_cast<int64_t>(v);
+    return v;
 }
-}  // namespace
 
-std::optional<std::vector<int64_t>> read_const_ints(const Model& model, const ConstInfo& info, std::string* error) {
+template <class T>
+int64_t load(const char* p) {
+    return static_cast<int64_t>(load_raw<T>(p));
+}
+
+// The Const's bytes, when the .bin holds them and they are few enough to be a list of sizes or scales.
+std::optional<std::string> read_const_bytes(const Model& model, const ConstInfo& info, std::string* error) {
     static_assert(std::endian::native == std::endian::little, "the .bin is little-endian");
     if (!model.bin_present) {
         *error = "the .bin file is missing";
@@ -119,22 +125,48 @@ std::optional<std::vector<int64_t>> read_const_ints(const Model& model, const Co
         *error = *problem;
         return std::nullopt;
     }
-    const int bits = element_type_bits(info.type);
-    if (!is_integer_type(info.type) || bits < 8) {
-        *error = fmt::format("Const of {} cannot hold integer sizes", element_type_name(info.type));
+    const uint64_t size = *const_bytes_needed(info);
+    if (size > (8u << 20)) {
+        *error = fmt::format("Const of {} bytes is too large to read as a list of sizes", size);
         return std::nullopt;
     }
-    const uint64_t count = *const_bytes_needed(info) / (bits / 8);
-    if (count > (1u << 20)) {
-        *error = fmt::format("Const of {} elements is too large to read as a size list", count);
-        return std::nullopt;
-    }
-    std::string bytes(count * (bits / 8), '\0');
+    std::string bytes(size, '\0');
     std::ifstream in(model.bin_path, std::ios::binary);
     if (!in.seekg(static_cast<std::streamoff>(info.offset)) || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
         *error = "cannot read the Const data from the .bin";
         return std::nullopt;
     }
+    return bytes;
+}
+
+}  // namespace
+
+std::optional<std::vector<double>> read_const_reals(const Model& model, const ConstInfo& info, std::string* error) {
+    if (info.type != ElementType::f32 && info.type != ElementType::f64) {
+        *error = fmt::format("Const of {} is not read as real numbers", element_type_name(info.type));
+        return std::nullopt;
+    }
+    const auto bytes = read_const_bytes(model, info, error);
+    if (!bytes) return std::nullopt;
+    const size_t width = info.type == ElementType::f32 ? 4 : 8;
+    std::vector<double> values;
+    values.reserve(bytes->size() / width);
+    for (size_t at = 0; at + width <= bytes->size(); at += width)
+        values.push_back(width == 4 ? static_cast<double>(load_raw<float>(bytes->data() + at))
+                                    : load_raw<double>(bytes->data() + at));
+    return values;
+}
+
+std::optional<std::vector<int64_t>> read_const_ints(const Model& model, const ConstInfo& info, std::string* error) {
+    const int bits = element_type_bits(info.type);
+    if (!is_integer_type(info.type) || bits < 8) {
+        *error = fmt::format("Const of {} cannot hold integer sizes", element_type_name(info.type));
+        return std::nullopt;
+    }
+    const auto read = read_const_bytes(model, info, error);
+    if (!read) return std::nullopt;
+    const std::string& bytes = *read;
+    const uint64_t count = bytes.size() / static_cast<uint64_t>(bits / 8);
     std::vector<int64_t> values;
     for (uint64_t i = 0; i < count; ++i) {
         const char* p = bytes.data() + i * (bits / 8);

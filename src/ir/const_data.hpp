@@ -30,5 +30,7 @@ std::optional<std::string> check_const_range(const ConstInfo& info, uint64_t bin
 
 // Reads an integer Const (i8..u64) as int64 values; nullopt with *error when it cannot.
 std::optional<std::vector<int64_t>> read_const_ints(const Model& model, const ConstInfo& info, std::string* error);
+// Reads an f32 or f64 Const as doubles; nullopt with *error when it cannot.
+std::optional<std::vector<double>> read_const_reals(const Model& model, const ConstInfo& info, std::string* error);
 
 }  // namespace irlint

@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -97,6 +98,7 @@ private:
         std::vector<size_t> row_of(graph.layers.size(), kNoRow);
         produced_.clear();
         values_.clear();
+        reals_.clear();
         first_output_.assign(1, 0);
         for (size_t i = 0; i < graph.layers.size(); ++i) {
             const Layer& l = graph.layers[i];
@@ -203,11 +205,12 @@ private:
             return;
         }
         shapes.op = lookup->entry;
-        OpLayerInput in{&l, lookup->entry, {}, {}, {}};
+        OpLayerInput in{&l, lookup->entry, {}, {}, {}, {}};
         in.inputs.reserve(shapes.inputs.size());
         for (size_t p = 0; p < shapes.inputs.size(); ++p) in.inputs.push_back({shapes.inputs[p], shapes.input_types[p]});
         value_miss_.clear();
         in.values = [this, &graph, &index, i](size_t p) { return value_of(graph, index, i, p); };
+        in.reals = [this, &graph, &index, i](size_t p) { return reals_of(graph, index, i, p); };
         for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k)
             in.outputs_consumed.push_back(produced_[k].consumed);
         auto values = check_op_layer(in, shapes, r_.diagnostics);
@@ -249,15 +252,37 @@ private:
         return slot.state == ValueSlot::State::known ? &slot.value : nullptr;
     }
 
+    const std::vector<double>* reals_of(const Graph& graph, const GraphIndex& index, size_t i, size_t p) {
+        if (p >= index.producer_of[i].size() || !index.producer_of[i][p]) return nullptr;
+        const PortRef src = *index.producer_of[i][p];
+        const Layer& c = graph.layers[src.layer];
+        if (c.kind != LayerKind::constant) return nullptr;
+        const size_t key = first_output_[src.layer] + src.port;
+        if (const auto it = reals_.find(key); it != reals_.end()) return it->second ? &*it->second : nullptr;
+        auto& slot = reals_[key];
+        std::string error;
+        const auto info = parse_const(c, &error);
+        if (!info || !small_const(*info)) return nullptr;
+        if (!model_.bin_present) {
+            value_miss_ = "Const data not available: no .bin beside the .xml";
+            return nullptr;
+        }
+        slot = read_const_reals(model_, *info, &error);
+        return slot ? &*slot : nullptr;
+    }
+
+    static bool small_const(const ConstInfo& info) {
+        uint64_t count = 1;
+        for (const int64_t d : info.shape)
+            if (d < 0 || __builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) return false;
+        return count <= kMaxValueElements;
+    }
+
     void read_const_value(const Layer& c, ValueSlot& slot) {
         slot.state = ValueSlot::State::unknown;
         std::string error;
         const auto info = parse_const(c, &error);
-        if (!info || !is_integer_type(info->type)) return;
-        uint64_t count = 1;
-        for (const int64_t d : info->shape)
-            if (d < 0 || __builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) return;
-        if (count > kMaxValueElements) return;
+        if (!info || !is_integer_type(info->type) || !small_const(*info)) return;
         if (!model_.bin_present) {
             value_miss_ = "Const data not available: no .bin beside the .xml";
             return;
@@ -440,6 +465,7 @@ private:
     };
     std::map<std::string, NotChecked> not_checked_;  // per layer type
     std::vector<ValueSlot> values_;                   // parallel to produced_
+    std::unordered_map<size_t, std::optional<std::vector<double>>> reals_;  // by index into produced_
     std::string value_miss_;                          // why the last value an op asked for is unknown
     size_t const_count_ = 0;
     size_t skipped_for_bin_ = 0;

@@ -15,7 +15,7 @@ public:
 
     std::vector<std::optional<TensorValue>> run() {
         shapes_.status = LayerStatus::ok;
-        OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values);
+        OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values, in_.reals);
         std::vector<OpOutput> outputs;
         in_.entry->infer(ctx, outputs);
         if (ctx.failed()) {

@@ -17,6 +17,7 @@ struct OpLayerInput {
     const OpEntry* entry = nullptr;
     std::vector<OpInput> inputs;          // per input port: the producer's declared shape and type
     OpContext::ValueSource values;        // the known values of an input, read on demand
+    OpContext::RealSource reals;          // the same for floating-point values
     std::vector<bool> outputs_consumed;   // per output port: some edge takes it
 };
 

@@ -54,9 +54,12 @@ struct OpProblem {
 class OpContext {
 public:
     using ValueSource = std::function<const TensorValue*(size_t input)>;
+    // Floating-point values (Interpolate's scales): a small f32/f64 Const's data.
+    using RealSource = std::function<const std::vector<double>*(size_t input)>;
 
-    OpContext(const Layer& layer, int version, std::span<const OpInput> inputs, ValueSource values)
-        : layer_(layer), version_(version), inputs_(inputs), values_(std::move(values)) {}
+    OpContext(const Layer& layer, int version, std::span<const OpInput> inputs, ValueSource values,
+              RealSource reals = {})
+        : layer_(layer), version_(version), inputs_(inputs), values_(std::move(values)), reals_(std::move(reals)) {}
 
     const Layer& layer() const { return layer_; }
     int version() const { return version_; }  // the op's version: 1, 3, 4, 8, ...
@@ -70,6 +73,8 @@ public:
     const TensorValue* value(size_t i) const;
     // The exact integer values of input i, nullopt when some is unknown or only bounded.
     std::optional<std::vector<int64_t>> exact_values(size_t i) const;
+    // The floating-point values of input i (a small f32/f64 Const), else nullptr.
+    const std::vector<double>* real_values(size_t i) const { return i < inputs_.size() && reals_ ? reals_(i) : nullptr; }
 
     // Attributes. Each reader records an attribute problem (naming the attribute and what is allowed) and
     // returns nullopt when the text is malformed; a missing attribute without a default is a problem too.
@@ -109,6 +114,7 @@ private:
     int version_;
     std::span<const OpInput> inputs_;
     ValueSource values_;
+    RealSource reals_;
     std::vector<OpProblem> problems_;
     std::optional<std::string> unknown_reason_;
 };

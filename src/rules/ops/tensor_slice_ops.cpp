@@ -717,6 +717,36 @@ std::vector<int64_t> resized(std::vector<int64_t> v, size_t n) {
 
 }  // namespace
 
+
+// One bound of a padded dim times a scale, as OpenVINO computes it: in float, the scale nudged up by 1e-6 so
+// that 0.5 * 224 does not come out as 111.99999, then truncated. An unbounded bound stays unbounded.
+int64_t scaled_bound(int64_t bound, double scale) {
+    if (bound == Dim::kInf) return Dim::kInf;
+    const float product = static_cast<float>(bound) * (static_cast<float>(scale) + 1.0e-6f);
+    if (!(product >= 0.0f)) return 0;
+    if (product >= 9.2e18f) return Dim::kInf;
+    return static_cast<int64_t>(product);
+}
+
+void apply_scales(OpContext& ctx, Shape& shape, const std::vector<size_t>& axes, size_t port) {
+    const std::vector<double>* scales = ctx.real_values(port);
+    if (!scales) {
+        ctx.value_unknown("the scales (input " + std::to_string(port) + ") are not known");
+        for (const size_t a : axes) shape.dims[a] = Dim();
+        return;
+    }
+    if (scales->size() != axes.size()) {
+        ctx.invalid_input(fmt::format("{} scales for {} axes: there must be one scale per axis", scales->size(),
+                                      axes.size()));
+        return;
+    }
+    for (size_t k = 0; k < axes.size(); ++k) {
+        const Dim& d = shape.dims[axes[k]];
+        const int64_t hi = scaled_bound(d.max(), (*scales)[k]);
+        shape.dims[axes[k]] = Dim(scaled_bound(d.min(), (*scales)[k]), hi == Dim::kInf ? -1 : hi);
+    }
+}
+
 void infer_interpolate(OpContext& ctx, std::vector<OpOutput>& out) {
     const int version = ctx.version();
     if (version == 0) {
@@ -791,9 +821,8 @@ void infer_interpolate(OpContext& ctx, std::vector<OpOutput>& out) {
         result.shape.dims.push_back(padded(data.dims[i], pads));
     }
     if (scales) {
-        // Scales are floating-point values: irlint's value source holds integers only.
-        ctx.value_unknown("scales are floating-point values irlint does not read");
-        for (const size_t a : *axes) result.shape.dims[a] = Dim();
+        apply_scales(ctx, result.shape, *axes, values_port);
+        if (ctx.failed()) return;
     } else {
         set_sizes(ctx, result.shape, *axes, values_port);
         if (ctx.failed()) return;
