@@ -50,15 +50,14 @@ void pass_through(OpContext& ctx, std::vector<OpOutput>& out, std::optional<Elem
 }
 
 // Which element types a unary op accepts, as the OpenVINO class checks them.
-enum class Accepts { any, not_boolean, real, numeric, boolean, integral_or_boolean };
+enum class Accepts { any, not_boolean, real, numeric, integral_or_boolean };
 
 bool accepts(Accepts a, std::optional<ElementType> t) {
     switch (a) {
         case Accepts::any: return true;
-        case Accepts::not_boolean: return !known(t) || !is_bool(*t);
+        case Accepts::not_boolean: return !known(t) || (!is_bool(*t) && *t != ElementType::string);
         case Accepts::real: return maybe_real(t);
         case Accepts::numeric: return maybe_numeric(t);
-        case Accepts::boolean: return maybe_bool(t);
         case Accepts::integral_or_boolean: return maybe_integral(t) || is_bool(*t);
     }
     return true;
@@ -67,10 +66,9 @@ bool accepts(Accepts a, std::optional<ElementType> t) {
 std::string_view accepts_str(Accepts a) {
     switch (a) {
         case Accepts::any: return "any type";
-        case Accepts::not_boolean: return "a non-boolean type";
+        case Accepts::not_boolean: return "neither boolean nor string";
         case Accepts::real: return "a floating-point type";
         case Accepts::numeric: return "a numeric type";
-        case Accepts::boolean: return "boolean";
         case Accepts::integral_or_boolean: return "an integer or boolean type";
     }
     return "";
@@ -98,9 +96,9 @@ void infer_is_class(OpContext& ctx, std::vector<OpOutput>& out) {
     pass_through(ctx, out, ElementType::boolean);
 }
 
+// Elu and Round check no element type (their classes skip the arithmetic check).
 void infer_elu(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1) || !ctx.attr_float("alpha")) return;
-    if (!check_input_type(ctx, 0, Accepts::not_boolean)) return;
     pass_through(ctx, out, ctx.type(0));
 }
 
@@ -130,7 +128,6 @@ void infer_gelu(OpContext& ctx, std::vector<OpOutput>& out) {
 void infer_round(OpContext& ctx, std::vector<OpOutput>& out) {
     static constexpr std::array<std::string_view, 2> kModes{"half_to_even", "half_away_from_zero"};
     if (!ctx.expect_inputs(1) || !ctx.attr_enum("mode", kModes)) return;
-    if (!check_input_type(ctx, 0, Accepts::not_boolean)) return;
     pass_through(ctx, out, ctx.type(0));
 }
 
@@ -167,12 +164,12 @@ void infer_selu(OpContext& ctx, std::vector<OpOutput>& out) {
     pass_through(ctx, out, t);
 }
 
-// HardSigmoid: alpha and beta are scalars of the data's type.
+// HardSigmoid: alpha and beta are scalars (when their shapes are static) of the data's type.
 void infer_hard_sigmoid(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3)) return;
     static constexpr std::array<std::string_view, 3> kNames{"data", "alpha", "beta"};
     for (size_t i = 1; i < 3; ++i) {
-        if (!rank_may_be(ctx.shape(i), 0)) {
+        if (ctx.shape(i).is_static() && ctx.shape(i).rank() != 0) {
             ctx.invalid_input(fmt::format("{} must be a scalar, it is {}", kNames[i], ctx.shape(i).str()));
             return;
         }
@@ -213,8 +210,10 @@ std::optional<TensorValue> converted_value(OpContext& ctx, ElementType dest) {
     const TensorValue* v = ctx.value(0);
     if (!v || v->size() != *small_static_size(ctx.shape(0))) return std::nullopt;
     for (const ValueBounds& b : *v) {
-        // An unbounded upper bound stays unbounded in a type at least as wide as int64.
-        const bool hi_ok = b.hi <= range->second || (b.hi == ValueBounds::kUnbounded && range->second == INT64_MAX);
+        // OpenVINO carries an unbounded upper bound (the type's max) over as the destination's max, except
+        // into types of 16 bits or fewer.
+        const bool hi_ok =
+            b.hi <= range->second || (b.hi == ValueBounds::kUnbounded && element_type_bits(dest) > 16);
         if (b.lo < range->first || !hi_ok) return std::nullopt;
     }
     return *v;
@@ -251,12 +250,12 @@ void infer_lrn(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     const Shape& data = ctx.shape(0);
     const Shape& axes = ctx.shape(1);
-    if (!axes.rank_dynamic && axes.rank() != 1) {
+    // OpenVINO looks at the axes' shape only when it is static.
+    if (axes.is_static() && axes.rank() != 1) {
         ctx.invalid_input(fmt::format("axes must be 1D, it is {}", axes.str()));
         return;
     }
-    if (!data.rank_dynamic && !axes.rank_dynamic && axes.dims[0].is_static() &&
-        axes.dims[0].length() > static_cast<int64_t>(data.rank())) {
+    if (axes.is_static() && !data.rank_dynamic && axes.dims[0].length() > static_cast<int64_t>(data.rank())) {
         ctx.invalid_input(fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(),
                                       data.rank()));
         return;
@@ -268,7 +267,7 @@ void infer_lrn(OpContext& ctx, std::vector<OpOutput>& out) {
     pass_through(ctx, out, ctx.type(0));
 }
 
-// CumSum: an optional scalar i32/i64 axis.
+// CumSum: an optional i32/i64 axis (OpenVINO does not check its shape).
 void infer_cumsum(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, 2)) return;
     if (!ctx.attr_bool("exclusive", false) || !ctx.attr_bool("reverse", false)) return;
@@ -278,16 +277,12 @@ void infer_cumsum(OpContext& ctx, std::vector<OpOutput>& out) {
             ctx.invalid_input(fmt::format("axis element type {} is not i32 or i64", type_str(t)));
             return;
         }
-        if (!rank_may_be(ctx.shape(1), 0)) {
-            ctx.invalid_input(fmt::format("axis must be a scalar, it is {}", ctx.shape(1).str()));
-            return;
-        }
     }
     pass_through(ctx, out, ctx.type(0));
 }
 
 constexpr std::string_view kShapeType = "shape, type";
-constexpr std::string_view kNotBool = "input type not boolean";
+constexpr std::string_view kNotBool = "input type neither boolean nor string";
 constexpr std::string_view kReal = "input type floating-point";
 
 constexpr auto kArith = infer_unary<Accepts::not_boolean>;
@@ -308,8 +303,8 @@ const std::vector<OpEntry> kUnary = {
     {"ConvertLike", 1, 1, infer_convert_like, kShapeType, "2 inputs"},
     {"Cos", 0, 1, kArith, kShapeType, kNotBool},
     {"Cosh", 0, 1, kArith, kShapeType, kNotBool},
-    {"CumSum", 0, 3, infer_cumsum, kShapeType, "axis a scalar of i32/i64; exclusive, reverse"},
-    {"Elu", 0, 1, infer_elu, kShapeType, "alpha; input type not boolean"},
+    {"CumSum", 0, 3, infer_cumsum, kShapeType, "axis of i32/i64; exclusive, reverse"},
+    {"Elu", 0, 1, infer_elu, kShapeType, "alpha"},
     {"Erf", 0, 1, kArith, kShapeType, kNotBool},
     {"Exp", 0, 1, kArith, kShapeType, kNotBool},
     {"Floor", 0, 1, kArith, kShapeType, kNotBool},
@@ -317,19 +312,19 @@ const std::vector<OpEntry> kUnary = {
     {"Gelu", 0, 2, infer_gelu, kShapeType, kReal},
     {"Gelu", 7, 7, infer_gelu, kShapeType, "approximation_mode erf/tanh; input type floating-point"},
     {"HardSigmoid", 0, 1, infer_hard_sigmoid, kShapeType, "alpha, beta scalars of the data's type"},
-    {"HSigmoid", 5, 5, kRealOnly, kShapeType, kReal},
-    {"HSwish", 4, 4, kRealOnly, kShapeType, kReal},
+    {"HSigmoid", 5, 5, kArith, kShapeType, kNotBool},
+    {"HSwish", 4, 4, kArith, kShapeType, kNotBool},
     {"IsFinite", 10, 10, infer_is_class, "shape, type (boolean)", kReal},
     {"IsInf", 10, 10, infer_is_class, "shape, type (boolean)", "detect_negative, detect_positive; input type floating-point"},
     {"IsNaN", 10, 10, infer_is_class, "shape, type (boolean)", kReal},
     {"Log", 0, 1, kArith, kShapeType, kNotBool},
-    {"LogicalNot", 1, 1, infer_unary<Accepts::boolean>, kShapeType, "input type boolean"},
+    {"LogicalNot", 1, 1, infer_unary<Accepts::any>, kShapeType, "1 input (OpenVINO keeps any element type)"},
     {"LRN", 0, 1, infer_lrn, kShapeType, "alpha, beta, bias, size; axes 1D integer, at most rank(data) elements"},
     {"Mish", 4, 4, kRealOnly, kShapeType, kReal},
     {"Negative", 0, 1, kArith, kShapeType, kNotBool},
     {"PRelu", 0, 1, infer_prelu, kShapeType, "2 inputs"},
     {"ReLU", 0, 1, kArith, kShapeType, kNotBool},
-    {"Round", 5, 5, infer_round, kShapeType, "mode half_to_even/half_away_from_zero; input type not boolean"},
+    {"Round", 5, 5, infer_round, kShapeType, "mode half_to_even/half_away_from_zero"},
     {"Selu", 0, 1, infer_selu, kShapeType, "data, alpha, lambda of one floating-point type"},
     {"Sigmoid", 0, 1, kArith, kShapeType, kNotBool},
     {"Sign", 0, 1, kArith, kShapeType, kNotBool},

@@ -158,7 +158,7 @@ std::optional<Dim> topk_dim(OpContext& ctx, const Dim& in) {
         return Dim(b.lo);
     }
     const int64_t lower = std::max<int64_t>(0, std::min(in.min(), b.lo));
-    const int64_t upper = in.has_upper_bound() ? std::max(in.max(), b.hi) : Dim::kInf;
+    const int64_t upper = in.has_upper_bound() ? std::min(in.max(), b.hi) : Dim::kInf;
     return Dim(lower, upper);
 }
 
