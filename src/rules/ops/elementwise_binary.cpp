@@ -149,7 +149,7 @@ enum class Family { arithmetic, comparison, logical, bitwise };
 
 bool family_accepts(Family f, std::optional<ElementType> t) {
     switch (f) {
-        case Family::arithmetic: return !known(t) || !is_bool(*t);
+        case Family::arithmetic: return !known(t) || (!is_bool(*t) && *t != ElementType::string);
         case Family::comparison: return true;
         case Family::logical: return maybe_bool(t);
         case Family::bitwise: return maybe_integral(t) || is_bool(*t);
@@ -159,7 +159,7 @@ bool family_accepts(Family f, std::optional<ElementType> t) {
 
 std::string_view family_wants(Family f) {
     switch (f) {
-        case Family::arithmetic: return "arguments cannot be boolean";
+        case Family::arithmetic: return "arithmetic takes neither boolean nor string arguments";
         case Family::comparison: return "";
         case Family::logical: return "logical operators take boolean arguments";
         case Family::bitwise: return "bitwise operators take integer or boolean arguments";
@@ -278,7 +278,7 @@ constexpr std::string_view kArith = "shape (auto_broadcast), type";
 constexpr std::string_view kArithValues = "shape (auto_broadcast), type, integer values";
 constexpr std::string_view kBool = "shape (auto_broadcast), type (boolean)";
 constexpr std::string_view kBoolValues = "shape (auto_broadcast), type (boolean), integer values";
-constexpr std::string_view kSameTypes = "same element types, not boolean; shapes broadcast";
+constexpr std::string_view kSameTypes = "same element types, neither boolean nor string; shapes broadcast";
 constexpr std::string_view kCompare = "same element types; shapes broadcast";
 constexpr std::string_view kLogical = "boolean inputs; shapes broadcast";
 constexpr std::string_view kBitwise = "same integer or boolean types; shapes broadcast";

@@ -162,6 +162,12 @@ std::optional<Dim> topk_dim(OpContext& ctx, const Dim& in) {
     return Dim(lower, upper);
 }
 
+// TopK-1 takes k of i8, i32 or i64 only; later versions any integer type.
+bool topk_k_type_ok(int version, std::optional<ElementType> t) {
+    if (!known(t) || version != 1) return maybe_integral(t);
+    return *t == ElementType::i8 || *t == ElementType::i32 || *t == ElementType::i64;
+}
+
 void infer_topk(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     static constexpr std::array<std::string_view, 2> kModes{"max", "min"};
@@ -176,8 +182,9 @@ void infer_topk(OpContext& ctx, std::vector<OpOutput>& out) {
         ctx.invalid_attribute(fmt::format("index_element_type={} is not one of i32, i64", type_str(index_type)));
         return;
     }
-    if (!maybe_integral(ctx.type(1))) {
-        ctx.invalid_input(fmt::format("k element type {} is not an integer type", type_str(ctx.type(1))));
+    if (!topk_k_type_ok(ctx.version(), ctx.type(1))) {
+        ctx.invalid_input(fmt::format("k element type {} is not {}", type_str(ctx.type(1)),
+                                      ctx.version() == 1 ? "i8, i32 or i64" : "an integer type"));
         return;
     }
     const Shape& data = ctx.shape(0);
