@@ -77,8 +77,26 @@ std::optional<BroadcastValues> broadcast_values(OpContext& ctx, const Shape& out
     return bv;
 }
 
-enum class Fold { none, add, subtract, multiply, divide, maximum, minimum, equal, not_equal, less, less_equal,
-                  greater, greater_equal };
+enum class Fold {
+    none,
+    add,
+    subtract,
+    multiply,
+    divide,
+    maximum,
+    minimum,
+    equal,
+    not_equal,
+    less,
+    less_equal,
+    greater,
+    greater_equal
+};
+
+bool is_comparison(Fold f) {
+    return f == Fold::equal || f == Fold::not_equal || f == Fold::less || f == Fold::less_equal || f == Fold::greater ||
+           f == Fold::greater_equal;
+}
 
 int64_t floor_div(int64_t q, int64_t a, int64_t b) { return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
 
@@ -106,23 +124,35 @@ std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds&
     const int64_t x = a.lo, y = b.lo;
     const auto boolean = [](bool v) { return ValueBounds{v ? 1 : 0, v ? 1 : 0}; };
     switch (f) {
-        case Fold::add: return exact_result(CheckedInt(x) + y);
-        case Fold::subtract: return exact_result(CheckedInt(x) - y);
-        case Fold::multiply: return exact_result(CheckedInt(x) * y);
+        case Fold::add:
+            return exact_result(CheckedInt(x) + y);
+        case Fold::subtract:
+            return exact_result(CheckedInt(x) - y);
+        case Fold::multiply:
+            return exact_result(CheckedInt(x) * y);
         case Fold::divide: {
             const auto q = (CheckedInt(x) / y).get();
             if (!q) return std::nullopt;
             return exact_result(pythondiv ? floor_div(*q, x, y) : *q);
         }
-        case Fold::maximum: return ValueBounds{std::max(x, y), std::max(x, y)};
-        case Fold::minimum: return ValueBounds{std::min(x, y), std::min(x, y)};
-        case Fold::equal: return boolean(x == y);
-        case Fold::not_equal: return boolean(x != y);
-        case Fold::less: return boolean(x < y);
-        case Fold::less_equal: return boolean(x <= y);
-        case Fold::greater: return boolean(x > y);
-        case Fold::greater_equal: return boolean(x >= y);
-        case Fold::none: break;
+        case Fold::maximum:
+            return ValueBounds{std::max(x, y), std::max(x, y)};
+        case Fold::minimum:
+            return ValueBounds{std::min(x, y), std::min(x, y)};
+        case Fold::equal:
+            return boolean(x == y);
+        case Fold::not_equal:
+            return boolean(x != y);
+        case Fold::less:
+            return boolean(x < y);
+        case Fold::less_equal:
+            return boolean(x <= y);
+        case Fold::greater:
+            return boolean(x > y);
+        case Fold::greater_equal:
+            return boolean(x >= y);
+        case Fold::none:
+            break;
     }
     return std::nullopt;
 }
@@ -139,6 +169,8 @@ std::optional<TensorValue> fold_binary(OpContext& ctx, Fold f, const Shape& out_
         if (!r) return std::nullopt;
         out.push_back(*r);
     }
+    // A result the output type cannot hold wraps in OpenVINO; irlint does not follow it there.
+    if (!is_comparison(f) && (!fits_type(out, ctx.type(0)) || !fits_type(out, ctx.type(1)))) return std::nullopt;
     return out;
 }
 
@@ -149,20 +181,28 @@ enum class Family { arithmetic, comparison, logical, bitwise };
 
 bool family_accepts(Family f, std::optional<ElementType> t) {
     switch (f) {
-        case Family::arithmetic: return !known(t) || (!is_bool(*t) && *t != ElementType::string);
-        case Family::comparison: return true;
-        case Family::logical: return maybe_bool(t);
-        case Family::bitwise: return maybe_integral(t) || is_bool(*t);
+        case Family::arithmetic:
+            return !known(t) || (!is_bool(*t) && *t != ElementType::string);
+        case Family::comparison:
+            return true;
+        case Family::logical:
+            return maybe_bool(t);
+        case Family::bitwise:
+            return maybe_integral(t) || is_bool(*t);
     }
     return true;
 }
 
 std::string_view family_wants(Family f) {
     switch (f) {
-        case Family::arithmetic: return "arithmetic takes neither boolean nor string arguments";
-        case Family::comparison: return "";
-        case Family::logical: return "logical operators take boolean arguments";
-        case Family::bitwise: return "bitwise operators take integer or boolean arguments";
+        case Family::arithmetic:
+            return "arithmetic takes neither boolean nor string arguments";
+        case Family::comparison:
+            return "";
+        case Family::logical:
+            return "logical operators take boolean arguments";
+        case Family::bitwise:
+            return "bitwise operators take integer or boolean arguments";
     }
     return "";
 }
@@ -176,8 +216,8 @@ void infer_binary(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!pythondiv) return;
     std::optional<ElementType> type = ctx.type(0);
     if (!merge_type(type, ctx.type(1))) {
-        ctx.invalid_input(fmt::format("arguments do not have the same element type: {} and {}",
-                                      type_str(ctx.type(0)), type_str(ctx.type(1))));
+        ctx.invalid_input(fmt::format("arguments do not have the same element type: {} and {}", type_str(ctx.type(0)),
+                                      type_str(ctx.type(1))));
         return;
     }
     if (!family_accepts(F, type)) {
@@ -242,8 +282,8 @@ void infer_select(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     std::optional<ElementType> type = ctx.type(1);
     if (!merge_type(type, ctx.type(2))) {
-        ctx.invalid_input(fmt::format("then type {} and else type {} differ", type_str(ctx.type(1)),
-                                      type_str(ctx.type(2))));
+        ctx.invalid_input(
+            fmt::format("then type {} and else type {} differ", type_str(ctx.type(1)), type_str(ctx.type(2))));
         return;
     }
     const auto shape = select_shape(ctx, *bc);

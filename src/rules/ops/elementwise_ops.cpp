@@ -27,6 +27,42 @@ std::optional<Broadcast> read_broadcast(OpContext& ctx, std::string_view fallbac
     return b;
 }
 
+std::optional<std::pair<int64_t, int64_t>> integer_range(ElementType t) {
+    switch (t) {
+        case ElementType::i8:
+            return std::pair<int64_t, int64_t>{INT8_MIN, INT8_MAX};
+        case ElementType::i16:
+            return std::pair<int64_t, int64_t>{INT16_MIN, INT16_MAX};
+        case ElementType::i32:
+            return std::pair<int64_t, int64_t>{INT32_MIN, INT32_MAX};
+        case ElementType::i64:
+            return std::pair<int64_t, int64_t>{INT64_MIN, INT64_MAX};
+        case ElementType::u8:
+            return std::pair<int64_t, int64_t>{0, UINT8_MAX};
+        case ElementType::u16:
+            return std::pair<int64_t, int64_t>{0, UINT16_MAX};
+        case ElementType::u32:
+            return std::pair<int64_t, int64_t>{0, UINT32_MAX};
+        case ElementType::u64:
+            return std::pair<int64_t, int64_t>{0, INT64_MAX};
+        default:
+            return std::nullopt;
+    }
+}
+
+bool fits_type(const TensorValue& v, std::optional<ElementType> t) {
+    if (!known(t)) return true;
+    const auto range = integer_range(*t);
+    if (!range) return false;
+    for (const ValueBounds& b : v) {
+        // OpenVINO carries an unbounded upper bound (the type's max) over as another type's max, except
+        // for types of 16 bits or fewer.
+        const bool hi_ok = b.hi <= range->second || (b.hi == ValueBounds::kUnbounded && element_type_bits(*t) > 16);
+        if (b.lo < range->first || !hi_ok) return false;
+    }
+    return true;
+}
+
 std::optional<size_t> small_static_size(const Shape& s) {
     if (s.rank_dynamic) return std::nullopt;
     size_t n = 1;
@@ -54,22 +90,32 @@ enum class Accepts { any, not_boolean, real, numeric, integral_or_boolean };
 
 bool accepts(Accepts a, std::optional<ElementType> t) {
     switch (a) {
-        case Accepts::any: return true;
-        case Accepts::not_boolean: return !known(t) || (!is_bool(*t) && *t != ElementType::string);
-        case Accepts::real: return maybe_real(t);
-        case Accepts::numeric: return maybe_numeric(t);
-        case Accepts::integral_or_boolean: return maybe_integral(t) || is_bool(*t);
+        case Accepts::any:
+            return true;
+        case Accepts::not_boolean:
+            return !known(t) || (!is_bool(*t) && *t != ElementType::string);
+        case Accepts::real:
+            return maybe_real(t);
+        case Accepts::numeric:
+            return maybe_numeric(t);
+        case Accepts::integral_or_boolean:
+            return maybe_integral(t) || is_bool(*t);
     }
     return true;
 }
 
 std::string_view accepts_str(Accepts a) {
     switch (a) {
-        case Accepts::any: return "any type";
-        case Accepts::not_boolean: return "neither boolean nor string";
-        case Accepts::real: return "a floating-point type";
-        case Accepts::numeric: return "a numeric type";
-        case Accepts::integral_or_boolean: return "an integer or boolean type";
+        case Accepts::any:
+            return "any type";
+        case Accepts::not_boolean:
+            return "neither boolean nor string";
+        case Accepts::real:
+            return "a floating-point type";
+        case Accepts::numeric:
+            return "a numeric type";
+        case Accepts::integral_or_boolean:
+            return "an integer or boolean type";
     }
     return "";
 }
@@ -136,8 +182,8 @@ void infer_swish(OpContext& ctx, std::vector<OpOutput>& out) {
     if (ctx.input_count() == 2) {
         std::optional<ElementType> t = ctx.type(0);
         if (!merge_type(t, ctx.type(1))) {
-            ctx.invalid_input(fmt::format("data type {} and beta type {} differ", type_str(ctx.type(0)),
-                                          type_str(ctx.type(1))));
+            ctx.invalid_input(
+                fmt::format("data type {} and beta type {} differ", type_str(ctx.type(0)), type_str(ctx.type(1))));
             return;
         }
         if (!rank_may_be(ctx.shape(1), 0)) {
@@ -190,33 +236,12 @@ void infer_prelu(OpContext& ctx, std::vector<OpOutput>& out) {
 }
 
 // Convert: the destination type; integer values pass when the destination holds them.
-std::optional<std::pair<int64_t, int64_t>> integer_range(ElementType t) {
-    switch (t) {
-        case ElementType::i8: return std::pair<int64_t, int64_t>{INT8_MIN, INT8_MAX};
-        case ElementType::i16: return std::pair<int64_t, int64_t>{INT16_MIN, INT16_MAX};
-        case ElementType::i32: return std::pair<int64_t, int64_t>{INT32_MIN, INT32_MAX};
-        case ElementType::i64: return std::pair<int64_t, int64_t>{INT64_MIN, INT64_MAX};
-        case ElementType::u8: return std::pair<int64_t, int64_t>{0, UINT8_MAX};
-        case ElementType::u16: return std::pair<int64_t, int64_t>{0, UINT16_MAX};
-        case ElementType::u32: return std::pair<int64_t, int64_t>{0, UINT32_MAX};
-        case ElementType::u64: return std::pair<int64_t, int64_t>{0, INT64_MAX};
-        default: return std::nullopt;
-    }
-}
-
 std::optional<TensorValue> converted_value(OpContext& ctx, ElementType dest) {
     const auto range = integer_range(dest);
     if (!range || !maybe_integral(ctx.type(0)) || !small_static_size(ctx.shape(0))) return std::nullopt;
     const TensorValue* v = ctx.value(0);
     if (!v || v->size() != *small_static_size(ctx.shape(0))) return std::nullopt;
-    for (const ValueBounds& b : *v) {
-        // OpenVINO carries an unbounded upper bound (the type's max) over as the destination's max, except
-        // into types of 16 bits or fewer.
-        const bool hi_ok =
-            b.hi <= range->second || (b.hi == ValueBounds::kUnbounded && element_type_bits(dest) > 16);
-        if (b.lo < range->first || !hi_ok) return std::nullopt;
-    }
-    return *v;
+    return fits_type(*v, dest) ? std::optional(*v) : std::nullopt;
 }
 
 void infer_convert(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -246,8 +271,7 @@ void infer_grn(OpContext& ctx, std::vector<OpOutput>& out) {
 // LRN: the axes input is a 1D integer tensor of at most rank(data) elements.
 void infer_lrn(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
-    if (!ctx.attr_float("alpha") || !ctx.attr_float("beta") || !ctx.attr_float("bias") || !ctx.attr_int("size"))
-        return;
+    if (!ctx.attr_float("alpha") || !ctx.attr_float("beta") || !ctx.attr_float("bias") || !ctx.attr_int("size")) return;
     const Shape& data = ctx.shape(0);
     const Shape& axes = ctx.shape(1);
     // OpenVINO looks at the axes' shape only when it is static.
@@ -256,8 +280,8 @@ void infer_lrn(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     }
     if (axes.is_static() && !data.rank_dynamic && axes.dims[0].length() > static_cast<int64_t>(data.rank())) {
-        ctx.invalid_input(fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(),
-                                      data.rank()));
+        ctx.invalid_input(
+            fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(), data.rank()));
         return;
     }
     if (!maybe_integral(ctx.type(1))) {
@@ -315,7 +339,8 @@ const std::vector<OpEntry> kUnary = {
     {"HSigmoid", 5, 5, kArith, kShapeType, kNotBool},
     {"HSwish", 4, 4, kArith, kShapeType, kNotBool},
     {"IsFinite", 10, 10, infer_is_class, "shape, type (boolean)", kReal},
-    {"IsInf", 10, 10, infer_is_class, "shape, type (boolean)", "detect_negative, detect_positive; input type floating-point"},
+    {"IsInf", 10, 10, infer_is_class, "shape, type (boolean)",
+     "detect_negative, detect_positive; input type floating-point"},
     {"IsNaN", 10, 10, infer_is_class, "shape, type (boolean)", kReal},
     {"Log", 0, 1, kArith, kShapeType, kNotBool},
     {"LogicalNot", 1, 1, infer_unary<Accepts::any>, kShapeType, "1 input (OpenVINO keeps any element type)"},

@@ -21,8 +21,10 @@ Shape reduced_shape(const Shape& data, const std::vector<size_t>& axes, bool kee
     Shape out;
     for (size_t i = 0; i < data.rank(); ++i) {
         const bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
-        if (!reduced) out.dims.push_back(data.dims[i]);
-        else if (keep_dims) out.dims.emplace_back(1);
+        if (!reduced)
+            out.dims.push_back(data.dims[i]);
+        else if (keep_dims)
+            out.dims.emplace_back(1);
     }
     return out;
 }
@@ -31,18 +33,22 @@ Shape reduced_shape(const Shape& data, const std::vector<size_t>& axes, bool kee
 // operand where only exact values fold, or an overflow).
 std::optional<ValueBounds> accumulate(Reduction r, const ValueBounds& acc, const ValueBounds& x) {
     switch (r) {
-        case Reduction::min: return ValueBounds{std::min(acc.lo, x.lo), std::min(acc.hi, x.hi)};
-        case Reduction::max: return ValueBounds{std::max(acc.lo, x.lo), std::max(acc.hi, x.hi)};
+        case Reduction::min:
+            return ValueBounds{std::min(acc.lo, x.lo), std::min(acc.hi, x.hi)};
+        case Reduction::max:
+            return ValueBounds{std::max(acc.lo, x.lo), std::max(acc.hi, x.hi)};
         case Reduction::sum:
         case Reduction::prod: {
             const bool sum = r == Reduction::sum;
             const auto lo = (sum ? CheckedInt(acc.lo) + x.lo : CheckedInt(acc.lo) * x.lo).get();
             if (!lo || *lo == ValueBounds::kUnbounded) return std::nullopt;
-            if (acc.lo >= 0 && x.lo >= 0) return ValueBounds{*lo, sum ? bound_add(acc.hi, x.hi) : bound_mul(acc.hi, x.hi)};
+            if (acc.lo >= 0 && x.lo >= 0)
+                return ValueBounds{*lo, sum ? bound_add(acc.hi, x.hi) : bound_mul(acc.hi, x.hi)};
             if (acc.lo != acc.hi || x.lo != x.hi) return std::nullopt;
             return ValueBounds{*lo, *lo};
         }
-        case Reduction::other: break;
+        case Reduction::other:
+            break;
     }
     return std::nullopt;
 }
@@ -80,6 +86,8 @@ std::optional<TensorValue> fold_reduce(OpContext& ctx, Reduction r, const std::v
         if (!a) return std::nullopt;  // Min or Max over an empty axis
         out.push_back(*a);
     }
+    // A sum or product the data type cannot hold wraps in OpenVINO; irlint does not follow it there.
+    if (!fits_type(out, ctx.type(0))) return std::nullopt;
     return out;
 }
 
@@ -100,8 +108,8 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!keep_dims) return;
     const auto data_type = ctx.type(0);
     if (Logical ? !maybe_bool(data_type) : !maybe_numeric(data_type)) {
-        ctx.invalid_input(fmt::format("data element type {} is not {}", type_str(data_type),
-                                      Logical ? "boolean" : "numeric"));
+        ctx.invalid_input(
+            fmt::format("data element type {} is not {}", type_str(data_type), Logical ? "boolean" : "numeric"));
         return;
     }
     if (!maybe_integral(ctx.type(1))) {
@@ -219,8 +227,8 @@ bool check_axis_range(OpContext& ctx, int64_t axis, int64_t lowest) {
     if (data.rank_dynamic) return true;
     const auto rank = static_cast<int64_t>(data.rank());
     if (axis >= lowest && axis < rank) return true;
-    ctx.invalid_attribute(fmt::format("axis {} is out of range [{}, {}] for data {}", axis, lowest, rank - 1,
-                                      data.str()));
+    ctx.invalid_attribute(
+        fmt::format("axis {} is out of range [{}, {}] for data {}", axis, lowest, rank - 1, data.str()));
     return false;
 }
 
@@ -252,8 +260,8 @@ void infer_mvn(OpContext& ctx, std::vector<OpOutput>& out) {
             return;
         }
         if (axes.is_static() && !data.rank_dynamic && axes.dims[0].length() > static_cast<int64_t>(data.rank())) {
-            ctx.invalid_input(fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(),
-                                          data.rank()));
+            ctx.invalid_input(
+                fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(), data.rank()));
             return;
         }
     }
@@ -293,9 +301,12 @@ const std::vector<OpEntry> kReduce = {
     {"ReduceSum", 1, 1, infer_reduce<R::sum, false>, kReduceValues, kReduceChecks},
     {"SoftMax", 1, 1, infer_softmax, "shape, type", "axis in [0, rank)"},
     {"SoftMax", 8, 8, infer_softmax, "shape, type", "axis in [-rank, rank)"},
-    {"TopK", 1, 1, infer_topk, "shape (k value), types", "axis, mode, sort, index_element_type i32/i64; k integer scalar >= 0"},
-    {"TopK", 3, 3, infer_topk, "shape (k value), types", "axis, mode, sort, index_element_type i32/i64; k integer scalar >= 0"},
-    {"TopK", 11, 11, infer_topk, "shape (k value), types", "axis, mode, sort, stable, index_element_type i32/i64; k integer scalar >= 0"},
+    {"TopK", 1, 1, infer_topk, "shape (k value), types",
+     "axis, mode, sort, index_element_type i32/i64; k integer scalar >= 0"},
+    {"TopK", 3, 3, infer_topk, "shape (k value), types",
+     "axis, mode, sort, index_element_type i32/i64; k integer scalar >= 0"},
+    {"TopK", 11, 11, infer_topk, "shape (k value), types",
+     "axis, mode, sort, stable, index_element_type i32/i64; k integer scalar >= 0"},
 };
 
 }  // namespace

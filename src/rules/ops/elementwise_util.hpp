@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -49,6 +50,13 @@ inline std::string rank_str(const Shape& s) { return s.rank_dynamic ? "?" : std:
 
 // Whether a shape may be a scalar / a 1D tensor (OpenVINO's rank().compatible(0 or 1)).
 inline bool rank_may_be(const Shape& s, size_t rank) { return s.rank_dynamic || s.rank() == rank; }
+
+// The values an integer element type holds, as [min, max] in int64 (u64 up to int64's max); nullopt for
+// the other types.
+std::optional<std::pair<int64_t, int64_t>> integer_range(ElementType t);
+// Whether every bound of `v` is a value of type `t` (an unknown type holds anything; a non-integer type
+// nothing, as irlint folds integers only). An unbounded upper bound stays unbounded in types over 16 bits.
+bool fits_type(const TensorValue& v, std::optional<ElementType> t);
 
 // The number of elements of a static shape when it is at most kMaxValueElements.
 std::optional<size_t> small_static_size(const Shape& s);
