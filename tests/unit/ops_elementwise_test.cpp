@@ -292,6 +292,29 @@ TEST_CASE("ops-a: Select shapes, types and values") {
     CHECK(value_str(v) == "5,0..9,7");
 }
 
+TEST_CASE("ops-a: Select after OpenVINO's type_prop cases") {
+    // select_dynamic
+    CHECK(R("Select", 1, {}, {In("2..8,3..7,1..10,1..6,1..10", boolean), In("?,?,?,?,?"), In("1..5,1..11,5,1..8")})
+              .str() == "[2..8,3..7,?,5,?]");
+    // select_symbols_all_params_pdpd
+    CHECK(R("Select", 1, {{"auto_broadcast", "pdpd"}},
+            {In("?,2,1,1,1,1..5,1..8,5..,..5", boolean), In("?,2,4,3,5,2..5,2..8,5..,..5"),
+             In("?,2,1,3,1,1..5,1..8,5..,..5")})
+              .str() == "[?,2,4,3,5,2..5,2..8,5..,..5]");
+    // select_partial_all_rank_static_dynamic_ok and the intransitive incompatibility
+    CHECK(R("Select", 1, {}, {In("2,?,?", boolean), In("?,8,?"), In("?,?,3")}).str() == "[2,8,3]");
+    CHECK_FALSE(R("Select", 1, {}, {In("2,?,?", boolean), In("?,8,?"), In("3,?,3")}).ok());
+    // DeduceV1SelectTest: a scalar condition, then/else broadcast both ways
+    CHECK(R("Select", 1, {}, {In("", boolean), In("4"), In("2,4", std::nullopt)}).str() == "[2,4]");
+    CHECK(R("Select", 1, {}, {In("", boolean), In("4"), In("2,4", std::nullopt)}).outputs[0].type == f32);
+    CHECK(R("Select", 1, {}, {In("4", boolean), In("2,4", ElementType::i8), In("4", std::nullopt)}).outputs[0].type ==
+          ElementType::i8);
+    const auto all_unknown =
+        R("Select", 1, {}, {In("...", std::nullopt), In("...", std::nullopt), In("...", std::nullopt)});
+    CHECK(all_unknown.str() == "[...]");
+    CHECK_FALSE(all_unknown.outputs[0].type.has_value());
+}
+
 TEST_CASE("ops-a: FakeQuantize broadcasts the ranges into the data") {
     const std::vector<std::pair<std::string, std::string>> levels{{"levels", "256"}};
     CHECK(R("FakeQuantize", 0, levels, {In("1,3,4,5"), In("1,3,1,1"), In("1,3,1,1"), In(""), In("")}).str() ==
@@ -431,6 +454,19 @@ TEST_CASE("ops-a: TopK with unknown or bounded k") {
         R("TopK", 3, attrs, {In("2,10..12,5"), In("", i64)}, {{1, TensorValue{{3, ValueBounds::kUnbounded}}}}).str() ==
         "[2,3..12,5]");
     CHECK(R("TopK", 3, attrs, {In("2,4..,5"), In("", i64)}, {{1, TensorValue{{2, 3}}}}).str() == "[2,2..,5]");
+}
+
+TEST_CASE("ops-a: hostile sizes stay numbers") {
+    const Attrs attrs{{"axis", "0"}, {"mode", "max"}, {"sort", "value"}};
+    CHECK(R("TopK", 3, attrs, {In("?"), In("", i64)}, {{1, V({int64_t{1} << 62})}}).str() == "[4611686018427387904]");
+    CHECK(R("TopK", 3, attrs, {In("5"), In("", i64)},
+            {{1, TensorValue{{ValueBounds::kUnbounded, ValueBounds::kUnbounded}}}})
+              .str() == "[5]");
+    // A value tensor larger than kMaxValueElements is not folded; neither is one whose size does not match.
+    CHECK(value_str(R("Add", 1, {}, {In("5000", i64), In("", i64)}, {{1, V({1})}})) == "<none>");
+    CHECK(value_str(R("Add", 1, {}, {In("3", i64), In("", i64)}, {{0, V({1, 2})}, {1, V({1})}})) == "<none>");
+    CHECK(R("ReduceSum", 1, {}, {In("4611686018427387904,3"), In("1", i64)}, {{1, V({1})}}).str() ==
+          "[4611686018427387904]");
 }
 
 TEST_CASE("ops-a: TopK checks") {

@@ -158,7 +158,7 @@ std::optional<Dim> topk_dim(OpContext& ctx, const Dim& in) {
         return std::nullopt;
     }
     const ValueBounds& b = k->front();
-    if (b.exact()) {
+    if (b.exact() && b.hi != ValueBounds::kUnbounded) {
         if (b.lo < 0) {
             ctx.invalid_input(fmt::format("k {} is negative", b.lo));
             return std::nullopt;
