@@ -169,6 +169,7 @@ TEST_CASE("ops-a: Convert gives destination_type and passes integer values that 
     const auto like = R("ConvertLike", 1, {}, {In("2,?", i32), In("7", ElementType::f16)});
     CHECK(like.str() == "[2,?]");
     CHECK(like.outputs[0].type == ElementType::f16);
+    CHECK(value_str(R("ConvertLike", 1, {}, {In("2", i64), In("", i32)}, {{0, V({3, 4})}})) == "3,4");
 }
 
 TEST_CASE("ops-a: GRN, LRN and CumSum checks") {

@@ -255,6 +255,7 @@ void infer_convert(OpContext& ctx, std::vector<OpOutput>& out) {
 void infer_convert_like(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     pass_through(ctx, out, ctx.type(1));
+    if (known(ctx.type(1))) out.back().value = converted_value(ctx, *ctx.type(1));
 }
 
 // GRN normalizes over the channels of a 2D..4D tensor.
@@ -324,7 +325,7 @@ const std::vector<OpEntry> kUnary = {
     {"Ceiling", 0, 1, kArith, kShapeType, kNotBool},
     {"Clamp", 0, 1, infer_clamp, kShapeType, "min <= max; input type numeric"},
     {"Convert", 0, 1, infer_convert, "shape, type, values (integer destinations)", "destination_type"},
-    {"ConvertLike", 1, 1, infer_convert_like, kShapeType, "2 inputs"},
+    {"ConvertLike", 1, 1, infer_convert_like, "shape, type, values (integer destinations)", "2 inputs"},
     {"Cos", 0, 1, kArith, kShapeType, kNotBool},
     {"Cosh", 0, 1, kArith, kShapeType, kNotBool},
     {"CumSum", 0, 3, infer_cumsum, kShapeType, "axis of i32/i64; exclusive, reverse"},
