@@ -205,7 +205,13 @@ TEST_CASE("ops-a: binary numpy broadcasting, static and dynamic") {
 TEST_CASE("ops-a: binary auto_broadcast none and pdpd") {
     CHECK(R("Maximum", 1, {{"auto_broadcast", "none"}}, {In("2,?"), In("?,3")}).str() == "[2,3]");
     CHECK_FALSE(R("Minimum", 1, {{"auto_broadcast", "none"}}, {In("2,3"), In("1,3")}).ok());
-    CHECK(R("Add", 1, {{"auto_broadcast", "pdpd"}, {"axis", "1"}}, {In("2,3,4,5"), In("3,4")}).str() == "[2,3,4,5]");
+    CHECK(R("Add", 1, {{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "1"}}, {In("2,3,4,5"), In("3,4")}).str() ==
+          "[2,3,4,5]");
+    CHECK_FALSE(
+        R("Add", 1, {{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "0"}}, {In("2,3,4,5"), In("3,4")}).ok());
+    CHECK(R("Add", 1, {{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "1"}}, {In("2,3,4,5"), In("3,1")}).str() ==
+          "[2,3,4,5]");
+    CHECK_FALSE(R("Add", 1, {{"auto_broadcast", "pdpd"}}, {In("3,4"), In("2,3,4")}).ok());
     CHECK(R("Divide", 1, {{"auto_broadcast", "pdpd"}}, {In("2,3,4,5"), In("4,5")}).str() == "[2,3,4,5]");
     CHECK(contains(R("Add", 1, {{"auto_broadcast", "bidir"}}, {In("2"), In("2")}).problem(), "numpy"));
 }

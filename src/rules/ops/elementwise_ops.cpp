@@ -20,7 +20,8 @@ std::optional<Broadcast> read_broadcast(OpContext& ctx, std::string_view fallbac
     }
     Broadcast b{*kind, -1};
     if (*kind == BroadcastKind::pdpd) {
-        const auto axis = ctx.attr_int("axis", -1);
+        // OpenVINO writes the pdpd axis beside the type, as auto_broadcast_axis.
+        const auto axis = ctx.attr_int("auto_broadcast_axis", -1);
         if (!axis) return std::nullopt;
         b.axis = *axis;
     }

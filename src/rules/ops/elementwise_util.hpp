@@ -38,7 +38,7 @@ inline bool merge_type(std::optional<ElementType>& acc, std::optional<ElementTyp
     return *acc == *t;
 }
 
-// The layer's auto_broadcast (default `fallback`) and, for pdpd, its axis (default -1).
+// The layer's auto_broadcast (default `fallback`) and, for pdpd, its auto_broadcast_axis (default -1).
 struct Broadcast {
     BroadcastKind kind = BroadcastKind::numpy;
     int64_t axis = -1;
