@@ -1,0 +1,362 @@
+// The elementwise family, broadcasting part: binary arithmetic, comparison, logical and bitwise ops, Select
+// and FakeQuantize; and the integer values OpenVINO folds through them.
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "core/checked_int.hpp"
+#include "rules/ops/elementwise_util.hpp"
+
+namespace irlint {
+namespace {
+
+using namespace elementwise;
+
+// ---- values ----
+
+bool exact(const ValueBounds& b) { return b.lo == b.hi && b.hi != ValueBounds::kUnbounded; }
+
+std::optional<std::vector<int64_t>> static_dims(const Shape& s) {
+    if (s.rank_dynamic) return std::nullopt;
+    std::vector<int64_t> dims;
+    for (const Dim& d : s.dims) {
+        if (!d.is_static()) return std::nullopt;
+        dims.push_back(d.length());
+    }
+    return dims;
+}
+
+// For each element of a numpy-broadcast output, the index of the input element it reads. The output has at
+// most kMaxValueElements elements, so the walk is bounded by the value tensors, never by a dim.
+std::vector<size_t> numpy_source_indices(const std::vector<int64_t>& out_dims, const std::vector<int64_t>& in_dims,
+                                         size_t out_size) {
+    const size_t rank = out_dims.size(), offset = rank - in_dims.size();
+    std::vector<size_t> strides(in_dims.size(), 1);
+    for (size_t i = in_dims.size(); i-- > 1;) strides[i - 1] = strides[i] * static_cast<size_t>(in_dims[i]);
+    std::vector<size_t> indices(out_size);
+    std::vector<int64_t> pos(rank, 0);
+    for (size_t flat = 0; flat < out_size; ++flat) {
+        size_t src = 0;
+        for (size_t d = offset; d < rank; ++d)
+            if (in_dims[d - offset] != 1) src += static_cast<size_t>(pos[d]) * strides[d - offset];
+        indices[flat] = src;
+        for (size_t d = rank; d-- > 0;) {
+            if (++pos[d] < out_dims[d]) break;
+            pos[d] = 0;
+        }
+    }
+    return indices;
+}
+
+// The values of the inputs, each read through its broadcast to the output: nullopt when one is unknown or
+// the shapes are not static and small. Only numpy and none broadcasting (pdpd values are not folded).
+struct BroadcastValues {
+    size_t size = 0;
+    std::vector<const TensorValue*> values;
+    std::vector<std::vector<size_t>> sources;
+    const ValueBounds& at(size_t input, size_t flat) const { return (*values[input])[sources[input][flat]]; }
+};
+
+std::optional<BroadcastValues> broadcast_values(OpContext& ctx, const Shape& out_shape, BroadcastKind kind,
+                                                std::initializer_list<size_t> inputs) {
+    if (kind == BroadcastKind::pdpd) return std::nullopt;
+    const auto out_size = small_static_size(out_shape);
+    if (!out_size) return std::nullopt;
+    const auto out_dims = *static_dims(out_shape);
+    for (const size_t i : inputs)
+        if (!small_static_size(ctx.shape(i))) return std::nullopt;
+    BroadcastValues bv;
+    bv.size = *out_size;
+    for (const size_t i : inputs) {
+        const TensorValue* v = ctx.value(i);
+        if (!v || v->size() != *small_static_size(ctx.shape(i))) return std::nullopt;
+        bv.values.push_back(v);
+        bv.sources.push_back(numpy_source_indices(out_dims, *static_dims(ctx.shape(i)), bv.size));
+    }
+    return bv;
+}
+
+enum class Fold {
+    none,
+    add,
+    subtract,
+    multiply,
+    divide,
+    maximum,
+    minimum,
+    equal,
+    not_equal,
+    less,
+    less_equal,
+    greater,
+    greater_equal
+};
+
+bool is_comparison(Fold f) {
+    return f == Fold::equal || f == Fold::not_equal || f == Fold::less || f == Fold::less_equal || f == Fold::greater ||
+           f == Fold::greater_equal;
+}
+
+int64_t floor_div(int64_t q, int64_t a, int64_t b) { return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
+
+std::optional<ValueBounds> exact_result(CheckedInt r) {
+    const auto v = r.get();
+    if (!v || *v == ValueBounds::kUnbounded) return std::nullopt;
+    return ValueBounds{*v, *v};
+}
+
+// One output element from two input elements: exact values by the op's integer arithmetic; bounds only for
+// Add and Multiply of non-negative bounds (the operation is monotonic there).
+std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds& b, bool pythondiv) {
+    const bool non_negative = a.lo >= 0 && b.lo >= 0;
+    if (f == Fold::add && non_negative) {
+        const auto lo = (CheckedInt(a.lo) + b.lo).get();
+        if (!lo || *lo == ValueBounds::kUnbounded) return std::nullopt;
+        return ValueBounds{*lo, bound_add(a.hi, b.hi)};
+    }
+    if (f == Fold::multiply && non_negative) {
+        const auto lo = (CheckedInt(a.lo) * b.lo).get();
+        if (!lo || *lo == ValueBounds::kUnbounded) return std::nullopt;
+        return ValueBounds{*lo, bound_mul(a.hi, b.hi)};
+    }
+    if (!exact(a) || !exact(b)) return std::nullopt;
+    const int64_t x = a.lo, y = b.lo;
+    const auto boolean = [](bool v) { return ValueBounds{v ? 1 : 0, v ? 1 : 0}; };
+    switch (f) {
+        case Fold::add:
+            return exact_result(CheckedInt(x) + y);
+        case Fold::subtract:
+            return exact_result(CheckedInt(x) - y);
+        case Fold::multiply:
+            return exact_result(CheckedInt(x) * y);
+        case Fold::divide: {
+            const auto q = (CheckedInt(x) / y).get();
+            if (!q) return std::nullopt;
+            return exact_result(pythondiv ? floor_div(*q, x, y) : *q);
+        }
+        case Fold::maximum:
+            return ValueBounds{std::max(x, y), std::max(x, y)};
+        case Fold::minimum:
+            return ValueBounds{std::min(x, y), std::min(x, y)};
+        case Fold::equal:
+            return boolean(x == y);
+        case Fold::not_equal:
+            return boolean(x != y);
+        case Fold::less:
+            return boolean(x < y);
+        case Fold::less_equal:
+            return boolean(x <= y);
+        case Fold::greater:
+            return boolean(x > y);
+        case Fold::greater_equal:
+            return boolean(x >= y);
+        case Fold::none:
+            break;
+    }
+    return std::nullopt;
+}
+
+std::optional<TensorValue> fold_binary(OpContext& ctx, Fold f, const Shape& out_shape, BroadcastKind kind,
+                                       bool pythondiv) {
+    if (f == Fold::none || !maybe_integral(ctx.type(0)) || !maybe_integral(ctx.type(1))) return std::nullopt;
+    const auto bv = broadcast_values(ctx, out_shape, kind, {0, 1});
+    if (!bv) return std::nullopt;
+    TensorValue out;
+    out.reserve(bv->size);
+    for (size_t i = 0; i < bv->size; ++i) {
+        const auto r = fold(f, bv->at(0, i), bv->at(1, i), pythondiv);
+        if (!r) return std::nullopt;
+        out.push_back(*r);
+    }
+    // A result the output type cannot hold wraps in OpenVINO; irlint does not follow it there.
+    if (!is_comparison(f) && (!fits_type(out, ctx.type(0)) || !fits_type(out, ctx.type(1)))) return std::nullopt;
+    return out;
+}
+
+// ---- binary ops ----
+
+// How a binary op's class checks its (merged) element type and what type it gives.
+enum class Family { arithmetic, comparison, logical, bitwise };
+
+bool family_accepts(Family f, std::optional<ElementType> t) {
+    switch (f) {
+        case Family::arithmetic:
+            return !known(t) || (!is_bool(*t) && *t != ElementType::string);
+        case Family::comparison:
+            return true;
+        case Family::logical:
+            return maybe_bool(t);
+        case Family::bitwise:
+            return maybe_integral(t) || is_bool(*t);
+    }
+    return true;
+}
+
+std::string_view family_wants(Family f) {
+    switch (f) {
+        case Family::arithmetic:
+            return "arithmetic takes neither boolean nor string arguments";
+        case Family::comparison:
+            return "";
+        case Family::logical:
+            return "logical operators take boolean arguments";
+        case Family::bitwise:
+            return "bitwise operators take integer or boolean arguments";
+    }
+    return "";
+}
+
+template <Family F, Fold V>
+void infer_binary(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    const auto bc = read_broadcast(ctx);
+    if (!bc) return;
+    const auto pythondiv = V == Fold::divide ? ctx.attr_bool("m_pythondiv", true) : std::optional(true);
+    if (!pythondiv) return;
+    std::optional<ElementType> type = ctx.type(0);
+    if (!merge_type(type, ctx.type(1))) {
+        ctx.invalid_input(fmt::format("arguments do not have the same element type: {} and {}", type_str(ctx.type(0)),
+                                      type_str(ctx.type(1))));
+        return;
+    }
+    if (!family_accepts(F, type)) {
+        ctx.invalid_input(fmt::format("element type {}: {}", type_str(type), family_wants(F)));
+        return;
+    }
+    std::string error;
+    const auto shape = broadcast_shapes(ctx.shape(0), ctx.shape(1), bc->kind, bc->axis, &error);
+    if (!shape) {
+        ctx.invalid_input(error);
+        return;
+    }
+    const bool boolean_out = F == Family::comparison || F == Family::logical;
+    out.push_back(OpOutput{*shape, boolean_out ? std::optional(ElementType::boolean) : type, std::nullopt, {}});
+    out.back().value = fold_binary(ctx, V, *shape, bc->kind, *pythondiv);
+}
+
+// ---- Select ----
+
+// OpenVINO v1: numpy and none merge `then` and the condition into `else`; pdpd merges `else`, then the
+// condition, into `then` one way.
+std::optional<Shape> select_shape(OpContext& ctx, const Broadcast& bc) {
+    std::string error;
+    if (bc.kind == BroadcastKind::pdpd) {
+        auto result = broadcast_shapes(ctx.shape(1), ctx.shape(2), bc.kind, bc.axis, &error);
+        if (result) result = broadcast_shapes(*result, ctx.shape(0), bc.kind, bc.axis, &error);
+        if (!result) ctx.invalid_input(error);
+        return result;
+    }
+    std::optional<Shape> result = ctx.shape(2);
+    for (const size_t i : {size_t{1}, size_t{0}}) {
+        result = broadcast_shapes(*result, ctx.shape(i), bc.kind, bc.axis, &error);
+        if (!result) {
+            ctx.invalid_input(error);
+            return std::nullopt;
+        }
+    }
+    return result;
+}
+
+std::optional<TensorValue> fold_select(OpContext& ctx, const Shape& shape, BroadcastKind kind) {
+    if (!maybe_integral(ctx.type(1)) || !maybe_integral(ctx.type(2))) return std::nullopt;
+    const auto bv = broadcast_values(ctx, shape, kind, {0, 1, 2});
+    if (!bv) return std::nullopt;
+    TensorValue out;
+    out.reserve(bv->size);
+    for (size_t i = 0; i < bv->size; ++i) {
+        const ValueBounds& c = bv->at(0, i);
+        if (!exact(c)) return std::nullopt;
+        out.push_back(bv->at(c.lo != 0 ? 1 : 2, i));
+    }
+    return out;
+}
+
+void infer_select(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(3)) return;
+    const auto bc = read_broadcast(ctx);
+    if (!bc) return;
+    if (!maybe_bool(ctx.type(0))) {
+        ctx.invalid_input(fmt::format("condition has element type {}, not boolean", type_str(ctx.type(0))));
+        return;
+    }
+    std::optional<ElementType> type = ctx.type(1);
+    if (!merge_type(type, ctx.type(2))) {
+        ctx.invalid_input(
+            fmt::format("then type {} and else type {} differ", type_str(ctx.type(1)), type_str(ctx.type(2))));
+        return;
+    }
+    const auto shape = select_shape(ctx, *bc);
+    if (!shape) return;
+    out.push_back(OpOutput{*shape, type, std::nullopt, {}});
+    out.back().value = fold_select(ctx, *shape, bc->kind);
+}
+
+// ---- FakeQuantize ----
+
+// The four range inputs are broadcast-merged into the data's shape one by one.
+void infer_fake_quantize(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(5) || !ctx.attr_int("levels")) return;
+    const auto bc = read_broadcast(ctx);
+    if (!bc) return;
+    static constexpr std::array<std::string_view, 5> kNames{"data", "input_low", "input_high", "output_low",
+                                                            "output_high"};
+    Shape shape = ctx.shape(0);
+    for (size_t i = 1; i < 5; ++i) {
+        std::string error;
+        const auto merged = broadcast_shapes(shape, ctx.shape(i), bc->kind, bc->axis, &error);
+        if (!merged) {
+            ctx.invalid_input(fmt::format("{} {} does not fit the data: {}", kNames[i], ctx.shape(i).str(), error));
+            return;
+        }
+        shape = *merged;
+    }
+    out.push_back(OpOutput{shape, ctx.type(0), std::nullopt, {}});
+}
+
+constexpr std::string_view kArith = "shape (auto_broadcast), type";
+constexpr std::string_view kArithValues = "shape (auto_broadcast), type, integer values";
+constexpr std::string_view kBool = "shape (auto_broadcast), type (boolean)";
+constexpr std::string_view kBoolValues = "shape (auto_broadcast), type (boolean), integer values";
+constexpr std::string_view kSameTypes = "same element types, neither boolean nor string; shapes broadcast";
+constexpr std::string_view kCompare = "same element types; shapes broadcast";
+constexpr std::string_view kLogical = "boolean inputs; shapes broadcast";
+constexpr std::string_view kBitwise = "same integer or boolean types; shapes broadcast";
+
+using F = Family;
+const std::vector<OpEntry> kBinary = {
+    {"Add", 1, 1, infer_binary<F::arithmetic, Fold::add>, kArithValues, kSameTypes},
+    {"BitwiseAnd", 13, 13, infer_binary<F::bitwise, Fold::none>, kArith, kBitwise},
+    {"BitwiseLeftShift", 15, 15, infer_binary<F::bitwise, Fold::none>, kArith, kBitwise},
+    {"BitwiseOr", 13, 13, infer_binary<F::bitwise, Fold::none>, kArith, kBitwise},
+    {"BitwiseRightShift", 15, 15, infer_binary<F::bitwise, Fold::none>, kArith, kBitwise},
+    {"BitwiseXor", 13, 13, infer_binary<F::bitwise, Fold::none>, kArith, kBitwise},
+    {"Divide", 1, 1, infer_binary<F::arithmetic, Fold::divide>, kArithValues, kSameTypes},
+    {"Equal", 1, 1, infer_binary<F::comparison, Fold::equal>, kBoolValues, kCompare},
+    {"FakeQuantize", 0, 1, infer_fake_quantize, "shape (ranges broadcast into data), type",
+     "levels; auto_broadcast; ranges broadcast"},
+    {"FloorMod", 1, 1, infer_binary<F::arithmetic, Fold::none>, kArith, kSameTypes},
+    {"Greater", 1, 1, infer_binary<F::comparison, Fold::greater>, kBoolValues, kCompare},
+    {"GreaterEqual", 1, 1, infer_binary<F::comparison, Fold::greater_equal>, kBoolValues, kCompare},
+    {"Less", 1, 1, infer_binary<F::comparison, Fold::less>, kBoolValues, kCompare},
+    {"LessEqual", 1, 1, infer_binary<F::comparison, Fold::less_equal>, kBoolValues, kCompare},
+    {"LogicalAnd", 1, 1, infer_binary<F::logical, Fold::none>, kBool, kLogical},
+    {"LogicalOr", 1, 1, infer_binary<F::logical, Fold::none>, kBool, kLogical},
+    {"LogicalXor", 1, 1, infer_binary<F::logical, Fold::none>, kBool, kLogical},
+    {"Maximum", 1, 1, infer_binary<F::arithmetic, Fold::maximum>, kArithValues, kSameTypes},
+    {"Minimum", 1, 1, infer_binary<F::arithmetic, Fold::minimum>, kArithValues, kSameTypes},
+    {"Mod", 1, 1, infer_binary<F::arithmetic, Fold::none>, kArith, kSameTypes},
+    {"Multiply", 1, 1, infer_binary<F::arithmetic, Fold::multiply>, kArithValues, kSameTypes},
+    {"NotEqual", 1, 1, infer_binary<F::comparison, Fold::not_equal>, kBoolValues, kCompare},
+    {"Power", 1, 1, infer_binary<F::arithmetic, Fold::none>, kArith, kSameTypes},
+    {"Select", 1, 1, infer_select, "shape (auto_broadcast), type, values",
+     "condition boolean; then and else of one type; shapes broadcast"},
+    {"SquaredDifference", 0, 1, infer_binary<F::arithmetic, Fold::none>, kArith, kSameTypes},
+    {"Subtract", 1, 1, infer_binary<F::arithmetic, Fold::subtract>, kArithValues, kSameTypes},
+};
+
+}  // namespace
+
+std::span<const OpEntry> elementwise::binary_entries() { return kBinary; }
+
+}  // namespace irlint

@@ -1,0 +1,316 @@
+// The elementwise family, axis part: the Reduce ops (axes from a value), TopK (k from a value), and the
+// normalizations that keep their input's shape but check an axis (SoftMax, LogSoftmax, MVN, NormalizeL2).
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "core/checked_int.hpp"
+#include "rules/ops/elementwise_util.hpp"
+
+namespace irlint {
+namespace {
+
+using namespace elementwise;
+
+// ---- Reduce ----
+
+enum class Reduction { sum, prod, min, max, other };
+
+Shape reduced_shape(const Shape& data, const std::vector<size_t>& axes, bool keep_dims) {
+    Shape out;
+    for (size_t i = 0; i < data.rank(); ++i) {
+        const bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
+        if (!reduced)
+            out.dims.push_back(data.dims[i]);
+        else if (keep_dims)
+            out.dims.emplace_back(1);
+    }
+    return out;
+}
+
+// Combines one more element into an accumulator; nullopt when the result is not representable (an inexact
+// operand where only exact values fold, or an overflow).
+std::optional<ValueBounds> accumulate(Reduction r, const ValueBounds& acc, const ValueBounds& x) {
+    switch (r) {
+        case Reduction::min:
+            return ValueBounds{std::min(acc.lo, x.lo), std::min(acc.hi, x.hi)};
+        case Reduction::max:
+            return ValueBounds{std::max(acc.lo, x.lo), std::max(acc.hi, x.hi)};
+        case Reduction::sum:
+        case Reduction::prod: {
+            const bool sum = r == Reduction::sum;
+            const auto lo = (sum ? CheckedInt(acc.lo) + x.lo : CheckedInt(acc.lo) * x.lo).get();
+            if (!lo || *lo == ValueBounds::kUnbounded) return std::nullopt;
+            if (acc.lo >= 0 && x.lo >= 0)
+                return ValueBounds{*lo, sum ? bound_add(acc.hi, x.hi) : bound_mul(acc.hi, x.hi)};
+            if (acc.lo != acc.hi || x.lo != x.hi) return std::nullopt;
+            return ValueBounds{*lo, *lo};
+        }
+        case Reduction::other:
+            break;
+    }
+    return std::nullopt;
+}
+
+// The reduced values of a small static tensor: each input element goes to the output element of its
+// position with the reduced axes dropped.
+std::optional<TensorValue> fold_reduce(OpContext& ctx, Reduction r, const std::vector<size_t>& axes,
+                                       const Shape& out_shape) {
+    if (r == Reduction::other || !maybe_integral(ctx.type(0))) return std::nullopt;
+    const auto in_size = small_static_size(ctx.shape(0));
+    const auto out_size = small_static_size(out_shape);
+    if (!in_size || !out_size) return std::nullopt;
+    const TensorValue* v = ctx.value(0);
+    if (!v || v->size() != *in_size) return std::nullopt;
+    const auto& dims = ctx.shape(0).dims;
+    std::vector<std::optional<ValueBounds>> acc(*out_size);
+    if (r == Reduction::sum || r == Reduction::prod)
+        for (auto& a : acc) a = ValueBounds{r == Reduction::sum ? 0 : 1, r == Reduction::sum ? 0 : 1};
+    std::vector<int64_t> pos(dims.size(), 0);
+    for (size_t flat = 0; flat < *in_size; ++flat) {
+        size_t target = 0;
+        for (size_t d = 0; d < dims.size(); ++d)
+            if (std::find(axes.begin(), axes.end(), d) == axes.end())
+                target = target * static_cast<size_t>(dims[d].length()) + static_cast<size_t>(pos[d]);
+        auto& a = acc[target];
+        a = a ? accumulate(r, *a, (*v)[flat]) : (*v)[flat];
+        if (!a) return std::nullopt;
+        for (size_t d = dims.size(); d-- > 0;) {
+            if (++pos[d] < dims[d].length()) break;
+            pos[d] = 0;
+        }
+    }
+    TensorValue out;
+    for (const auto& a : acc) {
+        if (!a) return std::nullopt;  // Min or Max over an empty axis
+        out.push_back(*a);
+    }
+    // A sum or product the data type cannot hold wraps in OpenVINO; irlint does not follow it there.
+    if (!fits_type(out, ctx.type(0))) return std::nullopt;
+    return out;
+}
+
+// The output without the axes' values (OpenVINO's fallback): keep_dims keeps the rank; otherwise a single
+// axis removes one dim, and more axes leave the rank unknown.
+Shape reduce_without_axes(const Shape& data, const Shape& axes, bool keep_dims) {
+    if (data.rank_dynamic) return Shape::dynamic_rank();
+    if (keep_dims) return Shape{false, std::vector<Dim>(data.rank())};
+    const auto n = small_static_size(axes);
+    if (n == 1 && data.rank() >= 1) return Shape{false, std::vector<Dim>(data.rank() - 1)};
+    return Shape::dynamic_rank();
+}
+
+template <Reduction R, bool Logical>
+void infer_reduce(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    const auto keep_dims = ctx.attr_bool("keep_dims", false);
+    if (!keep_dims) return;
+    const auto data_type = ctx.type(0);
+    if (Logical ? !maybe_bool(data_type) : !maybe_numeric(data_type)) {
+        ctx.invalid_input(
+            fmt::format("data element type {} is not {}", type_str(data_type), Logical ? "boolean" : "numeric"));
+        return;
+    }
+    if (!maybe_integral(ctx.type(1))) {
+        ctx.invalid_input(fmt::format("axes element type {} is not an integer type", type_str(ctx.type(1))));
+        return;
+    }
+    const Shape& data = ctx.shape(0);
+    const Shape& axes_shape = ctx.shape(1);
+    if (!rank_may_be(axes_shape, 0) && !rank_may_be(axes_shape, 1)) {
+        ctx.invalid_input(fmt::format("axes must be a scalar or 1D, it is {}", axes_shape.str()));
+        return;
+    }
+    if (data.rank_dynamic) {
+        out.push_back(OpOutput{Shape::dynamic_rank(), data_type, std::nullopt, {}});
+        return;
+    }
+    const auto axes = ctx.exact_values(1);
+    if (!axes) {
+        ctx.value_unknown("the reduction axes are not known");
+        out.push_back(OpOutput{reduce_without_axes(data, axes_shape, *keep_dims), data_type, std::nullopt, {}});
+        return;
+    }
+    std::string error;
+    const auto normalized = normalize_axes(*axes, static_cast<int64_t>(data.rank()), false, &error);
+    if (!normalized) {
+        // OpenVINO leaves out-of-range axes to run time and infers what it would without them.
+        out.push_back(OpOutput{reduce_without_axes(data, axes_shape, *keep_dims), data_type, std::nullopt, {}});
+        return;
+    }
+    out.push_back(OpOutput{reduced_shape(data, *normalized, *keep_dims), data_type, std::nullopt, {}});
+    out.back().value = fold_reduce(ctx, R, *normalized, out.back().shape);
+}
+
+// ---- TopK ----
+
+// The axis dim of TopK's outputs from k's value (exact: k itself; bounds: OpenVINO's interval of the input
+// dim and k's bounds), or unknown: 0 up to the input dim.
+std::optional<Dim> topk_dim(OpContext& ctx, const Dim& in) {
+    const TensorValue* k = ctx.value(1);
+    if (!k) {
+        ctx.value_unknown("k is not known");
+        return Dim(0, in.max());
+    }
+    if (k->size() != 1) {
+        ctx.invalid_input(fmt::format("k must be a single value, it has {}", k->size()));
+        return std::nullopt;
+    }
+    const ValueBounds& b = k->front();
+    if (b.exact() && b.hi != ValueBounds::kUnbounded) {
+        if (b.lo < 0) {
+            ctx.invalid_input(fmt::format("k {} is negative", b.lo));
+            return std::nullopt;
+        }
+        return Dim(b.lo);
+    }
+    const int64_t lower = std::max<int64_t>(0, std::min(in.min(), b.lo));
+    const int64_t upper = in.has_upper_bound() ? std::min(in.max(), b.hi) : Dim::kInf;
+    return Dim(lower, upper);
+}
+
+// TopK-1 takes k of i8, i32 or i64 only; later versions any integer type.
+bool topk_k_type_ok(int version, std::optional<ElementType> t) {
+    if (!known(t) || version != 1) return maybe_integral(t);
+    return *t == ElementType::i8 || *t == ElementType::i32 || *t == ElementType::i64;
+}
+
+void infer_topk(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    static constexpr std::array<std::string_view, 2> kModes{"max", "min"};
+    static constexpr std::array<std::string_view, 3> kSorts{"value", "index", "none"};
+    const auto axis = ctx.attr_int("axis");
+    const auto mode = ctx.attr_enum("mode", kModes);
+    const auto sort = ctx.attr_enum("sort", kSorts);
+    const auto index_type = ctx.attr_type("index_element_type", ElementType::i32);
+    const auto stable = ctx.version() >= 11 ? ctx.attr_bool("stable", false) : std::optional(false);
+    if (!axis || !mode || !sort || !index_type || !stable) return;
+    if (*index_type != ElementType::i32 && *index_type != ElementType::i64) {
+        ctx.invalid_attribute(fmt::format("index_element_type={} is not one of i32, i64", type_str(index_type)));
+        return;
+    }
+    if (!topk_k_type_ok(ctx.version(), ctx.type(1))) {
+        ctx.invalid_input(fmt::format("k element type {} is not {}", type_str(ctx.type(1)),
+                                      ctx.version() == 1 ? "i8, i32 or i64" : "an integer type"));
+        return;
+    }
+    const Shape& data = ctx.shape(0);
+    if (!data.rank_dynamic && data.rank() == 0) {
+        ctx.invalid_input("data is a scalar; TopK needs rank > 0");
+        return;
+    }
+    if (!rank_may_be(ctx.shape(1), 0)) {
+        ctx.invalid_input(fmt::format("k must be a scalar, it is {}", ctx.shape(1).str()));
+        return;
+    }
+    Shape shape = data;
+    if (!data.rank_dynamic) {
+        std::string error;
+        const auto a = normalize_axis(*axis, static_cast<int64_t>(data.rank()), &error);
+        if (!a) {
+            ctx.invalid_attribute(fmt::format("{} for data rank {}", error, data.rank()));
+            return;
+        }
+        const auto dim = topk_dim(ctx, data.dims[*a]);
+        if (!dim) return;
+        shape.dims[*a] = *dim;
+    }
+    out.push_back(OpOutput{shape, ctx.type(0), std::nullopt, {}});
+    out.push_back(OpOutput{shape, *index_type, std::nullopt, {}});
+}
+
+// ---- normalizations ----
+
+bool check_axis_range(OpContext& ctx, int64_t axis, int64_t lowest) {
+    const Shape& data = ctx.shape(0);
+    if (data.rank_dynamic) return true;
+    const auto rank = static_cast<int64_t>(data.rank());
+    if (axis >= lowest && axis < rank) return true;
+    ctx.invalid_attribute(
+        fmt::format("axis {} is out of range [{}, {}] for data {}", axis, lowest, rank - 1, data.str()));
+    return false;
+}
+
+void infer_softmax(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1)) return;
+    const auto axis = ctx.attr_int("axis", 1);
+    if (!axis) return;
+    // v1's axis is unsigned; v8 and LogSoftmax count negative axes from the end.
+    const bool is_v1 = ctx.version() == 1;
+    const int64_t rank = ctx.shape(0).rank_dynamic ? 0 : static_cast<int64_t>(ctx.shape(0).rank());
+    if (!check_axis_range(ctx, *axis, is_v1 ? 0 : -rank)) return;
+    out.push_back(OpOutput{ctx.shape(0), ctx.type(0), std::nullopt, {}});
+}
+
+void infer_mvn(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (ctx.version() == 0) {
+        if (!ctx.expect_inputs(1) || !ctx.attr_float("eps") || !ctx.attr_bool("normalize_variance", true) ||
+            !ctx.attr_bool("across_channels", false) || !ctx.attr_ints("reduction_axes", std::vector<int64_t>{}))
+            return;
+    } else {
+        static constexpr std::array<std::string_view, 2> kEpsModes{"inside_sqrt", "outside_sqrt"};
+        if (!ctx.expect_inputs(2) || !ctx.attr_float("eps") || !ctx.attr_bool("normalize_variance") ||
+            !ctx.attr_enum("eps_mode", kEpsModes))
+            return;
+        const Shape& data = ctx.shape(0);
+        const Shape& axes = ctx.shape(1);
+        if (axes.is_static() && axes.rank() != 1) {
+            ctx.invalid_input(fmt::format("axes must be 1D, it is {}", axes.str()));
+            return;
+        }
+        if (axes.is_static() && !data.rank_dynamic && axes.dims[0].length() > static_cast<int64_t>(data.rank())) {
+            ctx.invalid_input(
+                fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(), data.rank()));
+            return;
+        }
+    }
+    out.push_back(OpOutput{ctx.shape(0), ctx.type(0), std::nullopt, {}});
+}
+
+void infer_normalize_l2(OpContext& ctx, std::vector<OpOutput>& out) {
+    static constexpr std::array<std::string_view, 2> kEpsModes{"add", "max"};
+    if (!ctx.expect_inputs(2) || !ctx.attr_float("eps") || !ctx.attr_enum("eps_mode", kEpsModes)) return;
+    const Shape& axes = ctx.shape(1);
+    if (!axes.rank_dynamic && axes.rank() > 1) {
+        ctx.invalid_input(fmt::format("axes must be a scalar or 1D, it is {}", axes.str()));
+        return;
+    }
+    out.push_back(OpOutput{ctx.shape(0), ctx.type(0), std::nullopt, {}});
+}
+
+constexpr std::string_view kReduceChecks = "keep_dims; data numeric; axes integer, scalar or 1D";
+constexpr std::string_view kReduceLogicalChecks = "keep_dims; data boolean; axes integer, scalar or 1D";
+constexpr std::string_view kReduceValues = "shape (axes value), type, values";
+constexpr std::string_view kReduceShape = "shape (axes value), type";
+
+using R = Reduction;
+const std::vector<OpEntry> kReduce = {
+    {"LogSoftmax", 5, 5, infer_softmax, "shape, type", "axis in [-rank, rank)"},
+    {"MVN", 0, 2, infer_mvn, "shape, type", "eps, normalize_variance, across_channels, reduction_axes"},
+    {"MVN", 6, 6, infer_mvn, "shape, type", "eps, normalize_variance, eps_mode; axes 1D of at most rank(data)"},
+    {"NormalizeL2", 0, 1, infer_normalize_l2, "shape, type", "eps, eps_mode add/max; axes scalar or 1D"},
+    {"ReduceL1", 4, 4, infer_reduce<R::other, false>, kReduceShape, kReduceChecks},
+    {"ReduceL2", 4, 4, infer_reduce<R::other, false>, kReduceShape, kReduceChecks},
+    {"ReduceLogicalAnd", 1, 1, infer_reduce<R::other, true>, kReduceShape, kReduceLogicalChecks},
+    {"ReduceLogicalOr", 1, 1, infer_reduce<R::other, true>, kReduceShape, kReduceLogicalChecks},
+    {"ReduceMax", 1, 1, infer_reduce<R::max, false>, kReduceValues, kReduceChecks},
+    {"ReduceMean", 1, 1, infer_reduce<R::other, false>, kReduceShape, kReduceChecks},
+    {"ReduceMin", 1, 1, infer_reduce<R::min, false>, kReduceValues, kReduceChecks},
+    {"ReduceProd", 1, 1, infer_reduce<R::prod, false>, kReduceValues, kReduceChecks},
+    {"ReduceSum", 1, 1, infer_reduce<R::sum, false>, kReduceValues, kReduceChecks},
+    {"SoftMax", 1, 1, infer_softmax, "shape, type", "axis in [0, rank)"},
+    {"SoftMax", 8, 8, infer_softmax, "shape, type", "axis in [-rank, rank)"},
+    {"TopK", 1, 1, infer_topk, "shape (k value), types",
+     "axis, mode, sort, index_element_type i32/i64; k integer scalar >= 0"},
+    {"TopK", 3, 3, infer_topk, "shape (k value), types",
+     "axis, mode, sort, index_element_type i32/i64; k integer scalar >= 0"},
+    {"TopK", 11, 11, infer_topk, "shape (k value), types",
+     "axis, mode, sort, stable, index_element_type i32/i64; k integer scalar >= 0"},
+};
+
+}  // namespace
+
+std::span<const OpEntry> elementwise::reduce_entries() { return kReduce; }
+
+}  // namespace irlint

@@ -1,0 +1,68 @@
+#pragma once
+// What the elementwise family's files share: element type checks as OpenVINO words them, auto_broadcast,
+// and the entry tables of the family's other files.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "rules/ops/op_registry.hpp"
+#include "rules/ops/shape_util.hpp"
+
+namespace irlint::elementwise {
+
+// An element type irlint does not know (nullopt or dynamic) passes every check, as OpenVINO's dynamic does.
+inline bool known(std::optional<ElementType> t) { return t && *t != ElementType::dynamic; }
+inline std::string type_str(std::optional<ElementType> t) {
+    return known(t) ? std::string(element_type_name(*t)) : std::string("dynamic");
+}
+inline bool is_bool(ElementType t) { return t == ElementType::boolean; }
+inline bool maybe_bool(std::optional<ElementType> t) { return !known(t) || is_bool(*t); }
+inline bool maybe_real(std::optional<ElementType> t) { return !known(t) || is_float_type(*t); }
+inline bool maybe_integral(std::optional<ElementType> t) { return !known(t) || is_integer_type(*t); }
+inline bool maybe_numeric(std::optional<ElementType> t) {
+    return !known(t) || is_integer_type(*t) || is_float_type(*t);
+}
+
+// OpenVINO's element::Type::merge: an unknown type takes the other; two known types must be equal.
+inline bool merge_type(std::optional<ElementType>& acc, std::optional<ElementType> t) {
+    if (!known(t)) return true;
+    if (!known(acc)) {
+        acc = t;
+        return true;
+    }
+    return *acc == *t;
+}
+
+// The layer's auto_broadcast (default `fallback`) and, for pdpd, its auto_broadcast_axis (default -1).
+struct Broadcast {
+    BroadcastKind kind = BroadcastKind::numpy;
+    int64_t axis = -1;
+};
+std::optional<Broadcast> read_broadcast(OpContext& ctx, std::string_view fallback = "numpy");
+
+// The rank of a shape as OpenVINO prints a Rank: a number or "?".
+inline std::string rank_str(const Shape& s) { return s.rank_dynamic ? "?" : std::to_string(s.rank()); }
+
+// Whether a shape may be a scalar / a 1D tensor (OpenVINO's rank().compatible(0 or 1)).
+inline bool rank_may_be(const Shape& s, size_t rank) { return s.rank_dynamic || s.rank() == rank; }
+
+// The values an integer element type holds, as [min, max] in int64 (u64 up to int64's max); nullopt for
+// the other types.
+std::optional<std::pair<int64_t, int64_t>> integer_range(ElementType t);
+// Whether every bound of `v` is a value of type `t` (an unknown type holds anything; a non-integer type
+// nothing, as irlint folds integers only). An unbounded upper bound stays unbounded in types over 16 bits.
+bool fits_type(const TensorValue& v, std::optional<ElementType> t);
+
+// The number of elements of a static shape when it is at most kMaxValueElements.
+std::optional<size_t> small_static_size(const Shape& s);
+
+std::span<const OpEntry> unary_entries();
+std::span<const OpEntry> binary_entries();
+std::span<const OpEntry> reduce_entries();
+
+}  // namespace irlint::elementwise

@@ -1,0 +1,514 @@
+// The elementwise family (ops/elementwise_*.cpp): cases after OpenVINO's type_prop tests.
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "op_test_util.hpp"
+
+using namespace irlint;
+using namespace irlint::test;
+
+namespace {
+
+constexpr auto f32 = ElementType::f32;
+constexpr auto i32 = ElementType::i32;
+constexpr auto i64 = ElementType::i64;
+constexpr auto boolean = ElementType::boolean;
+
+using Attrs = std::vector<std::pair<std::string, std::string>>;
+
+OpRun R(const std::string& type, int version, Attrs attrs, std::vector<OpInput> inputs,
+        std::map<size_t, TensorValue> values = {}) {
+    OpCase c;
+    c.type = type;
+    c.version = version;
+    c.attrs = std::move(attrs);
+    c.inputs = std::move(inputs);
+    c.values = std::move(values);
+    return run_op(c);
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The value of output 0 as "lo..hi" items (exact values as one number).
+std::string value_str(const OpRun& r) {
+    if (r.outputs.empty() || !r.outputs[0].value) return "<none>";
+    std::string out;
+    for (const ValueBounds& b : *r.outputs[0].value) {
+        if (!out.empty()) out += ",";
+        out += b.exact() ? std::to_string(b.lo)
+                         : std::to_string(b.lo) + ".." +
+                               (b.hi == ValueBounds::kUnbounded ? std::string("inf") : std::to_string(b.hi));
+    }
+    return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- unary
+
+TEST_CASE("ops-a: every plain unary op keeps its input's shape and type") {
+    const std::vector<std::pair<std::string, int>> ops = {
+        {"Abs", 0},      {"Acos", 0}, {"Acosh", 3},    {"Asin", 0},     {"Asinh", 3},    {"Atan", 0},   {"Atanh", 3},
+        {"Ceiling", 0},  {"Cos", 0},  {"Cosh", 0},     {"Erf", 0},      {"Exp", 0},      {"Floor", 0},  {"Log", 0},
+        {"Negative", 0}, {"ReLU", 0}, {"Sigmoid", 0},  {"Sign", 0},     {"Sin", 0},      {"Sinh", 0},   {"Sqrt", 0},
+        {"Tan", 0},      {"Tanh", 0}, {"SoftPlus", 4}, {"SoftSign", 9}, {"Mish", 4},     {"HSwish", 4}, {"HSigmoid", 5},
+        {"Swish", 4},    {"Gelu", 0}, {"Gelu", 7},     {"PRelu", 0},    {"IsFinite", 10}};
+    for (const auto& op : ops) {
+        const std::string& type = op.first;
+        const int version = op.second;
+        CAPTURE(type);
+        std::vector<OpInput> inputs{In("1,3,?,2..5")};
+        if (type == "PRelu") inputs.push_back(In("3"));
+        const auto r = R(type, version, {}, inputs);
+        REQUIRE(r.ok());
+        CHECK(r.str() == "[1,3,?,2..5]");
+        CHECK(r.outputs[0].type == (type == "IsFinite" ? boolean : f32));
+    }
+    const auto dyn = R("Exp", 0, {}, {In("...")});
+    CHECK(dyn.str() == "[...]");
+}
+
+TEST_CASE("ops-a: unary arithmetic refuses boolean, float-only ops refuse integers") {
+    const auto abs = R("Abs", 0, {}, {In("2,3", boolean)});
+    CHECK(abs.problem() == "input 0 has element type boolean; Abs takes neither boolean nor string");
+    CHECK_FALSE(R("HSwish", 4, {}, {In("2", ElementType::string)}).ok());
+    CHECK(R("HSwish", 4, {}, {In("2", i32)}).ok());
+    CHECK(R("Elu", 0, {{"alpha", "1"}}, {In("2", boolean)}).ok());
+    CHECK(R("Round", 5, {{"mode", "half_to_even"}}, {In("2", boolean)}).ok());
+    const auto softplus = R("SoftPlus", 4, {}, {In("2,3", i32)});
+    CHECK(contains(softplus.problem(), "i32"));
+    CHECK(contains(softplus.problem(), "floating-point"));
+    const auto gelu = R("Gelu", 7, {}, {In("2", i64)});
+    CHECK_FALSE(gelu.ok());
+    const auto neg = R("Negative", 0, {}, {In("2", i32)});
+    CHECK(neg.ok());
+    CHECK(neg.outputs[0].type == i32);
+    const auto unknown = R("Sqrt", 0, {}, {In("2", std::nullopt)});
+    REQUIRE(unknown.ok());
+    CHECK_FALSE(unknown.outputs[0].type.has_value());
+}
+
+TEST_CASE("ops-a: Clamp needs min <= max and a numeric type") {
+    const auto ok = R("Clamp", 0, {{"min", "-1"}, {"max", "6"}}, {In("1,?,4", i32)});
+    REQUIRE(ok.ok());
+    CHECK(ok.str() == "[1,?,4]");
+    const auto bad = R("Clamp", 0, {{"min", "6"}, {"max", "1"}}, {In("1,2")});
+    CHECK(bad.problem() == "min 6 is greater than max 1");
+    CHECK(bad.problems[0].kind == OpProblem::Kind::attribute);
+    CHECK_FALSE(R("Clamp", 0, {{"min", "0"}, {"max", "1"}}, {In("1", boolean)}).ok());
+    CHECK_FALSE(R("Clamp", 0, {{"min", "0"}}, {In("1")}).ok());
+}
+
+TEST_CASE("ops-a: Elu, Gelu, Round attributes") {
+    CHECK(R("Elu", 0, {{"alpha", "1.0"}}, {In("2,3")}).str() == "[2,3]");
+    CHECK(contains(R("Elu", 0, {}, {In("2,3")}).problem(), "alpha"));
+    CHECK(R("Gelu", 7, {{"approximation_mode", "TANH"}}, {In("2")}).ok());
+    CHECK(contains(R("Gelu", 7, {{"approximation_mode", "fast"}}, {In("2")}).problem(), "erf, tanh"));
+    CHECK(R("Round", 5, {{"mode", "half_to_even"}}, {In("4")}).str() == "[4]");
+    CHECK(contains(R("Round", 5, {{"mode", "up"}}, {In("4")}).problem(), "half_away_from_zero"));
+}
+
+TEST_CASE("ops-a: Swish beta, Selu and HardSigmoid types and ranks") {
+    CHECK(R("Swish", 4, {}, {In("1,2..4"), In("")}).str() == "[1,2..4]");
+    CHECK(contains(R("Swish", 4, {}, {In("1,4"), In("1")}).problem(), "rank 1"));
+    CHECK(contains(R("Swish", 4, {}, {In("1,4"), In("", ElementType::f16)}).problem(), "f16"));
+    CHECK(R("Selu", 0, {}, {In("2,?"), In("1"), In("1")}).str() == "[2,?]");
+    CHECK(contains(R("Selu", 0, {}, {In("2"), In("1", i32), In("1")}).problem(), "f32, i32 and f32"));
+    CHECK_FALSE(R("Selu", 0, {}, {In("2", i32), In("1", i32), In("1", i32)}).ok());
+    CHECK(R("HardSigmoid", 0, {}, {In("2,5"), In(""), In("")}).str() == "[2,5]");
+    CHECK(contains(R("HardSigmoid", 0, {}, {In("2,5"), In("2"), In("")}).problem(), "alpha must be a scalar"));
+    CHECK(R("HardSigmoid", 0, {}, {In("2,5"), In("?"), In("...")}).ok());
+    CHECK(contains(R("HardSigmoid", 0, {}, {In("2,5"), In(""), In("", i32)}).problem(), "beta type i32"));
+}
+
+TEST_CASE("ops-a: IsNaN, IsInf give booleans of floating-point inputs") {
+    const auto nan = R("IsNaN", 10, {}, {In("2,?")});
+    CHECK(nan.str() == "[2,?]");
+    CHECK(nan.outputs[0].type == boolean);
+    const auto inf = R("IsInf", 10, {{"detect_negative", "false"}}, {In("3")});
+    CHECK(inf.outputs[0].type == boolean);
+    CHECK_FALSE(R("IsInf", 10, {}, {In("3", i32)}).ok());
+}
+
+TEST_CASE("ops-a: LogicalNot and BitwiseNot element types") {
+    const auto lnot = R("LogicalNot", 1, {}, {In("2,3", boolean)});
+    CHECK(lnot.outputs[0].type == boolean);
+    // OpenVINO keeps LogicalNot's input type, boolean or not, for backward compatibility.
+    CHECK(R("LogicalNot", 1, {}, {In("2")}).outputs[0].type == f32);
+    CHECK(R("BitwiseNot", 13, {}, {In("5", ElementType::u8)}).outputs[0].type == ElementType::u8);
+    CHECK(R("BitwiseNot", 13, {}, {In("5", boolean)}).ok());
+    CHECK(contains(R("BitwiseNot", 13, {}, {In("5")}).problem(), "integer or boolean"));
+}
+
+TEST_CASE("ops-a: Convert gives destination_type and passes integer values that fit") {
+    const auto r = R("Convert", 0, {{"destination_type", "i32"}}, {In("3", i64)}, {{0, V({1, -2, 300})}});
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[3]");
+    CHECK(r.outputs[0].type == i32);
+    CHECK(value_str(r) == "1,-2,300");
+    const auto narrow = R("Convert", 0, {{"destination_type", "u8"}}, {In("3", i64)}, {{0, V({1, -2, 300})}});
+    CHECK(value_str(narrow) == "<none>");
+    const auto bounded = R("Convert", 0, {{"destination_type", "i64"}}, {In("1", i32)},
+                           {{0, TensorValue{{2, ValueBounds::kUnbounded}}}});
+    CHECK(value_str(bounded) == "2..inf");
+    const auto to_i32 = R("Convert", 0, {{"destination_type", "i32"}}, {In("1", i64)},
+                          {{0, TensorValue{{2, ValueBounds::kUnbounded}}}});
+    CHECK(value_str(to_i32) == "2..inf");
+    const auto to_i16 = R("Convert", 0, {{"destination_type", "i16"}}, {In("1", i64)},
+                          {{0, TensorValue{{2, ValueBounds::kUnbounded}}}});
+    CHECK(value_str(to_i16) == "<none>");
+    const auto to_float = R("Convert", 0, {{"destination_type", "f32"}}, {In("1", i64)}, {{0, V({4})}});
+    CHECK(to_float.outputs[0].type == f32);
+    CHECK(value_str(to_float) == "<none>");
+    CHECK(contains(R("Convert", 0, {}, {In("1")}).problem(), "destination_type"));
+    const auto like = R("ConvertLike", 1, {}, {In("2,?", i32), In("7", ElementType::f16)});
+    CHECK(like.str() == "[2,?]");
+    CHECK(like.outputs[0].type == ElementType::f16);
+    CHECK(value_str(R("ConvertLike", 1, {}, {In("2", i64), In("", i32)}, {{0, V({3, 4})}})) == "3,4");
+}
+
+TEST_CASE("ops-a: GRN, LRN and CumSum checks") {
+    CHECK(R("GRN", 0, {{"bias", "1e-6"}}, {In("1,3,?,?")}).str() == "[1,3,?,?]");
+    CHECK(R("GRN", 0, {{"bias", "1e-6"}}, {In("1,2,3,4,5")}).problem() == "data rank 5 is not 2, 3 or 4");
+    const std::vector<std::pair<std::string, std::string>> lrn{
+        {"alpha", "0.0001"}, {"beta", "0.75"}, {"bias", "1"}, {"size", "5"}};
+    CHECK(R("LRN", 0, lrn, {In("1,16,?,?"), In("1", i64)}).str() == "[1,16,?,?]");
+    CHECK(R("LRN", 0, lrn, {In("1,16,8,8"), In("1,1", i64)}).problem() == "axes must be 1D, it is [1,1]");
+    CHECK(R("LRN", 0, lrn, {In("1,16,8,8"), In("?,1", i64)}).ok());
+    CHECK(R("LRN", 0, lrn, {In("1,16"), In("3", i64)}).problem() == "axes has 3 elements, more than data rank 2");
+    CHECK(contains(R("LRN", 0, lrn, {In("1,16"), In("1")}).problem(), "f32"));
+    CHECK(R("CumSum", 0, {}, {In("2,?"), In("", i32)}).str() == "[2,?]");
+    CHECK(R("CumSum", 0, {{"exclusive", "true"}}, {In("2,?")}).ok());
+    CHECK(R("CumSum", 0, {}, {In("2"), In("", ElementType::u8)}).problem() == "axis element type u8 is not i32 or i64");
+    CHECK(R("CumSum", 0, {}, {In("2"), In("1", i64)}).ok());
+}
+
+// ---------------------------------------------------------------- binary
+
+TEST_CASE("ops-a: binary numpy broadcasting, static and dynamic") {
+    CHECK(R("Add", 1, {}, {In("2,1,3"), In("4,1")}).str() == "[2,4,3]");
+    CHECK(R("Multiply", 1, {}, {In("?,3"), In("2..5,1")}).str() == "[2..5,3]");
+    CHECK(R("Subtract", 1, {}, {In("..."), In("2")}).str() == "[...]");
+    CHECK(R("Power", 1, {}, {In("1,?"), In("3,4")}).str() == "[3,4]");
+    const auto bad = R("Add", 1, {}, {In("2,3"), In("4")});
+    CHECK_FALSE(bad.ok());
+    CHECK(bad.problems[0].kind == OpProblem::Kind::input);
+    CHECK(contains(bad.problem(), "[2,3]"));
+    CHECK(contains(bad.problem(), "[4]"));
+}
+
+TEST_CASE("ops-a: binary auto_broadcast none and pdpd") {
+    CHECK(R("Maximum", 1, {{"auto_broadcast", "none"}}, {In("2,?"), In("?,3")}).str() == "[2,3]");
+    CHECK_FALSE(R("Minimum", 1, {{"auto_broadcast", "none"}}, {In("2,3"), In("1,3")}).ok());
+    CHECK(R("Add", 1, {{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "1"}}, {In("2,3,4,5"), In("3,4")}).str() ==
+          "[2,3,4,5]");
+    CHECK_FALSE(
+        R("Add", 1, {{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "0"}}, {In("2,3,4,5"), In("3,4")}).ok());
+    CHECK(R("Add", 1, {{"auto_broadcast", "pdpd"}, {"auto_broadcast_axis", "1"}}, {In("2,3,4,5"), In("3,1")}).str() ==
+          "[2,3,4,5]");
+    CHECK_FALSE(R("Add", 1, {{"auto_broadcast", "pdpd"}}, {In("3,4"), In("2,3,4")}).ok());
+    CHECK(R("Divide", 1, {{"auto_broadcast", "pdpd"}}, {In("2,3,4,5"), In("4,5")}).str() == "[2,3,4,5]");
+    CHECK(contains(R("Add", 1, {{"auto_broadcast", "bidir"}}, {In("2"), In("2")}).problem(), "numpy"));
+}
+
+TEST_CASE("ops-a: binary element types: equal, unknown matches, families") {
+    CHECK(R("Add", 1, {}, {In("2"), In("2", i32)}).problem() ==
+          "arguments do not have the same element type: f32 and i32");
+    const auto unknown = R("Add", 1, {}, {In("2", std::nullopt), In("2", i32)});
+    CHECK(unknown.outputs[0].type == i32);
+    CHECK(R("SquaredDifference", 0, {}, {In("2", boolean), In("2", boolean)}).problem() ==
+          "element type boolean: arithmetic takes neither boolean nor string arguments");
+    CHECK_FALSE(R("Add", 1, {}, {In("2", ElementType::string), In("2", ElementType::string)}).ok());
+    for (const char* cmp : {"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"}) {
+        const auto r = R(cmp, 1, {}, {In("2,1"), In("3")});
+        CHECK(r.str() == "[2,3]");
+        CHECK(r.outputs[0].type == boolean);
+    }
+    for (const char* logical : {"LogicalAnd", "LogicalOr", "LogicalXor"}) {
+        CHECK(R(logical, 1, {}, {In("4", boolean), In("1", boolean)}).outputs[0].type == boolean);
+        CHECK(contains(R(logical, 1, {}, {In("4"), In("4")}).problem(), "boolean"));
+    }
+    for (const auto& [bitwise, version] : std::vector<std::pair<const char*, int>>{{"BitwiseAnd", 13},
+                                                                                   {"BitwiseOr", 13},
+                                                                                   {"BitwiseXor", 13},
+                                                                                   {"BitwiseLeftShift", 15},
+                                                                                   {"BitwiseRightShift", 15}}) {
+        CHECK(R(bitwise, version, {}, {In("4", i32), In("1", i32)}).outputs[0].type == i32);
+        CHECK_FALSE(R(bitwise, version, {}, {In("4"), In("4")}).ok());
+    }
+    CHECK(R("FloorMod", 1, {}, {In("4", i32), In("1", i32)}).str() == "[4]");
+    CHECK(R("Mod", 1, {}, {In("4", i32), In("1", i32)}).str() == "[4]");
+}
+
+TEST_CASE("ops-a: binary value propagation") {
+    const auto add = R("Add", 1, {}, {In("2", i64), In("1", i64)}, {{0, V({1, 2})}, {1, V({3})}});
+    CHECK(value_str(add) == "4,5");
+    const auto bounds = run_op({"Add",
+                                1,
+                                {},
+                                {In("2", i64), In("", i64)},
+                                {{0, TensorValue{{0, 5}, {2, ValueBounds::kUnbounded}}}, {1, V({1})}}});
+    CHECK(value_str(bounds) == "1..6,3..inf");
+    const auto mul = R("Multiply", 1, {}, {In("2,1", i64), In("2", i64)}, {{0, V({2, 3})}, {1, V({1, 10})}});
+    CHECK(mul.str() == "[2,2]");
+    CHECK(value_str(mul) == "2,20,3,30");
+    const auto sub_bounds =
+        run_op({"Subtract", 1, {}, {In("1", i64), In("1", i64)}, {{0, TensorValue{{0, 5}}}, {1, V({1})}}});
+    CHECK(value_str(sub_bounds) == "<none>");
+    CHECK(value_str(R("Subtract", 1, {}, {In("1", i64), In("1", i64)}, {{0, V({3})}, {1, V({5})}})) == "-2");
+    const auto div = R("Divide", 1, {}, {In("2", i64), In("", i64)}, {{0, V({-7, 7})}, {1, V({2})}});
+    CHECK(value_str(div) == "-4,3");
+    const auto trunc =
+        run_op({"Divide", 1, {{"m_pythondiv", "false"}}, {In("2", i64), In("", i64)}, {{0, V({-7, 7})}, {1, V({2})}}});
+    CHECK(value_str(trunc) == "-3,3");
+    CHECK(value_str(R("Divide", 1, {}, {In("1", i64), In("1", i64)}, {{0, V({1})}, {1, V({0})}})) == "<none>");
+    CHECK(value_str(R("Maximum", 1, {}, {In("2", i64), In("", i64)}, {{0, V({1, 9})}, {1, V({4})}})) == "4,9");
+    CHECK(value_str(R("Minimum", 1, {}, {In("2", i64), In("", i64)}, {{0, V({1, 9})}, {1, V({4})}})) == "1,4");
+    const auto eq = R("Equal", 1, {}, {In("3", i64), In("", i64)}, {{0, V({1, 4, 1})}, {1, V({1})}});
+    CHECK(value_str(eq) == "1,0,1");
+    CHECK(value_str(R("Less", 1, {}, {In("2", i64), In("", i64)}, {{0, V({1, 4})}, {1, V({2})}})) == "1,0");
+    // Overflow drops the value; float inputs are not folded.
+    CHECK(value_str(R("Multiply", 1, {}, {In("1", i64), In("1", i64)}, {{0, V({INT64_MAX / 2})}, {1, V({-3})}})) ==
+          "<none>");
+    CHECK(value_str(R("Add", 1, {}, {In("1"), In("1")}, {{0, V({1})}, {1, V({1})}})) == "<none>");
+    // A result the output type cannot hold is not followed (OpenVINO wraps it).
+    CHECK(value_str(R("Add", 1, {}, {In("1", i32), In("1", i32)}, {{0, V({INT32_MAX})}, {1, V({1})}})) == "<none>");
+    CHECK(value_str(R("Add", 1, {}, {In("1", i32), In("1", i32)}, {{0, V({INT32_MAX - 1})}, {1, V({1})}})) ==
+          std::to_string(INT32_MAX));
+    CHECK(value_str(R("Add", 1, {}, {In("1", i32), In("1", i32)},
+                      {{0, TensorValue{{1, ValueBounds::kUnbounded}}}, {1, V({1})}})) == "2..inf");
+}
+
+TEST_CASE("ops-a: Select shapes, types and values") {
+    CHECK(R("Select", 1, {}, {In("2,1", boolean), In("1,3"), In("2,3")}).str() == "[2,3]");
+    CHECK(R("Select", 1, {}, {In("?,4", boolean), In("4"), In("1")}).str() == "[?,4]");
+    CHECK(R("Select", 1, {{"auto_broadcast", "none"}}, {In("2,?", boolean), In("?,3"), In("2,3")}).str() == "[2,3]");
+    CHECK_FALSE(R("Select", 1, {{"auto_broadcast", "none"}}, {In("2", boolean), In("2,2"), In("2,2")}).ok());
+    CHECK(R("Select", 1, {{"auto_broadcast", "pdpd"}}, {In("4", boolean), In("2,3,4"), In("3,4")}).str() == "[2,3,4]");
+    CHECK_FALSE(R("Select", 1, {}, {In("2,3", boolean), In("2,4"), In("2,4")}).ok());
+    CHECK(R("Select", 1, {}, {In("2"), In("2"), In("2")}).problem() == "condition has element type f32, not boolean");
+    CHECK(R("Select", 1, {}, {In("2", boolean), In("2"), In("2", i32)}).problem() ==
+          "then type f32 and else type i32 differ");
+    const auto v = R("Select", 1, {}, {In("3", boolean), In("3", i64), In("", i64)},
+                     {{0, V({1, 0, 1})}, {1, V({5, 6, 7})}, {2, TensorValue{{0, 9}}}});
+    CHECK(value_str(v) == "5,0..9,7");
+}
+
+TEST_CASE("ops-a: Select after OpenVINO's type_prop cases") {
+    // select_dynamic
+    CHECK(R("Select", 1, {}, {In("2..8,3..7,1..10,1..6,1..10", boolean), In("?,?,?,?,?"), In("1..5,1..11,5,1..8")})
+              .str() == "[2..8,3..7,?,5,?]");
+    // select_symbols_all_params_pdpd
+    CHECK(R("Select", 1, {{"auto_broadcast", "pdpd"}},
+            {In("?,2,1,1,1,1..5,1..8,5..,..5", boolean), In("?,2,4,3,5,2..5,2..8,5..,..5"),
+             In("?,2,1,3,1,1..5,1..8,5..,..5")})
+              .str() == "[?,2,4,3,5,2..5,2..8,5..,..5]");
+    // select_partial_all_rank_static_dynamic_ok and the intransitive incompatibility
+    CHECK(R("Select", 1, {}, {In("2,?,?", boolean), In("?,8,?"), In("?,?,3")}).str() == "[2,8,3]");
+    CHECK_FALSE(R("Select", 1, {}, {In("2,?,?", boolean), In("?,8,?"), In("3,?,3")}).ok());
+    // DeduceV1SelectTest: a scalar condition, then/else broadcast both ways
+    CHECK(R("Select", 1, {}, {In("", boolean), In("4"), In("2,4", std::nullopt)}).str() == "[2,4]");
+    CHECK(R("Select", 1, {}, {In("", boolean), In("4"), In("2,4", std::nullopt)}).outputs[0].type == f32);
+    CHECK(R("Select", 1, {}, {In("4", boolean), In("2,4", ElementType::i8), In("4", std::nullopt)}).outputs[0].type ==
+          ElementType::i8);
+    const auto all_unknown =
+        R("Select", 1, {}, {In("...", std::nullopt), In("...", std::nullopt), In("...", std::nullopt)});
+    CHECK(all_unknown.str() == "[...]");
+    CHECK_FALSE(all_unknown.outputs[0].type.has_value());
+}
+
+TEST_CASE("ops-a: FakeQuantize broadcasts the ranges into the data") {
+    const std::vector<std::pair<std::string, std::string>> levels{{"levels", "256"}};
+    CHECK(R("FakeQuantize", 0, levels, {In("1,3,4,5"), In("1,3,1,1"), In("1,3,1,1"), In(""), In("")}).str() ==
+          "[1,3,4,5]");
+    CHECK(R("FakeQuantize", 0, levels, {In("1,?,4,5"), In("1,3,1,1"), In("1"), In(""), In("")}).str() == "[1,3,4,5]");
+    CHECK(R("FakeQuantize", 0, levels, {In("..."), In("1,3,1,1"), In("1"), In(""), In("")}).str() == "[...]");
+    const auto bad = R("FakeQuantize", 0, levels, {In("1,3,4,5"), In("1,4,1,1"), In("1"), In("1"), In("1")});
+    CHECK(contains(bad.problem(), "input_low [1,4,1,1]"));
+    CHECK_FALSE(R("FakeQuantize", 0, {{"levels", "256"}, {"auto_broadcast", "none"}},
+                  {In("1,3"), In("1,3"), In("1"), In("1,3"), In("1,3")})
+                    .ok());
+    CHECK(contains(R("FakeQuantize", 0, {}, {In("1"), In("1"), In("1"), In("1"), In("1")}).problem(), "levels"));
+}
+
+// ---------------------------------------------------------------- axes
+
+TEST_CASE("ops-a: SoftMax, LogSoftmax axis range") {
+    CHECK(R("SoftMax", 1, {{"axis", "2"}}, {In("1,?,4")}).str() == "[1,?,4]");
+    CHECK(R("SoftMax", 1, {{"axis", "3"}}, {In("1,2,4")}).problem() ==
+          "axis 3 is out of range [0, 2] for data [1,2,4]");
+    CHECK_FALSE(R("SoftMax", 1, {{"axis", "-1"}}, {In("1,2,4")}).ok());
+    CHECK(R("SoftMax", 8, {{"axis", "-3"}}, {In("1,2,4")}).ok());
+    CHECK(R("SoftMax", 8, {{"axis", "-4"}}, {In("1,2,4")}).problem() ==
+          "axis -4 is out of range [-3, 2] for data [1,2,4]");
+    CHECK(R("SoftMax", 8, {{"axis", "9"}}, {In("...")}).str() == "[...]");
+    CHECK(R("LogSoftmax", 5, {{"axis", "-1"}}, {In("2,3")}).str() == "[2,3]");
+    CHECK_FALSE(R("LogSoftmax", 5, {{"axis", "2"}}, {In("2,3")}).ok());
+}
+
+TEST_CASE("ops-a: MVN v0 and v6, NormalizeL2") {
+    CHECK(R("MVN", 0, {{"eps", "1e-9"}, {"across_channels", "true"}}, {In("1,3,?,?")}).str() == "[1,3,?,?]");
+    CHECK(contains(R("MVN", 0, {}, {In("1,3")}).problem(), "eps"));
+    const std::vector<std::pair<std::string, std::string>> v6{
+        {"eps", "1e-9"}, {"normalize_variance", "true"}, {"eps_mode", "INSIDE_SQRT"}};
+    CHECK(R("MVN", 6, v6, {In("1,3,?,?"), In("2", i64)}).str() == "[1,3,?,?]");
+    CHECK(R("MVN", 6, v6, {In("1,3"), In("3", i64)}).problem() == "axes has 3 elements, more than data rank 2");
+    CHECK(R("MVN", 6, v6, {In("1,3"), In("1,1", i64)}).problem() == "axes must be 1D, it is [1,1]");
+    CHECK(contains(
+        R("MVN", 6, {{"eps", "1"}, {"normalize_variance", "true"}, {"eps_mode", "sqrt"}}, {In("1,3"), In("1", i64)})
+            .problem(),
+        "outside_sqrt"));
+    CHECK(R("NormalizeL2", 0, {{"eps", "1e-6"}, {"eps_mode", "add"}}, {In("1,?,4"), In("1", i64)}).str() == "[1,?,4]");
+    CHECK(R("NormalizeL2", 0, {{"eps", "1e-6"}, {"eps_mode", "max"}}, {In("1,2,4"), In("1,1", i64)}).problem() ==
+          "axes must be a scalar or 1D, it is [1,1]");
+    CHECK_FALSE(R("NormalizeL2", 0, {{"eps", "1e-6"}, {"eps_mode", "mul"}}, {In("1"), In("1", i64)}).ok());
+}
+
+TEST_CASE("ops-a: Reduce ops with known axes") {
+    const auto r = R("ReduceSum", 1, {}, {In("3,4,5"), In("1", i64)}, {{1, V({1})}});
+    CHECK(r.str() == "[3,5]");
+    CHECK_FALSE(r.unknown);
+    CHECK(R("ReduceMean", 1, {{"keep_dims", "true"}}, {In("3,?,5"), In("2", i64)}, {{1, V({-1, 0})}}).str() ==
+          "[1,?,1]");
+    CHECK(R("ReduceMax", 1, {}, {In("3,2..4,5"), In("", i64)}, {{1, V({0})}}).str() == "[2..4,5]");
+    CHECK(R("ReduceMin", 1, {}, {In("3,4"), In("0", i64)}, {{1, TensorValue{}}}).str() == "[3,4]");
+    CHECK(R("ReduceProd", 1, {}, {In("3,4"), In("2", i64)}, {{1, V({0, 1})}}).str() == "[]");
+    CHECK(R("ReduceL1", 4, {{"keep_dims", "true"}}, {In("3,4"), In("1", i64)}, {{1, V({1})}}).str() == "[3,1]");
+    CHECK(R("ReduceL2", 4, {}, {In("3,4"), In("1", i64)}, {{1, V({1})}}).str() == "[3]");
+    const auto logical = R("ReduceLogicalAnd", 1, {}, {In("3,4", boolean), In("1", i64)}, {{1, V({0})}});
+    CHECK(logical.str() == "[4]");
+    CHECK(logical.outputs[0].type == boolean);
+    CHECK(R("ReduceLogicalOr", 1, {}, {In("3,4", boolean), In("1", i64)}, {{1, V({1})}}).str() == "[3]");
+    // OpenVINO leaves out-of-range axes to run time.
+    CHECK(R("ReduceSum", 1, {{"keep_dims", "true"}}, {In("3,4"), In("1", i64)}, {{1, V({2})}}).str() == "[?,?]");
+    CHECK(R("ReduceSum", 1, {}, {In("3,4"), In("1", i64)}, {{1, V({-3})}}).str() == "[?]");
+}
+
+TEST_CASE("ops-a: Reduce ops with unknown axes or rank") {
+    const auto keep = R("ReduceSum", 1, {{"keep_dims", "true"}}, {In("3,4,5"), In("2", i64)});
+    CHECK(keep.str() == "[?,?,?]");
+    CHECK(keep.unknown);
+    CHECK(R("ReduceSum", 1, {}, {In("3,4,5"), In("1", i64)}).str() == "[?,?]");
+    CHECK(R("ReduceSum", 1, {}, {In("3,4,5"), In("", i64)}).str() == "[?,?]");
+    CHECK(R("ReduceSum", 1, {}, {In("3,4,5"), In("2", i64)}).str() == "[...]");
+    CHECK(R("ReduceSum", 1, {}, {In("3,4,5"), In("?", i64)}).str() == "[...]");
+    CHECK(R("ReduceSum", 1, {}, {In("3,4,5"), In("1", i64)}, {{1, TensorValue{{0, 2}}}}).str() == "[?,?]");
+    CHECK(R("ReduceSum", 1, {{"keep_dims", "true"}}, {In("..."), In("1", i64)}, {{1, V({0})}}).str() == "[...]");
+}
+
+TEST_CASE("ops-a: Reduce checks element types and the axes rank") {
+    CHECK(R("ReduceSum", 1, {}, {In("3", boolean), In("1", i64)}).problem() ==
+          "data element type boolean is not numeric");
+    CHECK(R("ReduceLogicalOr", 1, {}, {In("3"), In("1", i64)}).problem() == "data element type f32 is not boolean");
+    CHECK(R("ReduceMax", 1, {}, {In("3"), In("1")}).problem() == "axes element type f32 is not an integer type");
+    CHECK(R("ReduceMax", 1, {}, {In("3"), In("1,1", i64)}).problem() == "axes must be a scalar or 1D, it is [1,1]");
+}
+
+TEST_CASE("ops-a: Reduce value propagation") {
+    const auto prod = R("ReduceProd", 1, {}, {In("3", i64), In("1", i64)}, {{0, V({2, 3, 4})}, {1, V({0})}});
+    CHECK(prod.str() == "[]");
+    CHECK(value_str(prod) == "24");
+    const auto sum = run_op({"ReduceSum",
+                             1,
+                             {{"keep_dims", "true"}},
+                             {In("2,3", i64), In("1", i64)},
+                             {{0, V({1, 2, 3, 4, 5, 6})}, {1, V({1})}}});
+    CHECK(sum.str() == "[2,1]");
+    CHECK(value_str(sum) == "6,15");
+    const auto sum0 = R("ReduceSum", 1, {}, {In("2,3", i64), In("1", i64)}, {{0, V({1, 2, 3, 4, 5, 6})}, {1, V({0})}});
+    CHECK(value_str(sum0) == "5,7,9");
+    const auto mx = run_op(
+        {"ReduceMax", 1, {}, {In("3", i64), In("1", i64)}, {{0, TensorValue{{1, 1}, {0, 7}, {3, 3}}}, {1, V({0})}}});
+    CHECK(value_str(mx) == "3..7");
+    CHECK(value_str(R("ReduceMin", 1, {}, {In("3", i64), In("1", i64)}, {{0, V({5, -2, 3})}, {1, V({0})}})) == "-2");
+    CHECK(value_str(R("ReduceProd", 1, {}, {In("2", ElementType::u8), In("1", i64)},
+                      {{0, V({20, 20})}, {1, V({0})}})) == "<none>");
+    CHECK(value_str(R("ReduceMean", 1, {}, {In("3", i64), In("1", i64)}, {{0, V({5, -2, 3})}, {1, V({0})}})) ==
+          "<none>");
+}
+
+TEST_CASE("ops-a: TopK with known k") {
+    const std::vector<std::pair<std::string, std::string>> attrs{{"axis", "1"}, {"mode", "max"}, {"sort", "value"}};
+    const auto r = R("TopK", 3, attrs, {In("2,10,5"), In("", i64)}, {{1, V({3})}});
+    REQUIRE(r.outputs.size() == 2);
+    CHECK(r.str(0) == "[2,3,5]");
+    CHECK(r.str(1) == "[2,3,5]");
+    CHECK(r.outputs[0].type == f32);
+    CHECK(r.outputs[1].type == i32);
+    auto with_i64 = attrs;
+    with_i64.emplace_back("index_element_type", "i64");
+    CHECK(R("TopK", 1, with_i64, {In("2,?,5"), In("", i32)}, {{1, V({4})}}).outputs[1].type == i64);
+    CHECK(R("TopK", 11, {{"axis", "-1"}, {"mode", "min"}, {"sort", "none"}, {"stable", "true"}},
+            {In("2,10,?"), In("", i64)}, {{1, V({7})}})
+              .str() == "[2,10,7]");
+    CHECK(R("TopK", 3, attrs, {In("..."), In("", i64)}).str() == "[...]");
+}
+
+TEST_CASE("ops-a: TopK with unknown or bounded k") {
+    const std::vector<std::pair<std::string, std::string>> attrs{{"axis", "1"}, {"mode", "max"}, {"sort", "value"}};
+    const auto unknown = R("TopK", 3, attrs, {In("2,10,5"), In("", i64)});
+    CHECK(unknown.str() == "[2,..10,5]");
+    CHECK(unknown.unknown);
+    CHECK(R("TopK", 3, attrs, {In("2,?,5"), In("", i64)}).str() == "[2,?,5]");
+    CHECK(R("TopK", 3, attrs, {In("2,10,5"), In("", i64)}, {{1, TensorValue{{2, 20}}}}).str() == "[2,2..10,5]");
+    CHECK(R("TopK", 3, attrs, {In("2,10..12,5"), In("", i64)}, {{1, TensorValue{{11, 15}}}}).str() == "[2,10..12,5]");
+    CHECK(
+        R("TopK", 3, attrs, {In("2,10..12,5"), In("", i64)}, {{1, TensorValue{{3, ValueBounds::kUnbounded}}}}).str() ==
+        "[2,3..12,5]");
+    CHECK(R("TopK", 3, attrs, {In("2,4..,5"), In("", i64)}, {{1, TensorValue{{2, 3}}}}).str() == "[2,2..,5]");
+}
+
+TEST_CASE("ops-a: hostile sizes stay numbers") {
+    const Attrs attrs{{"axis", "0"}, {"mode", "max"}, {"sort", "value"}};
+    CHECK(R("TopK", 3, attrs, {In("?"), In("", i64)}, {{1, V({int64_t{1} << 62})}}).str() == "[4611686018427387904]");
+    CHECK(R("TopK", 3, attrs, {In("5"), In("", i64)},
+            {{1, TensorValue{{ValueBounds::kUnbounded, ValueBounds::kUnbounded}}}})
+              .str() == "[5]");
+    // A value tensor larger than kMaxValueElements is not folded; neither is one whose size does not match.
+    CHECK(value_str(R("Add", 1, {}, {In("5000", i64), In("", i64)}, {{1, V({1})}})) == "<none>");
+    CHECK(value_str(R("Add", 1, {}, {In("3", i64), In("", i64)}, {{0, V({1, 2})}, {1, V({1})}})) == "<none>");
+    CHECK(R("ReduceSum", 1, {}, {In("4611686018427387904,3"), In("1", i64)}, {{1, V({1})}}).str() ==
+          "[4611686018427387904]");
+}
+
+TEST_CASE("ops-a: TopK checks") {
+    const std::vector<std::pair<std::string, std::string>> attrs{{"axis", "3"}, {"mode", "max"}, {"sort", "value"}};
+    CHECK(R("TopK", 3, attrs, {In("2,10,5"), In("", i64)}, {{1, V({1})}}).problem() ==
+          "axis 3 is out of range [-3, 2] for data rank 3");
+    const std::vector<std::pair<std::string, std::string>> ok{{"axis", "0"}, {"mode", "max"}, {"sort", "value"}};
+    CHECK(R("TopK", 3, ok, {In("4"), In("", i64)}, {{1, V({-1})}}).problem() == "k -1 is negative");
+    CHECK(R("TopK", 3, ok, {In("4"), In("2", i64)}).problem() == "k must be a scalar, it is [2]");
+    CHECK(R("TopK", 3, ok, {In(""), In("", i64)}).problem() == "data is a scalar; TopK needs rank > 0");
+    CHECK(R("TopK", 3, ok, {In("4"), In("")}).problem() == "k element type f32 is not an integer type");
+    CHECK(R("TopK", 3, ok, {In("4"), In("", ElementType::u8)}, {{1, V({2})}}).str() == "[2]");
+    CHECK(R("TopK", 1, ok, {In("4"), In("", ElementType::u8)}).problem() == "k element type u8 is not i8, i32 or i64");
+    auto bad_index = ok;
+    bad_index.emplace_back("index_element_type", "f32");
+    CHECK(R("TopK", 11, bad_index, {In("4"), In("", i64)}).problem() ==
+          "index_element_type=f32 is not one of i32, i64");
+    CHECK(contains(R("TopK", 1, {{"axis", "0"}, {"mode", "top"}, {"sort", "value"}}, {In("4"), In("", i64)}).problem(),
+                   "max, min"));
+}
+
+TEST_CASE("ops-a: registry entries cover the opsets") {
+    CHECK(find_op("Relu", 1)->entry->type == "ReLU");
+    CHECK(find_op("Gelu", 1)->entry == nullptr);
+    CHECK(find_op("Gelu", 6)->entry->version == 0);
+    CHECK(find_op("Gelu", 16)->entry->version == 7);
+    CHECK(find_op("TopK", 2)->entry->version == 1);
+    CHECK(find_op("TopK", 10)->entry->version == 3);
+    CHECK(find_op("TopK", 16)->entry->version == 11);
+    CHECK(find_op("Softmax", 7)->entry->version == 1);
+    CHECK(find_op("SoftMax", 8)->entry->version == 8);
+    CHECK(find_op("MVN", 5)->entry->version == 0);
+    CHECK(find_op("MVN", 1)->entry == nullptr);
+    CHECK(find_op("MVN", 6)->entry->version == 6);
+    CHECK(find_op("BitwiseLeftShift", 14)->entry == nullptr);
+    CHECK(find_op("CumSum", 3)->entry != nullptr);
+    CHECK(find_op("Acosh", 3)->entry == nullptr);
+}
