@@ -497,3 +497,33 @@ TEST_CASE("ops-d ExperimentalDetectron ops") {
     t.inputs[1] = In("4000");
     CHECK(run_op(t).problem() == "the number of rois 5000 and of probabilities 4000 must be equal");
 }
+
+TEST_CASE("ops-d LSTM cells fall back on hidden_size; LSTMCell-0 fills B and P") {
+    OpCase lstm{"LSTMCell", 4, {{"hidden_size", "4"}},
+                {In("2,3"), In("2,?"), In("..."), In("..."), In("?,?"), In("...")}, {}};
+    auto r = run_op(lstm);
+    REQUIRE(r.ok());
+    CHECK(r.str(0) == "[2,4]");
+    CHECK(r.str(1) == "[2,4]");
+    OpCase gru{"GRUCell", 3, {{"hidden_size", "4"}}, {In("2,3"), In("2,?"), In("..."), In("?,?"), In("...")}, {}};
+    CHECK(run_op(gru).str() == "[2,?]");  // the attribute is not used
+
+    OpCase v0{"LSTMCell", 0, {{"hidden_size", "4"}}, {In("2,3"), In("2,4"), In("2,4"), In("16,3"), In("16,4")}, {}};
+    r = run_op(v0);
+    REQUIRE(r.ok());
+    CHECK(r.str(1) == "[2,4]");
+    v0.attrs = {{"hidden_size", "5"}};
+    CHECK(run_op(v0).problem() == "dim 0 of B (20) must be hidden_size * 4 = 16");
+    v0.inputs.push_back(In("16"));
+    CHECK(run_op(v0).problem() == "dim 0 of P (15) must be hidden_size * 3 = 12");
+
+    OpCase seq{"GRUSequence", 5, {{"hidden_size", "4"}, {"direction", "forward"}},
+               {In("2,10,3"), In("..."), In("2", i32), In("1,12,3"), In("1,12,?"), In("...")}, {}};
+    r = run_op(seq);
+    CHECK(r.str(0) == "[2,1,10,4]");
+    seq.inputs[3] = In("?,12,3");
+    seq.inputs[4] = In("?,12,?");
+    CHECK(run_op(seq).str(0) == "[2,1,10,?]");  // W's and R's dim 0 is not static
+    seq.inputs[3] = In("1,13,3");
+    CHECK(run_op(seq).problem() == "dimension `hidden_size` does not match between inputs: ? and a dim not divisible by the gate count");
+}

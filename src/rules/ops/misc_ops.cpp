@@ -107,10 +107,10 @@ std::optional<std::optional<ElementType>> rnn_type(OpContext& ctx, std::span<con
     return type;
 }
 
-bool check_ranks(OpContext& ctx, std::span<const size_t> ranks) {
-    for (size_t i = 0; i < ranks.size() && i < ctx.input_count(); ++i) {
-        if (!rank_is(ctx.shape(i), ranks[i])) {
-            ctx.invalid_input(fmt::format("input {} must have rank {}, got {}", i, ranks[i], ctx.shape(i).str()));
+bool check_ranks(OpContext& ctx, std::span<const Shape> shapes, std::span<const size_t> ranks) {
+    for (size_t i = 0; i < ranks.size() && i < shapes.size(); ++i) {
+        if (!rank_is(shapes[i], ranks[i])) {
+            ctx.invalid_input(fmt::format("input {} must have rank {}, got {}", i, ranks[i], shapes[i].str()));
             return false;
         }
     }
@@ -129,23 +129,45 @@ bool merge_into(OpContext& ctx, Dim& into, const Dim& d, std::string_view what) 
     return true;
 }
 
-// hidden * factor must be compatible with dim `d` of input `i`.
-bool gate_dim(OpContext& ctx, size_t i, size_t d, const Dim& hidden, int64_t factor, std::string_view what) {
-    if (ctx.shape(i).rank_dynamic) return true;
+// hidden * factor must be compatible with dim `d` of `s`.
+bool gate_dim(OpContext& ctx, const Shape& s, size_t d, const Dim& hidden, int64_t factor, std::string_view what) {
+    if (s.rank_dynamic) return true;
     const auto want = (CheckedInt(hidden.length()) * factor).get();
-    const Dim& got = ctx.shape(i).dims[d];
+    const Dim& got = s.dims[d];
     if (want && got.compatible(Dim(*want))) return true;
     ctx.invalid_input(fmt::format("dim {} of {} ({}) must be hidden_size * {} = {}", d, what, got.str(), factor,
                                   want ? std::to_string(*want) : std::string("overflow")));
     return false;
 }
 
-// The hidden size when no state gives it: W's and R's gate dim divided by the gate count.
-bool hidden_from_weights(OpContext& ctx, Dim& hidden, size_t w, size_t d, int64_t gates) {
+// The hidden size when no state gives it: W's and R's gate dim divided by the gate count, where their dim 0 is
+// static (OpenVINO's condition, also for the sequences' dim 1).
+bool hidden_from_weights(OpContext& ctx, std::span<const Shape> shapes, Dim& hidden, size_t w, size_t d,
+                         int64_t gates) {
     for (size_t i = w; i < w + 2; ++i) {
-        const Shape& s = ctx.shape(i);
-        if (s.rank_dynamic || !s.dims[d].is_static()) continue;
+        const Shape& s = shapes[i];
+        if (s.rank_dynamic || !s.dims[0].is_static()) continue;
         if (!merge_into(ctx, hidden, s.dims[d].divided_by(gates), "hidden_size")) return false;
+    }
+    return true;
+}
+
+std::vector<Shape> input_shapes(const OpContext& ctx) {
+    std::vector<Shape> shapes;
+    for (size_t i = 0; i < ctx.input_count(); ++i) shapes.push_back(ctx.shape(i));
+    return shapes;
+}
+
+// LSTMCell-0 fills a missing B ([4 * hidden_size]) and P ([3 * hidden_size]) from the attribute.
+bool lstm_v0_defaults(OpContext& ctx, std::vector<Shape>& shapes, int64_t hidden_size) {
+    for (const int64_t factor : {int64_t{4}, int64_t{3}}) {
+        if (shapes.size() >= (factor == 4 ? 6u : 7u)) continue;
+        const auto n = (CheckedInt(hidden_size) * factor).get();
+        if (!n) {
+            ctx.invalid_attribute(fmt::format("hidden_size={} * {} overflows int64", hidden_size, factor));
+            return false;
+        }
+        shapes.push_back(Shape{false, {ov_dim(*n)}});
     }
     return true;
 }
@@ -154,35 +176,47 @@ bool hidden_from_weights(OpContext& ctx, Dim& hidden, size_t w, size_t d, int64_
 // B [gates*hidden] (one more hidden for GRU's linear_before_reset). Outputs: one [batch, hidden] per state.
 void infer_cell(OpContext& ctx, std::vector<OpOutput>& out, const RnnKind& kind) {
     const size_t n = 4 + kind.states;
-    const bool peepholes = kind.states == 2 && ctx.version() == 0;
-    if (!ctx.expect_inputs(n, peepholes ? n + 1 : n)) return;
-    ctx.attr_int("hidden_size");
+    const bool lstm_v0 = kind.states == 2 && ctx.version() == 0;
+    if (!ctx.expect_inputs(lstm_v0 ? n - 1 : n, lstm_v0 ? n + 1 : n)) return;
+    const auto hidden_size = ctx.attr_int("hidden_size");
     const auto lbr = kind.gates == 3 ? ctx.attr_bool("linear_before_reset", false) : std::optional<bool>(false);
     if (ctx.failed()) return;
+    std::vector<Shape> shapes = input_shapes(ctx);
+    if (lstm_v0 && !lstm_v0_defaults(ctx, shapes, *hidden_size)) return;
     std::vector<size_t> ranks(1 + kind.states, 2);
     ranks.insert(ranks.end(), {2, 2, 1});
-    if (peepholes) ranks.push_back(1);
-    if (!check_ranks(ctx, ranks)) return;
+    if (!check_ranks(ctx, shapes, ranks)) return;
     std::vector<size_t> data(ctx.input_count());
     for (size_t i = 0; i < data.size(); ++i) data[i] = i;
     const auto type = rnn_type(ctx, data);
     if (!type) return;
 
-    Dim batch = dim_at(ctx.shape(0), 0);
+    Dim batch = dim_at(shapes[0], 0);
     for (size_t i = 1; i <= kind.states; ++i)
-        if (!merge_into(ctx, batch, dim_at(ctx.shape(i), 0), "batch_size")) return;
-    Dim hidden = dim_at(ctx.shape(1), 1);
+        if (!merge_into(ctx, batch, dim_at(shapes[i], 0), "batch_size")) return;
+    Dim hidden = dim_at(shapes[1], 1);
     for (size_t i = 2; i <= kind.states; ++i)
-        if (!merge_into(ctx, hidden, dim_at(ctx.shape(i), 1), "hidden_size")) return;
+        if (!merge_into(ctx, hidden, dim_at(shapes[i], 1), "hidden_size")) return;
     const size_t w = 1 + kind.states;
-    if (!merge_into(ctx, hidden, dim_at(ctx.shape(w + 1), 1), "hidden_size")) return;
+    if (!merge_into(ctx, hidden, dim_at(shapes[w + 1], 1), "hidden_size")) return;
     if (hidden.is_static()) {
-        if (!gate_dim(ctx, w, 0, hidden, kind.gates, "W") || !gate_dim(ctx, w + 1, 0, hidden, kind.gates, "R") ||
-            !gate_dim(ctx, w + 2, 0, hidden, kind.gates + (*lbr ? 1 : 0), "B"))
+        if (!gate_dim(ctx, shapes[w], 0, hidden, kind.gates, "W") ||
+            !gate_dim(ctx, shapes[w + 1], 0, hidden, kind.gates, "R") ||
+            !gate_dim(ctx, shapes[w + 2], 0, hidden, kind.gates + (*lbr ? 1 : 0), "B"))
             return;
-        if (peepholes && ctx.input_count() > n && !gate_dim(ctx, n, 0, hidden, 3, "P")) return;
-    } else if (!hidden_from_weights(ctx, hidden, w, 0, kind.gates)) {
+    } else if (!hidden_from_weights(ctx, shapes, hidden, w, 0, kind.gates)) {
         return;
+    }
+    // LSTM cells (only they) fall back on the hidden_size attribute.
+    if (kind.states == 2 && hidden.is_dynamic()) hidden = ov_dim(*hidden_size);
+    if (lstm_v0) {
+        const Shape& p = shapes[n];
+        if (!rank_is(p, 1)) {
+            ctx.invalid_input(fmt::format("LSTMCell input P {} must be 1-D", p.str()));
+            return;
+        }
+        if (!p.rank_dynamic && p.dims[0].is_static() && hidden.is_static() && !gate_dim(ctx, p, 0, hidden, 3, "P"))
+            return;
     }
     for (size_t i = 0; i < kind.states; ++i) out.push_back({Shape{false, {batch, hidden}}, *type, {}, {}});
 }
@@ -199,10 +233,10 @@ void infer_sequence(OpContext& ctx, std::vector<OpOutput>& out, const RnnKind& k
     const auto direction = ctx.attr_enum("direction", kDirections);
     const auto lbr = kind.gates == 3 ? ctx.attr_bool("linear_before_reset", false) : std::optional<bool>(false);
     if (ctx.failed()) return;
+    const std::vector<Shape> shapes = input_shapes(ctx);
     std::vector<size_t> ranks(1 + kind.states, 3);
     ranks.insert(ranks.end(), {1, 3, 3, 2});
-    if (peepholes) ranks.push_back(2);
-    if (!check_ranks(ctx, ranks)) return;
+    if (!check_ranks(ctx, shapes, ranks)) return;
     const size_t lengths = 1 + kind.states;
     std::vector<size_t> data;
     for (size_t i = 0; i < ctx.input_count(); ++i)
@@ -214,40 +248,47 @@ void infer_sequence(OpContext& ctx, std::vector<OpOutput>& out, const RnnKind& k
         return;
     }
 
-    Dim batch = dim_at(ctx.shape(0), 0);
+    Dim batch = dim_at(shapes[0], 0);
     for (size_t i = 1; i <= lengths; ++i)
-        if (!merge_into(ctx, batch, dim_at(ctx.shape(i), 0), "batch_size")) return;
-    Dim hidden = dim_at(ctx.shape(1), 2);
+        if (!merge_into(ctx, batch, dim_at(shapes[i], 0), "batch_size")) return;
+    Dim hidden = dim_at(shapes[1], 2);
     for (size_t i = 2; i <= kind.states; ++i)
-        if (!merge_into(ctx, hidden, dim_at(ctx.shape(i), 2), "hidden_size")) return;
+        if (!merge_into(ctx, hidden, dim_at(shapes[i], 2), "hidden_size")) return;
     const size_t w = lengths + 1;
-    if (!merge_into(ctx, hidden, dim_at(ctx.shape(w + 1), 2), "hidden_size")) return;
+    if (!merge_into(ctx, hidden, dim_at(shapes[w + 1], 2), "hidden_size")) return;
 
     Dim dirs(*direction == "bidirectional" ? 2 : 1);
     bool dirs_ok = true;
-    for (size_t i = 1; i <= kind.states; ++i) {
-        const auto m = Dim::merge(dirs, dim_at(ctx.shape(i), 1));
+    const auto merge_dirs = [&](const Dim& d) {
+        const auto m = Dim::merge(dirs, d);
         dirs_ok = dirs_ok && m;
         if (m) dirs = *m;
-    }
-    for (size_t i = w; i < n; ++i) {
-        const auto m = Dim::merge(dirs, dim_at(ctx.shape(i), 0));
-        dirs_ok = dirs_ok && m;
-        if (m) dirs = *m;
-    }
+    };
+    for (size_t i = 1; i <= kind.states; ++i) merge_dirs(dim_at(shapes[i], 1));
+    for (size_t i = w; i < n; ++i) merge_dirs(dim_at(shapes[i], 0));
     if (!dirs_ok) {
         ctx.invalid_input(fmt::format("dimension `num_directions` does not match between the inputs and direction={}",
                                       *direction));
         return;
     }
     if (hidden.is_static()) {
-        if (!gate_dim(ctx, w, 1, hidden, kind.gates, "W") || !gate_dim(ctx, w + 1, 1, hidden, kind.gates, "R") ||
-            !gate_dim(ctx, w + 2, 1, hidden, kind.gates + (*lbr ? 1 : 0), "B"))
+        if (!gate_dim(ctx, shapes[w], 1, hidden, kind.gates, "W") ||
+            !gate_dim(ctx, shapes[w + 1], 1, hidden, kind.gates, "R") ||
+            !gate_dim(ctx, shapes[w + 2], 1, hidden, kind.gates + (*lbr ? 1 : 0), "B"))
             return;
-    } else if (!hidden_from_weights(ctx, hidden, w, 1, kind.gates)) {
+    } else if (!hidden_from_weights(ctx, shapes, hidden, w, 1, kind.gates)) {
         return;
     }
-    out.push_back({Shape{false, {batch, dirs, dim_at(ctx.shape(0), 1), hidden}}, *type, {}, {}});
+    // LSTMSequence-0's peepholes P [dirs, 3 * hidden], checked when P and the hidden size are static.
+    if (peepholes && shapes.size() > n && shapes[n].is_static() && hidden.is_static()) {
+        const Shape& p = shapes[n];
+        if (p.rank() != 2) {
+            ctx.invalid_input(fmt::format("LSTMSequence input P {} must have rank 2", p.str()));
+            return;
+        }
+        if (!gate_dim(ctx, p, 1, hidden, 3, "P")) return;
+    }
+    out.push_back({Shape{false, {batch, dirs, dim_at(shapes[0], 1), hidden}}, *type, {}, {}});
     for (size_t i = 0; i < kind.states; ++i) out.push_back({Shape{false, {batch, dirs, hidden}}, *type, {}, {}});
 }
 
