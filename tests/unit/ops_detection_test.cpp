@@ -243,6 +243,8 @@ TEST_CASE("ops-d Proposal-0/4: rois per image times the batch") {
           "batch size inconsistent between class_probs (1) and bbox_deltas (2)");
     CHECK(proposal(0, {"1,12,34,62", "1,24,34,62", "5"}).problem() == "image_shape must have 3 or 4 elements, got 5");
     CHECK(proposal(0, {"1,12,34", "1,24,34,62", "3"}).problem().starts_with("class_probs [1,12,34]"));
+    OpCase c{"Proposal", 0, {{"post_nms_topn", "200"}}, {In("1,12,34,62"), In("1,24,34,62"), In("3", i64)}, {}};
+    CHECK(run_op(c).problem() == "Proposal's image_shape must be of a floating point type, got i64");
 }
 
 TEST_CASE("ops-d ROIPooling and PSROIPooling") {

@@ -573,18 +573,15 @@ void infer_proposal(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape& probs = ctx.shape(0);
     const Shape& deltas = ctx.shape(1);
     const Shape& image = ctx.shape(2);
-    const auto type = ctx.type(0);
-    if (!real_or_unknown(type)) {
-        ctx.invalid_input(fmt::format("Proposal's class_probs must be of a floating point type, got {}", type_str(type)));
-        return;
-    }
-    for (size_t i = 1; i < 3; ++i) {
-        if (ctx.type(i) && type && *ctx.type(i) != *type) {
-            ctx.invalid_input(fmt::format("input {} type {} differs from class_probs' {}", i, type_str(ctx.type(i)),
-                                          type_str(type)));
+    constexpr std::array<std::string_view, 3> kNames{"class_probs", "bbox_deltas", "image_shape"};
+    for (size_t i = 0; i < 3; ++i) {
+        if (!real_or_unknown(ctx.type(i))) {
+            ctx.invalid_input(fmt::format("Proposal's {} must be of a floating point type, got {}", kNames[i],
+                                          type_str(ctx.type(i))));
             return;
         }
     }
+    const auto type = ctx.type(0);
     if (!rank_is(probs, 4) || !rank_is(deltas, 4) || !rank_is(image, 1)) {
         ctx.invalid_input(fmt::format("class_probs {} and bbox_deltas {} must be 4-D and image_shape {} 1-D",
                                       probs.str(), deltas.str(), image.str()));

@@ -224,7 +224,7 @@ void infer_region_yolo(OpContext& ctx, std::vector<OpOutput>& out) {
             return;
         }
         shape = in;
-        shape.dims[1] = Dim(*channels);
+        shape.dims[1] = ov_dim(*channels);
     }
     out.push_back({shape, ctx.type(0), {}, {}});
 }
