@@ -129,6 +129,11 @@ TEST_CASE("ops-d DetectionOutput: invalid attributes and inputs") {
           "class predictions' data type f16 must be the same as box logits' f32");
     CHECK(detection(0, base, {"4,20", "4,10", "4,2,25"}, {i32, i32, i32}).problem() ==
           "box logits' data type must be floating point, got i32");
+    CHECK(detection(0, base, {"4,20", "4,10", "4,2,25"}, {f32, f32, f16}).ok());
+    CHECK(detection(0, base, {"4,20", "4,10", "4,2,25"}, {f32, f32, i32}).problem() ==
+          "proposals' data type must be floating point, got i32");
+    CHECK(detection(0, base, {"4,20", "4,10", "4,2,25", "4,10", "4,20"}, {f32, f32, f32, f16, f32}).problem() ==
+          "additional class predictions' data type f16 must be the same as class predictions' f32");
     CHECK(detection(0, {{"num_classes", "0"}, {"keep_top_k", "200"}}, {"4,20", "4,10", "4,2,25"}).problem() ==
           "num_classes must be greater than 0, got 0");
     CHECK(detection(0, {{"num_classes", "2"}, {"keep_top_k", "200"}, {"code_type", "corner"}},

@@ -171,20 +171,23 @@ std::optional<DetectionAttrs> detection_attrs(OpContext& ctx) {
 }
 
 bool detection_types(OpContext& ctx) {
-    const auto box = ctx.type(0);
-    if (!real_or_unknown(box)) {
-        ctx.invalid_input(fmt::format("box logits' data type must be floating point, got {}", type_str(box)));
-        return false;
-    }
     constexpr std::array<std::string_view, 5> kNames{"box logits", "class predictions", "proposals",
                                                      "additional class predictions", "additional box predictions"};
-    // Class predictions and proposals follow box logits; the two additional inputs follow their own kind.
-    constexpr std::array<size_t, 5> kFollows{0, 0, 0, 1, 0};
-    for (size_t i = 1; i < ctx.input_count(); ++i) {
-        const auto want = ctx.type(kFollows[i]);
+    // Box logits and proposals are of a float type; class predictions follow box logits, and the two
+    // additional inputs follow their own kind.
+    for (const size_t i : {size_t{0}, size_t{2}}) {
+        if (!real_or_unknown(ctx.type(i))) {
+            ctx.invalid_input(fmt::format("{}' data type must be floating point, got {}", kNames[i], type_str(ctx.type(i))));
+            return false;
+        }
+    }
+    constexpr std::array<std::pair<size_t, size_t>, 3> kFollows{{{1, 0}, {3, 1}, {4, 0}}};
+    for (const auto& [i, like] : kFollows) {
+        if (i >= ctx.input_count()) continue;
+        const auto want = ctx.type(like);
         if (ctx.type(i) && want && *ctx.type(i) != *want) {
             ctx.invalid_input(fmt::format("{}' data type {} must be the same as {}' {}", kNames[i],
-                                          type_str(ctx.type(i)), kNames[kFollows[i]], type_str(want)));
+                                          type_str(ctx.type(i)), kNames[like], type_str(want)));
             return false;
         }
     }
