@@ -253,21 +253,25 @@ TEST_CASE("ops-d Proposal-0/4: rois per image times the batch") {
 }
 
 TEST_CASE("ops-d ROIPooling and PSROIPooling") {
-    OpCase c{"ROIPooling", 0, {{"pooled_shape", "2,2"}, {"spatial_scale", "0.625"}, {"method", "max"}},
+    OpCase c{"ROIPooling", 0, {{"pooled_h", "2"}, {"pooled_w", "3"}, {"spatial_scale", "0.625"}, {"method", "max"}},
              {In("1,3,6,6"), In("3,5")}, {}};
     auto r = run_op(c);
     REQUIRE(r.ok());
-    CHECK(r.str() == "[3,3,2,2]");
+    CHECK(r.str() == "[3,3,2,3]");
     CHECK(r.outputs[0].type == f32);
     c.inputs = {In("..."), In("...")};
-    CHECK(run_op(c).str() == "[?,?,2,2]");
+    CHECK(run_op(c).str() == "[?,?,2,3]");
     c.inputs = {In("1,3,6,6"), In("3,4")};
     CHECK(run_op(c).problem() == "the second dimension of the ROIs input 4 must be 5 (batch id and box coordinates)");
     c.inputs = {In("1,3,6,6"), In("3,5")};
-    c.attrs = {{"pooled_shape", "2,2"}, {"spatial_scale", "0"}};
+    c.attrs = {{"pooled_h", "2"}, {"pooled_w", "2"}, {"spatial_scale", "0"}};
     CHECK(run_op(c).problem() == "spatial_scale=0 must be a positive floating point number");
-    c.attrs = {{"pooled_shape", "2,0"}, {"spatial_scale", "1"}};
-    CHECK(run_op(c).problem() == "pooled_shape 2,0: pooled_h and pooled_w must be positive");
+    c.attrs = {{"pooled_h", "2"}, {"pooled_w", "0"}, {"spatial_scale", "1"}};
+    CHECK(run_op(c).problem() == "pooled_h=2 and pooled_w=0 must be positive integers");
+    c.attrs = {{"output_size", "4,5"}, {"spatial_scale", "1"}};
+    CHECK(run_op(c).str() == "[3,3,4,5]");
+    c.attrs = {{"spatial_scale", "1"}};
+    CHECK(run_op(c).problem() == "pooled_h=0 and pooled_w=0 must be positive integers");
 
     OpCase p{"PSROIPooling", 0, {{"output_dim", "2"}, {"group_size", "6"}, {"spatial_scale", "1"}, {"mode", "average"}},
              {In("1,72,4,5"), In("150,5")}, {}};

@@ -657,7 +657,7 @@ constexpr OpEntry kDetectionOps[] = {
     {"ROIAlign", 9, 9, infer_roi_align, "shape, type",
      "pooled_h/w > 0; sampling_ratio >= 0; spatial_scale > 0; mode, aligned_mode; input ranks, ROIs [?,4], types"},
     {"ROIPooling", 0, 2, infer_roi_pooling, "shape, type",
-     "pooled_shape 2 positive values; spatial_scale > 0; method; 4-D features; ROIs [?,5]"},
+     "pooled_h, pooled_w (over output_size) positive; spatial_scale > 0; method; 4-D features; ROIs [?,5]"},
     {"RegionYolo", 0, 1, infer_region_yolo, "shape, type", "rank 4; axis, end_axis in range"},
     {"ReorgYolo", 0, 2, infer_reorg_yolo, "shape, type", "stride > 0; rank 4; C >= stride^2; H, W divisible by stride"},
 };

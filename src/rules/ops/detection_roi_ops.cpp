@@ -63,15 +63,20 @@ void infer_roi_pooling(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape& feat = ctx.shape(0);
     const Shape& rois = ctx.shape(1);
     if (!feature_maps(ctx, feat) || !rois_input(ctx, rois)) return;
-    const auto pooled = ctx.attr_ints("pooled_shape");
-    if (!pooled) return;
+    // OpenVINO reads output_size, then pooled_h and pooled_w over its two values.
+    auto pooled = ctx.attr_ints("output_size", std::vector<int64_t>{0, 0});
+    const auto pooled_h = ctx.attr_int("pooled_h", -1);
+    const auto pooled_w = ctx.attr_int("pooled_w", -1);
+    if (ctx.failed()) return;
     if (pooled->size() != 2) {
-        ctx.invalid_attribute(fmt::format("pooled_shape has {} values: it must have 2", pooled->size()));
+        ctx.invalid_attribute(fmt::format("output_size has {} values: the pooled size must have 2", pooled->size()));
         return;
     }
+    if (ctx.attr("pooled_h")) (*pooled)[0] = *pooled_h;
+    if (ctx.attr("pooled_w")) (*pooled)[1] = *pooled_w;
     if ((*pooled)[0] < 1 || (*pooled)[1] < 1) {
-        ctx.invalid_attribute(fmt::format("pooled_shape {},{}: pooled_h and pooled_w must be positive",
-                                          (*pooled)[0], (*pooled)[1]));
+        ctx.invalid_attribute(fmt::format("pooled_h={} and pooled_w={} must be positive integers", (*pooled)[0],
+                                          (*pooled)[1]));
         return;
     }
     if (!positive_scale(ctx)) return;
