@@ -263,6 +263,7 @@ TEST_CASE("ops-b1 Transpose: order, empty order, invalid orders") {
     CHECK(tr("2,?,1..4", V({2, 0, 1})).str() == "[1..4,2,?]");
     CHECK(tr("2,3,4", V({}), "0").str() == "[4,3,2]");
     CHECK(tr("...", V({1, 0})).str() == "[?,?]");
+    CHECK(!tr("...", V({1, 1})).ok());
     auto r = tr("2,3,4", V({0, 0, 1}));
     REQUIRE(!r.ok());
     CHECK(has(r.problem(), "[0,0,1] is not a permutation"));
@@ -326,6 +327,16 @@ TEST_CASE("ops-b1 Split: num_splits along an axis") {
     CHECK(r.str(4) == "[2,2,4]");
     r = run_op({"Split", 1, {{"num_splits", "2"}}, {In("2..10,?"), I64("")}, {{1, V({-2})}}});
     CHECK(r.str(1) == "[1..5,?]");
+    // OpenVINO floors both bounds of an interval.
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {In("3..11,4")}, {}});
+    REQUIRE(!r.ok());
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {In("3..11,4"), I64("")}, {{1, V({0})}}});
+    CHECK(r.str(0) == "[1..5,4]");
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {In("3..,4"), I64("")}, {{1, V({0})}}});
+    CHECK(r.str(0) == "[1..,4]");
+    r = run_op({"Split", 1, {{"num_splits", "4"}}, {In("0..3,4"), I64("")}, {{1, V({0})}}});
+    REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "its maximum must be at least num_splits 4"));
     r = run_op({"Split", 1, {{"num_splits", "3"}}, {In("2,10,4"), I64("")}, {{1, V({1})}}});
     REQUIRE(!r.ok());
     CHECK(has(r.problem(), "is 10, not divisible by num_splits 3"));
@@ -355,7 +366,8 @@ TEST_CASE("ops-b1 VariadicSplit: lengths with -1, intervals, invalid lengths") {
     CHECK(r.str(1) == "[2,5,4]");
     CHECK(r.str(2) == "[2,2,4]");
     r = vs("2,5..10", -1, V({3, -1}));
-    CHECK(r.str(1) == "[2,2..7]");
+    CHECK(r.str(0) == "[2,3]");
+    CHECK(r.str(1) == "[2,?]");
     r = vs("2,?", 1, V({3, -1}));
     CHECK(r.str(0) == "[2,3]");
     CHECK(r.str(1) == "[2,?]");
@@ -514,6 +526,21 @@ TEST_CASE("ops-b1 BatchToSpace and SpaceToBatch") {
     CHECK(has(r.problem(), "batch 10"));
     r = run_op({"BatchToSpace", 1, {}, {In("100,7,13,3"), I64("4"), I64("4"), I64("4")}, {}});
     CHECK(r.str() == "[?,?,?,?]");
+    CHECK(r.unknown.has_value());
+    // Known crops with an unknown block: each spatial dim is at least dim - crops.
+    r = run_op({"BatchToSpace", 1, {}, {In("100,7,13,3"), I64("4"), I64("4"), I64("4")},
+                {{2, V({0, 3, 1, 0})}, {3, V({0, 3, 0, 0})}}});
+    CHECK(r.str() == "[?,1..,12..,3..]");
+    r = run_op({"BatchToSpace", 1, {}, {In("100,7,13,3"), I64("4"), I64("4"), I64("4")}, {{1, V({1, 10, 5, 1})}}});
+    CHECK(r.str() == "[2,?,?,?]");
+    r = run_op({"BatchToSpace", 1, {}, {In("80..120,7,13,3"), I64("4"), I64("4"), I64("4")}, {{1, V({1, 10, 5, 1})}}});
+    CHECK(r.str() == "[2,?,?,?]");
+    r = run_op({"BatchToSpace", 1, {}, {In("101..149,7,13,3"), I64("4"), I64("4"), I64("4")}, {{1, V({1, 10, 5, 1})}}});
+    REQUIRE(!r.ok());
+    r = run_op({"BatchToSpace", 1, {}, {In("100,7,13,3"), I64("4"), I64("4"), I64("4")},
+                {{1, V({1, 10, 5, 1})}, {2, V({0, 3, 1, 0})}, {3, V({0, 68, 0, 0})}}});
+    REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "3 + 68 exceed"));
     r = run_op({"BatchToSpace", 1, {}, {In("100,7,13,3"), I64("3"), I64("4"), I64("4")}, {}});
     REQUIRE(!r.ok());
     r = run_op({"SpaceToBatch", 1, {}, {In("2,100,1024,3"), I64("4"), I64("4"), I64("4")},
@@ -539,6 +566,10 @@ TEST_CASE("ops-b1 Roll and Reverse keep the data shape and check their axes") {
     REQUIRE(!r.ok());
     r = run_op({"Roll", 7, {}, {In("3,4"), I64("2"), I64("3")}, {}});
     REQUIRE(!r.ok());
+    r = run_op({"Roll", 7, {}, {In("3,4"), I64("1"), I64("")}, {}});
+    REQUIRE(!r.ok());
+    r = run_op({"Roll", 7, {}, {In("3,4"), I64(""), I64("2")}, {{2, V({0, 1})}}});
+    CHECK(r.str() == "[3,4]");
     r = run_op({"Reverse", 1, {{"mode", "index"}}, {In("2,3"), I64("1")}, {{1, V({1})}}});
     CHECK(r.str() == "[2,3]");
     r = run_op({"Reverse", 1, {{"mode", "index"}}, {In("2,3"), I64("1")}, {{1, V({2})}}});

@@ -391,22 +391,22 @@ void infer_depth_space(OpContext& ctx, std::vector<OpOutput>& out, bool to_space
     o.shape = data;
     const Dim& c = data.dims[1];
     if (to_space) {
-        if (c.is_static() && c.length() % *volume != 0) {
-            ctx.invalid_input(fmt::format("channels {} of data {} are not divisible by block_size^{} = {}", c.length(),
+        o.shape.dims[1] = c.divided_by(*volume);
+        if (o.shape.dims[1].is_empty()) {
+            ctx.invalid_input(fmt::format("channels {} of data {} hold no multiple of block_size^{} = {}", c.str(),
                                           data.str(), data.rank() - 2, *volume));
             return;
         }
-        o.shape.dims[1] = c.divided_by(*volume);
         for (size_t i = 2; i < data.rank(); ++i) o.shape.dims[i] = data.dims[i] * Dim(*bs);
     } else {
         for (size_t i = 2; i < data.rank(); ++i) {
             const Dim& d = data.dims[i];
-            if (d.is_static() && d.length() % *bs != 0) {
-                ctx.invalid_input(fmt::format("dim {} ({}) of data {} is not divisible by block_size {}", i, d.length(),
+            o.shape.dims[i] = d.divided_by(*bs);
+            if (o.shape.dims[i].is_empty()) {
+                ctx.invalid_input(fmt::format("dim {} ({}) of data {} holds no multiple of block_size {}", i, d.str(),
                                               data.str(), *bs));
                 return;
             }
-            o.shape.dims[i] = d.divided_by(*bs);
         }
         o.shape.dims[1] = c * Dim(*volume);
     }
@@ -487,30 +487,18 @@ bool check_block_inputs(OpContext& ctx, std::string_view begin_name, std::string
     return true;
 }
 
-struct BlockValues {
-    std::vector<int64_t> block, begin, end;
-};
+// Input i's exact values when known and as long as the data rank.
+std::optional<std::vector<int64_t>> rank_values(const OpContext& ctx, size_t i, size_t rank) {
+    auto v = ctx.exact_values(i);
+    if (!v || v->size() != rank) return std::nullopt;
+    return v;
+}
 
-// The three value inputs, checked: block >= 1, begin/end >= 0. nullopt when unknown or invalid (ctx.failed()).
-std::optional<BlockValues> block_values(OpContext& ctx, size_t rank, std::string_view what) {
-    BlockValues v;
-    const auto block = ctx.exact_values(1), begin = ctx.exact_values(2), end = ctx.exact_values(3);
-    if (!block || !begin || !end || block->size() != rank || begin->size() != rank || end->size() != rank) {
-        ctx.value_unknown(fmt::format("block_shape or the {} are not known", what));
-        return std::nullopt;
-    }
-    for (size_t i = 0; i < rank; ++i) {
-        if ((*block)[i] < 1) {
-            ctx.invalid_input(fmt::format("block_shape [{}] has a value below 1", join_ints(*block)));
-            return std::nullopt;
-        }
-        if ((*begin)[i] < 0 || (*end)[i] < 0) {
-            ctx.invalid_input(fmt::format("the {} [{}] and [{}] have a negative value", what, join_ints(*begin),
-                                          join_ints(*end)));
-            return std::nullopt;
-        }
-    }
-    return BlockValues{*block, *begin, *end};
+// The sum of two crops/pads as a dim (a negative sum, as OpenVINO's Dimension of it, is dynamic).
+std::optional<Dim> pair_sum(int64_t a, int64_t b) {
+    const auto sum = (CheckedInt(a) + b).get();
+    if (!sum) return std::nullopt;
+    return Dim(*sum);
 }
 
 void infer_batch_to_space(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -523,37 +511,52 @@ void infer_batch_to_space(OpContext& ctx, std::vector<OpOutput>& out) {
         out.push_back(std::move(o));
         return;
     }
-    o.shape = dynamic_dims(data.rank());
-    const auto v = block_values(ctx, data.rank(), "crops");
-    if (ctx.failed()) return;
-    if (!v) {
+    const size_t rank = data.rank();
+    o.shape = dynamic_dims(rank);
+    const auto block = rank_values(ctx, 1, rank);
+    if (block) {
+        if (std::any_of(block->begin(), block->end(), [](int64_t b) { return b < 1; })) {
+            ctx.invalid_input(fmt::format("block_shape [{}] has a value below 1", join_ints(*block)));
+            return;
+        }
+        CheckedInt product = 1;
+        for (const int64_t b : *block) product = product * b;
+        if (!product.valid()) {
+            ctx.invalid_input(fmt::format("the product of block_shape [{}] overflows int64", join_ints(*block)));
+            return;
+        }
+        o.shape.dims[0] = data.dims[0].divided_by(*product.get());
+        if (o.shape.dims[0].is_empty()) {
+            ctx.invalid_input(fmt::format("batch {} of data {} holds no multiple of the block_shape product {}",
+                                          data.dims[0].str(), data.str(), *product.get()));
+            return;
+        }
+    }
+    const auto begin = rank_values(ctx, 2, rank), end = rank_values(ctx, 3, rank);
+    if (!begin || !end) {
+        ctx.value_unknown(block ? "crops_begin or crops_end is not known" : "block_shape and the crops are not known");
         out.push_back(std::move(o));
         return;
     }
-    CheckedInt product = 1;
-    for (const int64_t b : v->block) product = product * b;
-    if (!product.valid()) {
-        ctx.invalid_input(fmt::format("the product of block_shape [{}] overflows int64", join_ints(v->block)));
-        return;
-    }
-    const int64_t blocks = *product.get();
-    const Dim& n = data.dims[0];
-    if (n.is_static() && n.length() % blocks != 0) {
-        ctx.invalid_input(fmt::format("batch {} of data {} is not a multiple of the block_shape product {}", n.length(),
-                                      data.str(), blocks));
-        return;
-    }
-    o.shape.dims[0] = n.divided_by(blocks);
-    for (size_t i = 1; i < data.rank(); ++i) {
-        const Dim scaled = data.dims[i] * Dim(v->block[i]);
-        const CheckedInt crops = CheckedInt(v->begin[i]) + v->end[i];
-        if (!crops.valid() || (scaled.is_static() && *crops.get() > scaled.length())) {
-            ctx.invalid_input(fmt::format("crops_begin[{}] + crops_end[{}] = {} + {} exceed block_shape[{}] * dim = {} "
-                                          "for data {}",
-                                          i, i, v->begin[i], v->end[i], i, scaled.str(), data.str()));
+    if (!block) ctx.value_unknown("block_shape is not known");
+    for (size_t i = 0; i < rank; ++i) {
+        if ((*begin)[i] < 0 || (*end)[i] < 0) {
+            ctx.invalid_input(fmt::format("crops_begin [{}] and crops_end [{}] must not be negative", join_ints(*begin),
+                                          join_ints(*end)));
             return;
         }
-        o.shape.dims[i] = scaled - Dim(*crops.get());
+    }
+    for (size_t i = 1; i < rank; ++i) {
+        // An unknown block is at least 1.
+        const Dim scaled = data.dims[i] * (block ? Dim((*block)[i]) : Dim(1, -1));
+        const auto crops = pair_sum((*begin)[i], (*end)[i]);
+        if (!crops || (block && scaled.is_static() && crops->length() > scaled.length())) {
+            ctx.invalid_input(fmt::format("crops_begin[{}] + crops_end[{}] = {} + {} exceed block_shape[{}] * dim {} = {} "
+                                          "for data {}",
+                                          i, i, (*begin)[i], (*end)[i], i, i, scaled.str(), data.str()));
+            return;
+        }
+        o.shape.dims[i] = scaled - *crops;
     }
     out.push_back(std::move(o));
 }
@@ -568,29 +571,38 @@ void infer_space_to_batch(OpContext& ctx, std::vector<OpOutput>& out) {
         out.push_back(std::move(o));
         return;
     }
-    o.shape = dynamic_dims(data.rank());
-    const auto v = block_values(ctx, data.rank(), "pads");
-    if (ctx.failed()) return;
-    if (!v) {
+    const size_t rank = data.rank();
+    o.shape = dynamic_dims(rank);
+    const auto block = rank_values(ctx, 1, rank);
+    if (block) {
+        Dim batch = data.dims[0];
+        for (const int64_t b : *block) batch = batch * Dim(b);
+        o.shape.dims[0] = batch;
+    }
+    const auto begin = rank_values(ctx, 2, rank), end = rank_values(ctx, 3, rank);
+    if (!block || !begin || !end) {
+        ctx.value_unknown("block_shape or the pads are not known");
         out.push_back(std::move(o));
         return;
     }
-    Dim batch = data.dims[0];
-    for (const int64_t b : v->block) batch = batch * Dim(b);
-    o.shape.dims[0] = batch;
-    for (size_t i = 1; i < data.rank(); ++i) {
-        const CheckedInt pads = CheckedInt(v->begin[i]) + v->end[i];
-        if (!pads.valid()) {
+    for (size_t i = 1; i < rank; ++i) {
+        const int64_t b = (*block)[i];
+        if (b < 1) {
+            ctx.invalid_input(fmt::format("block_shape [{}] has a value below 1 at {}", join_ints(*block), i));
+            return;
+        }
+        const auto pads = pair_sum((*begin)[i], (*end)[i]);
+        if (!pads) {
             ctx.invalid_input(fmt::format("pads_begin[{}] + pads_end[{}] overflow int64", i, i));
             return;
         }
-        const Dim padded = data.dims[i] + Dim(*pads.get());
-        if (padded.is_static() && padded.length() % v->block[i] != 0) {
-            ctx.invalid_input(fmt::format("padded dim {} ({}) of data {} is not a multiple of block_shape[{}] = {}", i,
-                                          padded.length(), data.str(), i, v->block[i]));
+        const Dim padded = data.dims[i] + *pads;
+        o.shape.dims[i] = padded.divided_by(b);
+        if (o.shape.dims[i].is_empty()) {
+            ctx.invalid_input(fmt::format("padded dim {} ({}) of data {} holds no multiple of block_shape[{}] = {}", i,
+                                          padded.str(), data.str(), i, b));
             return;
         }
-        o.shape.dims[i] = padded.divided_by(v->block[i]);
     }
     out.push_back(std::move(o));
 }
@@ -613,9 +625,9 @@ void infer_roll(OpContext& ctx, std::vector<OpOutput>& out) {
         ctx.invalid_input(fmt::format("shift {} and axes {} must be scalars or 1-D", shift.str(), axes.str()));
         return;
     }
-    if (!shift.rank_dynamic && shift.rank() == 1 && !axes.rank_dynamic && axes.rank() == 1 &&
-        !shift.dims[0].compatible(axes.dims[0])) {
-        ctx.invalid_input(fmt::format("shift {} is 1-D, so it must have as many elements as axes {}", shift.str(),
+    // A scalar shift applies to every axis; a 1-D one needs axes of its shape.
+    if (!(shift.is_static() && shift.rank() == 0) && !shift.compatible(axes)) {
+        ctx.invalid_input(fmt::format("shift {} is not a scalar, so axes {} must have its shape", shift.str(),
                                       axes.str()));
         return;
     }

@@ -419,14 +419,14 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
         out.push_back(std::move(o));
         return;
     }
-    if (data.rank_dynamic) {
-        o.shape = order->empty() ? Shape::dynamic_rank() : dynamic_dims(order->size());
+    const size_t rank = data.rank_dynamic ? order->size() : data.rank();
+    if (data.rank_dynamic && order->empty()) {
+        o.shape = Shape::dynamic_rank();
         out.push_back(std::move(o));
         return;
     }
-    const size_t rank = data.rank();
     if (order->empty()) {
-        o.shape.dims.assign(data.dims.rbegin(), data.dims.rend());
+        o.shape.dims.assign(data.dims.rbegin(), data.dims.rend());  // an empty order reverses
         out.push_back(std::move(o));
         return;
     }
@@ -442,7 +442,10 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
                                       data.str(), rank));
         return;
     }
-    for (const int64_t a : *order) o.shape.dims.push_back(data.dims[static_cast<size_t>(a)]);
+    if (data.rank_dynamic)
+        o.shape = dynamic_dims(rank);
+    else
+        for (const int64_t a : *order) o.shape.dims.push_back(data.dims[static_cast<size_t>(a)]);
     out.push_back(std::move(o));
 }
 
@@ -584,13 +587,24 @@ void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
         if (ctx.failed()) return;
         if (axis) {
             const Dim& d = data.dims[*axis];
-            if (d.is_static() && d.length() % *num_splits != 0) {
-                ctx.invalid_input(fmt::format("dim {} of data {} along the axis is {}, not divisible by num_splits {}",
-                                              *axis, data.str(), d.length(), *num_splits));
-                return;
-            }
             each = data;
-            each.dims[*axis] = d.divided_by(*num_splits);
+            if (d.is_static()) {
+                if (d.length() % *num_splits != 0) {
+                    ctx.invalid_input(fmt::format("dim {} of data {} along the axis is {}, not divisible by num_splits {}",
+                                                  *axis, data.str(), d.length(), *num_splits));
+                    return;
+                }
+                each.dims[*axis] = Dim(d.length() / *num_splits);
+            } else {
+                // OpenVINO floors both bounds of an interval, and needs its maximum to reach num_splits.
+                if (d.max() < *num_splits) {
+                    ctx.invalid_input(fmt::format("dim {} of data {} along the axis is {}; its maximum must be at least "
+                                                  "num_splits {}",
+                                                  *axis, data.str(), d.str(), *num_splits));
+                    return;
+                }
+                each.dims[*axis] = Dim(d.min() / *num_splits, d.has_upper_bound() ? d.max() / *num_splits : -1);
+            }
         }
     }
     for (int64_t i = 0; i < *num_splits; ++i) out.push_back(OpOutput{each, ctx.type(0), std::nullopt, {}});
@@ -674,7 +688,7 @@ void infer_variadic_split(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     std::vector<Shape> shapes(lengths->size(), data);
     for (size_t i = 0; i < lengths->size(); ++i)
-        shapes[i].dims[*axis] = minus_one == i ? d - Dim(total) : Dim((*lengths)[i]);
+        shapes[i].dims[*axis] = minus_one != i ? Dim((*lengths)[i]) : d.is_static() ? Dim(d.length() - total) : Dim::dynamic();
     emit(shapes);
 }
 
