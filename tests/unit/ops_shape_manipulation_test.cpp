@@ -116,6 +116,61 @@ TEST_CASE("ops-b1 Reshape: dynamic and interval dims through -1") {
     CHECK(reshape("?,6,?,?", V({3, 1, 8, 2}), false).str() == "[3,1,8,2]");
 }
 
+TEST_CASE("ops-b1 Reshape: OpenVINO's -1 cases (static dims on both sides cancel)") {
+    struct Row {
+        const char* data;
+        TensorValue pattern;
+        bool special_zero;
+        const char* expected;
+    };
+    const std::vector<Row> rows{
+        {"4,?,2,1,3", V({-1, 12, 2}), false, "[?,12,2]"},
+        {"4,2,2..6,1,3", V({-1, 12, 2}), false, "[2..6,12,2]"},
+        {"2..4,2,2..6,1,3", V({-1, 12, 2}), false, "[1..6,12,2]"},
+        {"2,2..4,2,3", V({1, 4, 3, 1, 1, -1}), false, "[1,4,3,1,1,2..4]"},
+        {"2,4,2,3", V({1, 4, 3, 1, 1, -1}), false, "[1,4,3,1,1,4]"},
+        {"2,3,2,1,4", V({4, 1, -1, 1, 4}), false, "[4,1,3,1,4]"},
+        {"1..2,4,2,3", V({4, 2, 3, -1}), false, "[4,2,3,1..2]"},
+        {"2,4,2,3", V({4, 2, 3, -1}), false, "[4,2,3,2]"},
+        {"1,1..,1..,512", V({-1, 25088}), false, "[1..,25088]"},
+        {"4,0,2,1,3", V({12, 0, 1}), false, "[12,0,1]"},
+        {"4,?,2,1,3", V({-1, 12, 0}), true, "[?,12,2]"},
+        {"2..4,8,2..6,1,3", V({0, -1, 12, 2}), true, "[2..4,2..6,12,2]"},
+        {"2..4,8,6,1,3", V({0, -1, 12, 2}), true, "[2..4,6,12,2]"},
+        {"2,10,4,1..5,1..2,3", V({1, 0, 4, 0, 6, 1, -1}), true, "[1,10,4,1..5,6,1,1..2]"},
+        {"2,10,4,1..5,2,3", V({1, 0, 4, 0, 6, 1, -1}), true, "[1,10,4,1..5,6,1,2]"},
+        {"2,3,2,1,4", V({0, 0, -1, 0, 0}), true, "[2,3,2,1,4]"},
+        {"2..4,12,?,1,2", V({0, -1, 3, 4, 3}), true, "[2..4,?,3,4,3]"},
+        {"2,1", V({0}), true, "[2]"},
+        {"1,?,?", B({{0, kU}, {0, kU}, {1, 1}}), true, "[?,?,1]"},
+        {"1..2,2..4,6,2..4,8", B({{3, 5}, {0, 0}, {1, 1}, {0, 0}, {-1, -1}}), true, "[3..5,2..4,1,2..4,10..32]"},
+        {"0,0", B({{-1, -1}, {0, kU}, {2, 2}}), true, "[?,?,2]"},
+    };
+    for (const Row& row : rows) {
+        CAPTURE(row.data);
+        const auto r = reshape(row.data, row.pattern, row.special_zero);
+        CHECK(r.ok());
+        CHECK(r.str() == row.expected);
+    }
+}
+
+TEST_CASE("ops-b1 Reshape: OpenVINO's rejected targets") {
+    CHECK(!reshape("2,1", V({0}), false).ok());                 // [0] from 2 elements
+    CHECK(!reshape("2,5,4", V({10, -1, 3}), false).ok());       // 40 is not a multiple of 30
+    CHECK(!reshape("2,5,4", V({5, 0, -1}), false).ok());        // zero-size output dim, no zero input
+    CHECK(!reshape("1..2,2..4,8", V({5, 1, 1, 0}), true).ok()); // '0' beyond the input rank
+    CHECK(!reshape("1..2,2..4,6,2..4,8", V({-1, 5, -1}), true).ok());
+    CHECK(!reshape("1,2,3", V({100}), false, std::string()).ok());
+    const auto r = reshape("1,2,3", V({1}), false, std::string());
+    REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "input has 6 elements, target [] has 1"));
+    const auto scalar = run_op({"Reshape", 1, {{"special_zero", "false"}}, {In("3,4"), I64("")}, {}});
+    REQUIRE(!scalar.ok());
+    CHECK(has(scalar.problem(), "must be one"));
+    const auto interval = run_op({"Reshape", 1, {{"special_zero", "false"}}, {In("3,4"), I64("1..3")}, {}});
+    CHECK(interval.str() == "[...]");
+}
+
 TEST_CASE("ops-b1 Reshape: dynamic-rank input") {
     CHECK(reshape("...", V({3, 1, 8, 2}), false).str() == "[3,1,8,2]");
     CHECK(reshape("...", V({3, 1, 0, 2}), true).str() == "[3,1,?,2]");
@@ -574,6 +629,9 @@ TEST_CASE("ops-b1 Roll and Reverse keep the data shape and check their axes") {
     CHECK(r.str() == "[2,3]");
     r = run_op({"Reverse", 1, {{"mode", "index"}}, {In("2,3"), I64("1")}, {{1, V({2})}}});
     REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "beyond the data rank 2"));
+    r = run_op({"Reverse", 1, {{"mode", "index"}}, {In("2,3"), I64("1")}, {{1, V({-5})}}});
+    CHECK(r.ok());
     r = run_op({"Reverse", 1, {{"mode", "mask"}}, {In("2,3"), In("2", ElementType::boolean)}, {}});
     CHECK(r.str() == "[2,3]");
     r = run_op({"Reverse", 1, {{"mode", "mask"}}, {In("2,3"), I64("2")}, {}});

@@ -662,8 +662,8 @@ void infer_reverse(OpContext& ctx, std::vector<OpOutput>& out) {
         }
         if (const auto a = ctx.exact_values(1); a && !data.rank_dynamic) {
             for (const int64_t x : *a) {
-                if (x < 0 || x >= static_cast<int64_t>(data.rank())) {
-                    ctx.invalid_input(fmt::format("reversed_axes [{}] has axes out of range [0, {}) for data {}",
+                if (x >= static_cast<int64_t>(data.rank())) {  // OpenVINO clips negative axes to 0
+                    ctx.invalid_input(fmt::format("reversed_axes [{}] has axes beyond the data rank {} of {}",
                                                   join_ints(*a), data.rank(), data.str()));
                     return;
                 }

@@ -120,11 +120,10 @@ Dim resolve_minus_one(const ReshapeProduct& p) {
         const int64_t n = in.length(), d = div.length();
         return n % d == 0 ? Dim(n / d) : Dim(Dim::kInf, Dim::kInf);
     }
-    Dim r = in;
+    // Both bounds come from the input's: the lowest input over the largest divisor, the largest over the lowest.
     const int64_t hi = in.has_upper_bound() && div.min() != 0 && !div.is_fully_dynamic() ? in.max() / div.min() : Dim::kInf;
-    r = Dim(r.min(), hi);
-    if (div.max() != 0) r = Dim(ceil_div_positive(r.min(), div.max()), r.max());
-    return r;
+    const int64_t lo = div.max() != 0 ? ceil_div_positive(in.min(), div.max()) : in.min();
+    return Dim(lo, hi);
 }
 
 void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool special_zero, OpOutput& o) {
