@@ -494,6 +494,18 @@ TEST_CASE("ops-b1 Broadcast: numpy, bidirectional, explicit, pdpd") {
     REQUIRE(!r.ok());
     r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {In("16"), I64("3")}, {{1, V({2, 16, 50})}}});
     REQUIRE(!r.ok());
+    r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {In(""), I64("3"), I64("1")}, {{1, V({2, 16, 50})}, {2, V({1})}}});
+    REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "is 16"));
+    r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {In(""), I64("3"), I64("1")}, {{1, V({2, 1, 50})}, {2, V({1})}}});
+    CHECK(r.str() == "[2,1,50]");
+    r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {In("16,3"), I64("3"), I64("2")},
+                {{1, V({2, 16, 3})}, {2, V({2, 1})}}});
+    REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "not sorted"));
+    r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {In("16,3"), I64("3"), I64("1")}, {{1, V({2, 16, 3})}}});
+    REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "does not match the data rank 2"));
     r = run_op({"Broadcast", 1, {{"mode", "pdpd"}}, {In("3,1"), I64("3")}, {{1, V({2, 3, 4})}}});
     CHECK(r.str() == "[2,3,4]");
     r = run_op({"Broadcast", 3, {{"mode", "sideways"}}, {In("3,1"), I64("3")}, {{1, V({2, 3, 4})}}});
@@ -512,6 +524,16 @@ TEST_CASE("ops-b1 Broadcast: unknown and bounded targets, values") {
     r = run_op({"Broadcast", 3, {}, {I64(""), I64("1")}, {{0, V({0})}, {1, V({3})}}});
     CHECK(r.str() == "[3]");
     CHECK(value_of(r) == "{0,0,0}");
+    r = run_op({"Broadcast", 3, {}, {I64("2,1"), I64("2")}, {{0, V({1, 2})}, {1, V({2, 3})}}});
+    CHECK(r.str() == "[2,3]");
+    CHECK(value_of(r) == "{1,1,1,2,2,2}");
+    r = run_op({"Broadcast", 3, {{"mode", "bidirectional"}}, {I64("3"), I64("2")}, {{0, B({{1, 1}, {2, 4}, {3, 3}})}, {1, V({2, 1})}}});
+    CHECK(r.str() == "[2,3]");
+    CHECK(value_of(r) == "{1,2..4,3,1,2..4,3}");
+    r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {I64("2"), I64("2"), I64("1")},
+                {{0, V({1, 2})}, {1, V({2, 3})}, {2, V({0})}}});
+    CHECK(r.str() == "[2,3]");
+    CHECK(value_of(r) == "<none>");
 }
 
 TEST_CASE("ops-b1 Tile: repeats pad either side; unknown repeats") {

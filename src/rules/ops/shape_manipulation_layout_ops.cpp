@@ -173,8 +173,10 @@ void validate_explicit_target(OpContext& ctx, const Shape& arg, const Shape& tar
             return;
         }
         const Dim& t = target.dims[static_cast<size_t>(a)];
+        // A scalar goes to a target dim that may be 1; a dim to one it may equal, unless it may be 1 itself.
         const Dim expected = arg.rank() == 0 ? Dim(1) : arg.dims[i];
-        if (!t.compatible(expected) && !expected.compatible(Dim(1))) {
+        const bool fits = arg.rank() == 0 ? t.compatible(Dim(1)) : t.compatible(expected) || expected.compatible(Dim(1));
+        if (!fits) {
             ctx.invalid_input(fmt::format("target dim {} (axes_mapping[{}] = {}) is {}; the data {} needs {}", a, i, a,
                                           t.str(), arg.str(), expected.str()));
             return;
@@ -246,13 +248,34 @@ bool check_broadcast_inputs(OpContext& ctx, BroadcastMode mode) {
     return true;
 }
 
-// A one-element data value fills the (small, static) output.
-std::optional<TensorValue> broadcast_value(const OpContext& ctx, const Shape& result) {
+// The data's values spread over the (small, static) output: a single value everywhere, or, where data dims
+// align with the output's trailing dims (numpy, bidirectional), each output element takes the data element
+// at its index, with the index 0 along data dims of 1.
+std::optional<TensorValue> broadcast_value(const OpContext& ctx, const Shape& result, bool trailing_aligned) {
+    const Shape& data = ctx.shape(0);
     const auto n = small_element_count(result);
-    if (!n || small_element_count(ctx.shape(0)) != 1u) return std::nullopt;
+    const auto data_n = small_element_count(data);
+    if (!n || !data_n || (*data_n != 1 && (!trailing_aligned || data.rank() > result.rank()))) return std::nullopt;
     const TensorValue* v = ctx.value(0);
-    if (!v || v->size() != 1) return std::nullopt;
-    return TensorValue(*n, v->front());
+    if (!v || v->size() != *data_n) return std::nullopt;
+    if (*data_n == 1) return TensorValue(*n, v->front());
+    const size_t rank = result.rank(), offset = rank - data.rank();
+    TensorValue out;
+    out.reserve(*n);
+    std::vector<size_t> index(rank, 0);
+    for (size_t flat = 0; flat < *n; ++flat) {
+        size_t source = 0;
+        for (size_t d = 0; d < data.rank(); ++d) {
+            const size_t extent = static_cast<size_t>(data.dims[d].length());
+            source = source * extent + (extent == 1 ? 0 : index[offset + d]);
+        }
+        out.push_back((*v)[source]);
+        for (size_t d = rank; d-- > 0;) {  // next row-major index
+            if (++index[d] < static_cast<size_t>(result.dims[d].length())) break;
+            index[d] = 0;
+        }
+    }
+    return out;
 }
 
 void infer_broadcast(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -301,7 +324,7 @@ void infer_broadcast(OpContext& ctx, std::vector<OpOutput>& out) {
             break;
     }
     if (ctx.failed()) return;
-    o.value = broadcast_value(ctx, o.shape);
+    o.value = broadcast_value(ctx, o.shape, *mode == BroadcastMode::numpy || *mode == BroadcastMode::bidirectional);
     out.push_back(std::move(o));
 }
 
