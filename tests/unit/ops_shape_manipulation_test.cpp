@@ -463,6 +463,8 @@ TEST_CASE("ops-b1 Range: lengths, types, values") {
     r = range(0, 0, 5, 0);
     REQUIRE(!r.ok());
     CHECK(has(r.problem(), "'step' is 0"));
+    r = range(4, 0, 10, 0, {{"output_type", "i32"}});
+    REQUIRE(!r.ok());
     r = range(0, INT64_MIN, INT64_MAX, 1);
     CHECK(r.str() == "[?]");
     CHECK(r.unknown.has_value());

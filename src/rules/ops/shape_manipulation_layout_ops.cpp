@@ -69,17 +69,12 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     o.type = type;
     o.shape.dims = {Dim::dynamic()};
     const auto start = single_exact(ctx, 0), stop = single_exact(ctx, 1), step = single_exact(ctx, 2);
-    if (step == 0 && ctx.version() < 4) {
+    if (step == 0) {
         ctx.invalid_input("'step' is 0");
         return;
     }
     if (!start || !stop || !step) {
         ctx.value_unknown("start, stop or step is not known");
-        out.push_back(std::move(o));
-        return;
-    }
-    if (*step == 0) {
-        ctx.value_unknown("Range with step 0 has no defined length");
         out.push_back(std::move(o));
         return;
     }
@@ -717,7 +712,7 @@ constexpr std::array kEntries{
     OpEntry{"DepthToSpace", 0, 1, infer_depth_to_space, "shape, type",
             "mode; block_size > 0; rank >= 3; channels divisible by block_size^spatial"},
     OpEntry{"Range", 0, 1, infer_range, "shape, type, values", "scalar inputs of one numeric type; step != 0"},
-    OpEntry{"Range", 4, 4, infer_range, "shape, type, values", "output_type numeric; scalar numeric inputs"},
+    OpEntry{"Range", 4, 4, infer_range, "shape, type, values", "output_type numeric; scalar numeric inputs; step != 0"},
     OpEntry{"Reverse", 1, 1, infer_reverse, "shape, type", "mode (index, mask); axes in range; mask length"},
     OpEntry{"Roll", 7, 7, infer_roll, "shape, type", "shift/axes i32 or i64, rank <= 1, same length; axes in range"},
     OpEntry{"ShuffleChannels", 0, 1, infer_shuffle_channels, "shape, type", "group >= 1; axis in range; dim divisible"},
