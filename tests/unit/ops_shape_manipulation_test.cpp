@@ -515,6 +515,26 @@ TEST_CASE("ops-b1 Broadcast: numpy, bidirectional, explicit, pdpd") {
     CHECK(r.problems[0].kind == OpProblem::Kind::attribute);
 }
 
+TEST_CASE("ops-b1 Broadcast: OpenVINO's bidirectional intervals and rank checks") {
+    auto r = run_op({"Broadcast", 3, {{"mode", "bidirectional"}}, {In("?,2,1,4..8,?,4..8,?,1..8,1..10,4..18"), I64("10")},
+                     {{1, B({{0, kU}, {2, 2}, {3, 9}, {1, 1}, {3, 9}, {0, kU}, {1, 9}, {0, kU}, {3, 19}, {1, 10}})}}});
+    CHECK(r.str() == "[?,2,3..9,4..8,3..9,4..8,?,?,3..19,4..18]");
+    r = run_op({"Broadcast", 3, {{"mode", "bidirectional"}}, {In("5,2,3,1"), I64("3")}, {{1, V({1, 3, 6})}}});
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[5,2,3,6]");
+    r = run_op({"Broadcast", 3, {{"mode", "bidirectional"}}, {In("5,2,3,1"), I64("3")}, {{1, V({4, 3, 6})}}});
+    REQUIRE(!r.ok());
+    r = run_op({"Broadcast", 3, {}, {In("5,2,3,1"), I64("3")}, {{1, V({4, 3, 6})}}});
+    REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "smaller rank (3) than the data [5,2,3,1] (4)"));
+    r = run_op({"Broadcast", 3, {}, {In("3,?"), I64("3")}, {{1, V({2, 3, 5})}}});
+    CHECK(r.str() == "[2,3,5]");
+    r = run_op({"Broadcast", 3, {}, {In("3"), I64("2,2")}, {{1, V({2, 3})}}});
+    REQUIRE(!r.ok());
+    r = run_op({"Broadcast", 3, {}, {In("3"), In("2", ElementType::f32)}, {{1, V({2, 3})}}});
+    REQUIRE(!r.ok());
+}
+
 TEST_CASE("ops-b1 Broadcast: unknown and bounded targets, values") {
     auto r = run_op({"Broadcast", 3, {}, {In("16,1"), I64("4")}, {}});
     CHECK(r.str() == "[?,?,?,?]");
