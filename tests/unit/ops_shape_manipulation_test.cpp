@@ -274,6 +274,19 @@ TEST_CASE("ops-b1 Squeeze: unknown single axis, and values passing through") {
     CHECK(r.str() == "[4,2,3]");
     r = run_op({"Squeeze", 0, {}, {In("1,2,3"), I64("2")}, {}});
     CHECK(r.str() == "[...]");
+    for (const int v : {0, 15}) {
+        CAPTURE(v);
+        const std::string one_less = v == 0 ? "[?,?,?]" : "[...]";
+        CHECK(run_op({"Squeeze", v, {}, {In("?,2..8,1..3,4.."), I64("1")}, {}}).str() == one_less);
+        CHECK(run_op({"Squeeze", v, {}, {In("?,2..8,1..3,4.."), I64("")}, {}}).str() == one_less);
+        CHECK(run_op({"Squeeze", v, {}, {In("?,2..8,1..3,4.."), I64("2")}, {}}).str() == "[...]");
+        CHECK(run_op({"Squeeze", v, {}, {In(""), I64("1")}, {}}).str() == "[...]");
+        CHECK(run_op({"Squeeze", v, {}, {In("2,2,4"), I64("1")}, {}}).str() == "[2,2,4]");
+        CHECK(run_op({"Squeeze", v, {}, {In("1,?,3,4")}, {}}).str() == "[...]");
+        const auto bad = run_op({"Squeeze", v, {}, {In("1,4,1,4,1,8"), I64("2")}, {{1, V({-6, -10})}}});
+        REQUIRE(!bad.ok());
+        CHECK(has(bad.problem(), "axis -10 is out of range [-6, 5]"));
+    }
     r = run_op({"Squeeze", 0, {}, {I64("1,3"), I64("1")}, {{0, V({5, 6, 7})}, {1, V({0})}}});
     CHECK(r.str() == "[3]");
     CHECK(value_of(r) == "{5,6,7}");
