@@ -192,6 +192,27 @@ void check_reshape_elements(OpContext& ctx, const ReshapePattern& pattern, bool 
                                   out ? std::to_string(*out) : "more than 2^63", data.str()));
 }
 
+// An unknown target: its length gives the rank (a scalar target, a scalar). False when OpenVINO rejects it.
+bool reshape_without_target(OpContext& ctx, Shape& shape) {
+    ctx.value_unknown("the target shape (input 1) is not known");
+    const Shape& target_shape = ctx.shape(1);
+    const Shape& data = ctx.shape(0);
+    if (target_shape.rank_dynamic) {
+        shape = Shape::dynamic_rank();
+    } else if (target_shape.rank() == 0) {
+        if (!data.rank_dynamic && data.rank() != 0) {
+            ctx.invalid_input(fmt::format("the target shape is a scalar, so the input {} must be one", data.str()));
+            return false;
+        }
+        shape = Shape{};
+    } else if (const Dim& n = target_shape.dims[0]; n.is_static() && n.length() <= static_cast<int64_t>(kMaxShapeRank)) {
+        shape = dynamic_dims(static_cast<size_t>(n.length()));
+    } else {
+        shape = Shape::dynamic_rank();
+    }
+    return true;
+}
+
 void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     const auto special_zero = ctx.attr_bool("special_zero");
@@ -227,21 +248,8 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
         // Same elements, same order: the values pass through.
         if (const auto n = small_element_count(o.shape); n && small_element_count(ctx.shape(0)) == n)
             if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
-    } else {
-        ctx.value_unknown("the target shape (input 1) is not known");
-        if (target_shape.rank_dynamic) {
-            o.shape = Shape::dynamic_rank();
-        } else if (target_shape.rank() == 0) {
-            if (!ctx.shape(0).rank_dynamic && ctx.shape(0).rank() != 0) {
-                ctx.invalid_input(fmt::format("the target shape is a scalar, so the input {} must be one",
-                                              ctx.shape(0).str()));
-                return;
-            }
-        } else if (const Dim& n = target_shape.dims[0]; n.is_static() && n.length() <= static_cast<int64_t>(kMaxShapeRank)) {
-            o.shape = dynamic_dims(static_cast<size_t>(n.length()));
-        } else {
-            o.shape = Shape::dynamic_rank();
-        }
+    } else if (!reshape_without_target(ctx, o.shape)) {
+        return;
     }
     out.push_back(std::move(o));
 }
