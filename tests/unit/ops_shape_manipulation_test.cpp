@@ -418,6 +418,11 @@ TEST_CASE("ops-b1 Split: num_splits along an axis") {
     r = run_op({"Split", 1, {{"num_splits", "2"}}, {In("2,10,4"), I64("")}, {{1, V({3})}}});
     REQUIRE(!r.ok());
     CHECK(has(r.problem(), "axis 3 is out of range [-3, 2]"));
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {In("2,10,4"), In("", ElementType::f32)}, {{1, V({1})}}});
+    REQUIRE(!r.ok());
+    CHECK(has(r.problem(), "axis input is f32"));
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {In("2,10,4"), I64("1")}, {{1, V({1})}}});
+    REQUIRE(!r.ok());
     r = run_op({"Split", 1, {{"num_splits", "1000000000000"}}, {In("2,10,4"), I64("")}, {{1, V({1})}}});
     CHECK(r.outputs.empty());
     CHECK(r.unknown.has_value());

@@ -575,6 +575,10 @@ bool check_output_count(OpContext& ctx, int64_t n, std::string_view what) {
 
 void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
+    if (known_non_integer(ctx.type(1))) {
+        ctx.invalid_input(fmt::format("the axis input is {}; it must be an integer type", type_name(ctx.type(1))));
+        return;
+    }
     const auto num_splits = ctx.attr_int("num_splits");
     if (!num_splits) return;
     if (*num_splits <= 0) {
@@ -706,7 +710,7 @@ constexpr std::array kEntries{
             "special_zero; target values (one -1, none below -1); element counts; -1 divides evenly"},
     OpEntry{"ShapeOf", 0, 1, infer_shape_of, "shape, type, values", ""},
     OpEntry{"ShapeOf", 3, 3, infer_shape_of, "shape, type, values", "output_type is i32 or i64"},
-    OpEntry{"Split", 1, 1, infer_split, "shape, type", "num_splits > 0; axis in range; axis dim divisible"},
+    OpEntry{"Split", 1, 1, infer_split, "shape, type", "axis integer, scalar, in range; num_splits > 0; axis dim divisible"},
     OpEntry{"Squeeze", 0, 1, infer_squeeze, "shape, type, values", "axes in range; axes input rank <= 1"},
     OpEntry{"Squeeze", 15, 15, infer_squeeze, "shape, type, values",
             "allow_axis_skip; axes in range; axes input rank <= 1"},
