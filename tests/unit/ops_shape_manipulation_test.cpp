@@ -526,6 +526,12 @@ TEST_CASE("ops-b1 Broadcast: numpy, bidirectional, explicit, pdpd") {
     r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {In("16,3"), I64("3"), I64("1")}, {{1, V({2, 16, 3})}}});
     REQUIRE(!r.ok());
     CHECK(has(r.problem(), "does not match the data rank 2"));
+    r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {In("16,3"), I64("3"), I64("1")}, {}});
+    REQUIRE(!r.ok());
+    r = run_op({"Broadcast", 3, {{"mode", "explicit"}}, {In("16,3"), I64("3"), I64("2")}, {}});
+    CHECK(r.str() == "[?,?,?]");
+    r = run_op({"Broadcast", 3, {{"mode", "pdpd"}}, {In("..."), I64("3")}, {{1, V({2, 3, 4})}}});
+    CHECK(r.str() == "[?,?,?]");
     r = run_op({"Broadcast", 1, {{"mode", "pdpd"}}, {In("3,1"), I64("3")}, {{1, V({2, 3, 4})}}});
     CHECK(r.str() == "[2,3,4]");
     r = run_op({"Broadcast", 3, {{"mode", "sideways"}}, {In("3,1"), I64("3")}, {{1, V({2, 3, 4})}}});

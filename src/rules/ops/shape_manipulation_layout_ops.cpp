@@ -146,15 +146,21 @@ void validate_numpy_target(OpContext& ctx, const Shape& arg, const Shape& target
     }
 }
 
-void validate_explicit_target(OpContext& ctx, const Shape& arg, const Shape& target) {
+// axes_mapping has one axis per data dim (a scalar counts as rank 1 when it is mapped). False when it has not.
+bool check_axes_mapping_length(OpContext& ctx, const Shape& arg) {
     const Shape& axes_shape = ctx.shape(2);
-    if (arg.rank_dynamic || !axes_shape.is_static() || axes_shape.rank() != 1) return;
+    if (arg.rank_dynamic || ctx.shape(1).rank_dynamic || !axes_shape.is_static() || axes_shape.rank() != 1) return false;
     const int64_t count = axes_shape.dims[0].length();
     const int64_t input_rank = arg.rank() == 0 && count > 0 ? 1 : static_cast<int64_t>(arg.rank());
     if (count != input_rank) {
         ctx.invalid_input(fmt::format("axes_mapping {} does not match the data rank {}", axes_shape.str(), input_rank));
-        return;
+        return false;
     }
+    return true;
+}
+
+void validate_explicit_target(OpContext& ctx, const Shape& arg, const Shape& target) {
+    if (!check_axes_mapping_length(ctx, arg)) return;
     const auto axes = ctx.exact_values(2);
     if (!axes) return;
     if (!std::is_sorted(axes->begin(), axes->end())) {
@@ -180,7 +186,7 @@ void validate_explicit_target(OpContext& ctx, const Shape& arg, const Shape& tar
 }
 
 std::optional<Shape> pdpd_result(OpContext& ctx, const Shape& arg, const Shape& target) {
-    if (arg.rank_dynamic) return Shape::dynamic_rank();
+    if (arg.rank_dynamic) return dynamic_dims(target.rank());
     const auto axis = ctx.attr_int("axis", -1);
     if (!axis) return std::nullopt;
     const int64_t start = *axis == -1 ? static_cast<int64_t>(target.rank()) - static_cast<int64_t>(arg.rank()) : *axis;
@@ -286,6 +292,10 @@ void infer_broadcast(OpContext& ctx, std::vector<OpOutput>& out) {
         ctx.value_unknown("the target shape (input 1) is not known");
         const bool length_known = target_shape.is_static() && target_shape.dims[0].length() <= static_cast<int64_t>(kMaxShapeRank);
         o.shape = length_known ? dynamic_dims(static_cast<size_t>(target_shape.dims[0].length())) : Shape::dynamic_rank();
+        if (*mode == BroadcastMode::explicit_axes) {
+            check_axes_mapping_length(ctx, arg);
+            if (ctx.failed()) return;
+        }
         if (*mode == BroadcastMode::bidirectional) {
             if (arg.rank_dynamic || !length_known) {
                 o.shape = Shape::dynamic_rank();
