@@ -59,6 +59,7 @@ private:
         const Shape* shape;
         std::optional<ElementType> type;
         bool consumed = false;  // some edge takes it
+        bool to_results_only = true;  // no edge takes it to a layer other than a Result
     };
 
     // The values an output port carries, where some op may need them (a Const's integers, a ShapeOf's dims,
@@ -119,6 +120,9 @@ private:
         for (const auto& inputs : index.producer_of)
             for (const auto& src : inputs)
                 if (src) produced(src->layer, src->port).consumed = true;
+        for (size_t i = 0; i < index.producer_of.size(); ++i)
+            for (const auto& src : index.producer_of[i])
+                if (src && graph.layers[i].kind != LayerKind::result) produced(src->layer, src->port).to_results_only = false;
         for (size_t i : index.topo_order) {
             if (row_of[i] != kNoRow)
                 check_layer(graph, index, i, rows[row_of[i]]);
@@ -205,14 +209,16 @@ private:
             return;
         }
         shapes.op = lookup->entry;
-        OpLayerInput in{&l, lookup->entry, {}, {}, {}, {}};
+        OpLayerInput in{&l, lookup->entry, {}, {}, {}, {}, {}};
         in.inputs.reserve(shapes.inputs.size());
         for (size_t p = 0; p < shapes.inputs.size(); ++p) in.inputs.push_back({shapes.inputs[p], shapes.input_types[p]});
         value_miss_.clear();
         in.values = [this, &graph, &index, i](size_t p) { return value_of(graph, index, i, p); };
         in.reals = [this, &graph, &index, i](size_t p) { return reals_of(graph, index, i, p); };
-        for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k)
+        for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k) {
             in.outputs_consumed.push_back(produced_[k].consumed);
+            in.outputs_legacy_f32.push_back(model_.ir_version == 10 && produced_[k].to_results_only);
+        }
         auto values = check_op_layer(in, shapes, r_.diagnostics);
         pass_on_conflicting_outputs(i, shapes);
         for (size_t k = 0; k < values.size() && k < l.outputs.size(); ++k) {

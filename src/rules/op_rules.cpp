@@ -54,10 +54,14 @@ private:
         }
     }
 
-    // OpenVINO's op has as many outputs as its inference gives; a layer that declares another number is
-    // rejected when the IR is read.
-    bool check_output_count(const std::vector<OpOutput>& outputs) {
-        if (outputs.size() == l_.outputs.size()) return true;
+    // OpenVINO's op has as many outputs as its inference gives. A layer may declare fewer (the serializer
+    // leaves out Assign's, which nothing can take), but a port beyond the op's outputs is rejected when the
+    // IR is read.
+    bool check_output_count(std::vector<OpOutput>& outputs) {
+        if (outputs.size() >= l_.outputs.size()) {
+            outputs.resize(l_.outputs.size());
+            return true;
+        }
         emit(Severity::error, rule::ir_structure, l_.line,
              fmt::format("{} has {} output{}; the layer declares {}", op_label(), outputs.size(),
                          outputs.size() == 1 ? "" : "s", l_.outputs.size()));
@@ -100,6 +104,9 @@ private:
         const Port& port = l_.outputs[k];
         if (!o.type || *o.type == ElementType::dynamic || !port.precision || *port.precision == ElementType::dynamic ||
             *port.precision == *o.type)
+            return;
+        const bool legacy_output = k < in_.outputs_legacy_f32.size() && in_.outputs_legacy_f32[k];
+        if (legacy_output && *port.precision == ElementType::f32 && (*o.type == ElementType::f16 || *o.type == ElementType::bf16))
             return;
         std::string message = fmt::format("{} output {} is declared {}, OpenVINO gives {}", op_label(), port.id,
                                           element_type_name(*port.precision), element_type_name(*o.type));

@@ -19,6 +19,9 @@ struct OpLayerInput {
     OpContext::ValueSource values;        // the known values of an input, read on demand
     OpContext::RealSource reals;          // the same for floating-point values
     std::vector<bool> outputs_consumed;   // per output port: some edge takes it
+    // Per output port: a model output of an IR v10 file, which OpenVINO hands to the application in the
+    // legacy precision (f16 and bf16 as f32), the precision Model Optimizer declares.
+    std::vector<bool> outputs_legacy_f32;
 };
 
 // Fills shapes.inferred / inferred_types / status / checked / not_checked and appends diagnostics; returns the

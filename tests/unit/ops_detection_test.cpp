@@ -354,7 +354,11 @@ TEST_CASE("ops-d ReadValue and Assign") {
     r = run_op({"ReadValue", 6, {{"variable_id", "v"}, {"variable_shape", "[2,3]"}, {"variable_type", "i32"}}, {}, {}});
     CHECK(r.str() == "[2,3]");
     CHECK(r.outputs[0].type == i32);
+    // Without variable_shape and variable_type, the variable is built from the initial value.
     r = run_op({"ReadValue", 6, {{"variable_id", "v"}}, {In("1,3")}, {}});
+    CHECK(r.str() == "[1,3]");
+    CHECK(r.outputs[0].type == f32);
+    r = run_op({"ReadValue", 6, {{"variable_id", "v"}}, {}, {}});
     CHECK(r.str() == "[...]");
     CHECK_FALSE(r.outputs[0].type);
     CHECK(run_op({"ReadValue", 6, {{"variable_id", "v"}, {"variable_shape", "1,2..3"}, {"variable_type", "f32"}},

@@ -166,7 +166,7 @@ TEST_CASE("sarif: rules with help links, results with level, message and file:li
     CHECK(sarif.find("\"helpUri\":\"" + std::string(kProjectUrl) +
                      "/blob/main/docs/rules.md#output-shape-mismatch\"") != std::string::npos);
     CHECK(count(sarif, "\"ruleId\"") == 4);
-    CHECK(sarif.find("{\"ruleId\":\"output-shape-mismatch\",\"ruleIndex\":5,\"level\":\"error\",\"message\":"
+    CHECK(sarif.find("{\"ruleId\":\"output-shape-mismatch\",\"ruleIndex\":6,\"level\":\"error\",\"message\":"
                      "{\"text\":\"layer 1 'pool1' (MaxPool): declared [1,3,8,8], OpenVINO infers [1,3,7,7]\"},"
                      "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"models/a%20b.xml\"},"
                      "\"region\":{\"startLine\":21}}}]}") != std::string::npos);
@@ -186,7 +186,7 @@ TEST_CASE("text: findings, then a summary table; -q leaves the table out") {
     CHECK(text.find("\n\nirlint summary\n"
                     "  files                   2\n"
                     "  layers                  8\n"
-                    "  pooling layers checked  3\n"
+                    "  layers checked          3 of 8\n"
                     "  errors                  3\n"
                     "  warnings                1\n"
                     "  notes                   0\n"

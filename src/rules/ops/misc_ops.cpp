@@ -67,6 +67,10 @@ void infer_read_value(OpContext& ctx, std::vector<OpOutput>& out) {
             return;
         }
     }
+    // A variable the IR leaves without variable_shape/variable_type (IR v10, or written before they existed)
+    // is built from the initial value's shape and type when the model is read.
+    const bool from_initial = ctx.input_count() == 1 && !ctx.attr("variable_shape") && !ctx.attr("variable_type");
+    if (from_initial) return out.push_back({ctx.shape(0), ctx.type(0), {}, {}});
     out.push_back({*shape, var_type, {}, {}});
 }
 

@@ -15,7 +15,7 @@ std::optional<double> parse_double(std::string_view s) {
     s = trim(s);
     double v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+    if (ec != std::errc() || end != s.data() + s.size() || std::isnan(v)) return std::nullopt;  // Clamp writes max="inf"
     return v;
 }
 
