@@ -130,8 +130,10 @@ private:
                 ++unsupported_[graph.layers[i].type];
         }
         for (size_t i : index.cyclic)
-            if (row_of[i] != kNoRow && rows[row_of[i]].status != LayerStatus::mismatch)
+            if (row_of[i] != kNoRow && rows[row_of[i]].status != LayerStatus::mismatch) {
                 rows[row_of[i]].status = LayerStatus::invalid;
+                rows[row_of[i]].checked = false;
+            }
         for (const LayerShapes& row : rows) r_.checked += row.checked;
         if (r_.layers.empty())
             r_.layers = std::move(rows);
@@ -369,6 +371,7 @@ private:
                                  element_type_name(*produced(i, 0).type)),
                      &l);
             if (type && !l.outputs.empty()) produced(i, 0).type = type;
+            if (type) shapes.inferred_types = {*type};
         }
         const std::string_view* text = l.attr("shape");
         if (!text) return;
@@ -492,8 +495,13 @@ void mark_layers_with_errors(ModelReport& report) {
     for (const Diagnostic& d : report.diagnostics)
         if (d.severity == Severity::error && !(d.layer == LayerRef{})) named.insert(key(d.layer));
     if (named.empty()) return;
-    for (LayerShapes& s : report.layers)
-        if (s.status != LayerStatus::mismatch && named.count(key(layer_ref(*s.layer)))) s.status = LayerStatus::invalid;
+    for (LayerShapes& s : report.layers) {
+        if (s.status == LayerStatus::mismatch || !named.count(key(layer_ref(*s.layer)))) continue;
+        s.status = LayerStatus::invalid;
+        // An invalid layer's row is untrustworthy: it does not count as checked.
+        if (s.checked) --report.checked;
+        s.checked = false;
+    }
 }
 
 }  // namespace irlint

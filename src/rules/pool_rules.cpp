@@ -251,6 +251,7 @@ private:
         const auto& input_type = in_.input_types.empty() ? std::nullopt : in_.input_types[0];
         if (!input_type || *input_type == ElementType::dynamic) return;
         const auto types = pool_output_types(in_.op, desc_, *input_type);
+        shapes_.inferred_types.assign(types.begin(), types.end());
         for (size_t k = 0; k < types.size() && k < l_.outputs.size(); ++k) {
             const Port& port = l_.outputs[k];
             if (!port.precision || *port.precision == types[k] || *port.precision == ElementType::dynamic) continue;

@@ -400,8 +400,10 @@ def infer_structural_findings_mark_layers_invalid():
     proc = run("infer", td("broken", "cycle.xml"), "--format", "json")
     expect_exit(proc, 1, "infer cycle.xml")
     out = load_json(proc, "infer cycle.xml")
-    expect([(l["name"], l["status"]) for l in out["layers"]] == [("pool_a", "invalid"), ("pool_b", "invalid")],
-           f"cycle.xml rows {out['layers']}")
+    # the pooling layers, and every layer with a finding: all on the cycle or fed from it
+    expect([(l["name"], l["status"], l["checked"]) for l in out["layers"]] ==
+           [("add", "invalid", False), ("pool_a", "invalid", False), ("pool_b", "invalid", False),
+            ("output", "invalid", False)], f"cycle.xml rows {out['layers']}")
     expect([d["rule"] for d in out["diagnostics"]] == ["ir-structure"] and "cycle" in out["diagnostics"][0]["message"],
            f"cycle.xml diagnostics {out['diagnostics']}")
     for name, rule in (("input_fed_twice.xml", "fed twice"), ("unconnected_input.xml", "no incoming edge"),
@@ -552,10 +554,10 @@ def messages_name_one_thing_one_way():
            proc.stderr)
     proc = run("shape", "--op", "MaxPool", "--input", "1,3,8,8", "--attr", "kernel=2", "--attr", "strides=1")
     expect("kernel has 1 value (2), but the 4D input [1,3,8,8] has 2 spatial axes" in proc.stderr, proc.stderr)
-    proc = run("check", td("broken", "cycle.xml"), "--format", "json")
-    notes = [d["message"] for f in load_json(proc, "check cycle.xml")["files"] for d in f["diagnostics"]
+    proc = run("check", td("hostile", "layer_no_attributes.xml"), "--format", "json")
+    notes = [d["message"] for f in load_json(proc, "check layer_no_attributes.xml")["files"] for d in f["diagnostics"]
              if d["rule"] == "unsupported-op"]
-    expect(notes == ["1 layer of 1 type without rules was not checked: Add x1"], notes)
+    expect(notes == ["1 layer of 1 type without rules was not checked: (no type) x1"], notes)
 
 
 def main():

@@ -124,7 +124,8 @@ def model_xml(rng, name, defect):
     edges = [(p.id - 1, 0 if p.id == 1 else 1, p.id, 0) for p in pools]
     next_id = last.id + 1
     if defect == "unsupported-op":
-        layers += simple_layer(next_id, "relu", "ReLU", [result_in], [result_in])
+        # an extension op, which irlint has no inference for
+        layers += simple_layer(next_id, "custom", "CustomActivation", [result_in], [result_in])
         edges.append((last.id, 1, next_id, 0))
         edges.append((next_id, 1, next_id + 1, 0))
         next_id += 1

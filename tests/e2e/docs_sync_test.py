@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when the docs and the binary disagree: docs/cli.md's flags against each subcommand's --help, and
-docs/rules.md's rule ids against the rule ids the binary knows.
+"""Fails when the docs and the binary disagree: docs/cli.md's flags against each subcommand's --help,
+docs/rules.md's rule ids against the rule ids the binary knows, and docs/ops.md against the op registry.
 
     docs_sync_test.py --irlint build/irlint --docs docs --testdata testdata
 
@@ -152,6 +152,14 @@ def binary_rule_ids():
     proc = irlint("check", os.path.join(ARGS.testdata, "valid"), "--format", "sarif", "--fail-on", "never")
     expect(proc.returncode == 0, f"check --format sarif exits with {proc.returncode}")
     return [rule["id"] for rule in json.loads(proc.stdout)["runs"][0]["tool"]["driver"]["rules"]]
+
+
+@check
+def ops_md_is_the_registry():
+    ops = read_doc("ops.md")
+    generated = irlint("ops", "--format", "markdown").stdout
+    expect(generated.startswith("# Ops irlint infers") and ops == generated,
+           "docs/ops.md differs from `irlint ops --format markdown` (write it again with that command)")
 
 
 @check

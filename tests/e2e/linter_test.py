@@ -39,7 +39,7 @@ def expect(cond, what):
 
 
 CONTRACT_RULES = ["xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch", "attr-invalid",
-                  "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op",
+                  "input-invalid", "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op",
                   "check-failed", "onnx-shape-inference-mismatch", "runtime-divergence"]
 
 
