@@ -180,6 +180,12 @@ FILES = {
     "const_shape_overflow.bin": i64([1, 2]),
     "adaptive_output_size_past_bin.bin": i64([2, 2]),
     "adaptive_output_size_huge.bin": i64([2**62, -1]),
+    # Range start 0, stop 2^62, step 1: 2^62 elements
+    "range_2_to_62.bin": i64([0, 2**62, 1]),
+    # Broadcast target [2^40, 2^40]
+    "broadcast_2_to_40_squared.bin": i64([2**40, 2**40]),
+    # Tile repeats [10^12, 10^12]
+    "tile_10_to_12.bin": i64([10**12, 10**12]),
     # ONNX pooling nodes. ONNX's shape inference divides by the strides, indexes its lists by the input's rank
     # and finds a SAME pad by subtracting the stride from the dim step by step; irlint's own geometry walks
     # windows and taps.

@@ -22,7 +22,7 @@ TESTDATA = None
 CHECKS = []
 FIXED_RULES = {"output-shape-mismatch", "output-type-mismatch"}
 # The broken files whose findings --fix resolves, and the valid file with a stale index precision.
-FIXABLE = ["output_shape_3d.xml", "output_shape_adaptive.xml", "output_shape_adaptive.bin",
+FIXABLE = ["output_shape_3d.xml", "output_shape_conv_dynamic_batch.xml", "output_shape_adaptive.xml", "output_shape_adaptive.bin",
            "output_shape_channels.xml", "output_shape_indices.xml", "output_shape_rounding_hint.xml",
            "output_shape_wrong_dim.xml", "output_type_indices.xml", "output_type_values.xml"]
 
@@ -100,7 +100,7 @@ def diff_shows_the_hunks_and_writes_nothing():
                "precision hunk of output_type_values")
         expect("-\t\t\t\t<port id=\"2\" precision=\"FP32\">\n+\t\t\t\t<port id=\"2\" precision=\"I64\">\n" in out,
                "the unconsumed index port of the stale-precision model")
-        expect(out.count("--- a/models/") == 9, f"{out.count('--- a/models/')} files in the diff, expected 9")
+        expect(out.count("--- a/models/") == 10, f"{out.count('--- a/models/')} files in the diff, expected 10")
         expect(proc.stderr == "", f"stderr: {proc.stderr}")
 
 
@@ -113,7 +113,7 @@ def fix_rewrites_and_check_is_clean_afterwards():
         expect(FIXED_RULES & {d["rule"] for d in findings(models)}, "the copies have nothing to fix")
         proc = run("check", models, "--fix")
         expect(proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout}{proc.stderr}")
-        expect("irlint: --fix: 10 findings fixed in 9 files" in proc.stderr, proc.stderr)
+        expect("irlint: --fix: 11 findings fixed in 10 files" in proc.stderr, proc.stderr)
         expect("errors                  0" in proc.stdout, f"the report after fixing:\n{proc.stdout}")
         left = [d for d in findings(models, "--min-severity", "note") if d["rule"] in FIXED_RULES or
                 d["rule"].startswith("edge-")]
@@ -129,6 +129,23 @@ def fix_rewrites_and_check_is_clean_afterwards():
         expect(not [n for n in os.listdir(models) if n not in before], f"files left behind: {os.listdir(models)}")
         again = run("check", models, "--fix", "--diff")
         expect(again.returncode == 0 and again.stdout == "", f"a second --diff: exit {again.returncode}")
+
+
+@check
+def a_dynamic_batch_stays_while_a_wrong_dim_is_fixed():
+    with tempfile.TemporaryDirectory() as tmp:
+        model = os.path.join(fixable_copy(tmp), "output_shape_conv_dynamic_batch.xml")
+        diff = run("check", model, "--fix", "--diff")
+        expect(diff.returncode == 1, f"--diff exit {diff.returncode}")
+        removed = [l for l in diff.stdout.splitlines() if l.startswith("-\t")]
+        added = [l for l in diff.stdout.splitlines() if l.startswith("+\t")]
+        expect(removed == ["-\t\t\t\t\t<dim>8</dim>"] * 4 and added == ["+\t\t\t\t\t<dim>6</dim>"] * 4,
+               f"the diff changes {removed} into {added}")
+        expect(run("check", model, "--fix").returncode == 0, "check --fix does not end clean")
+        text = open(model, encoding="utf-8").read()
+        expect(text.count("<dim>-1</dim>") == 4 and "<dim>8</dim>" in text, "the dynamic batch or the input dims changed")
+        left = [d for d in findings(model) if d["severity"] != "note"]
+        expect(left == [], f"findings after the fix: {left}")
 
 
 @check
