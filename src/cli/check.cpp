@@ -111,7 +111,11 @@ std::vector<CheckedLayer> checked_layers(const ModelReport& report) {
 
 // A directory of models often holds other XML files: found by a walk, a non-IR file is skipped with a
 // note; named on the command line, it is an error. The model is freed before the result is returned.
-FileResult check_one(const InputFile& file) {
+// The JSON and JUnit reports list the checked layers; the others only count them, and a list of a large
+// model's every layer costs a copy of each name.
+bool lists_checked_layers(std::string_view format) { return format == "json" || format == "junit"; }
+
+FileResult check_one(const InputFile& file, bool list_checked_layers) {
     if (names_onnx_model(file.path)) return check_onnx_model_file(file.path);
     FileResult out;
     out.path = file.path;
@@ -128,7 +132,7 @@ FileResult check_one(const InputFile& file) {
     ModelReport report = check_model(*read.model, LayerRows::with_rules);
     out.layers = read.model->layer_count();
     out.checked = report.checked;
-    out.checked_layers = checked_layers(report);
+    if (list_checked_layers) out.checked_layers = checked_layers(report);
     out.diagnostics.insert(out.diagnostics.end(), std::make_move_iterator(report.diagnostics.begin()),
                            std::make_move_iterator(report.diagnostics.end()));
     std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
@@ -141,7 +145,7 @@ std::atomic<bool> internal_failure{false};
 
 // One file's failure (memory, most likely) or its spent time budget is reported on that file (check-failed)
 // and does not end the run; any other exception is a bug, reported on the file as well, and the run exits 2.
-FileResult check_one_safely(const InputFile& file, double timeout_seconds) {
+FileResult check_one_safely(const InputFile& file, double timeout_seconds, bool list_checked_layers) {
     using namespace std::chrono;
     const ScopedDeadline deadline(timeout_seconds > 0 ? std::optional(steady_clock::now() +
                                                                       duration_cast<steady_clock::duration>(
@@ -154,7 +158,7 @@ FileResult check_one_safely(const InputFile& file, double timeout_seconds) {
         return out;
     };
     try {
-        return check_one(file);
+        return check_one(file, list_checked_layers);
     } catch (const DeadlineExceeded&) {
         return failed(fmt::format("checking took longer than --timeout-per-file {} s; the file was not checked fully",
                                   timeout_seconds));
@@ -326,7 +330,7 @@ struct RunTotals {
 
 // One file checked, with its selection and the baseline applied (on a worker thread).
 FileResult check_job(const CheckJob& job, const CheckOptions& o, const Filter& filter, Fingerprints& prints) {
-    FileResult r = check_one_safely(job.file, o.timeout_per_file);
+    FileResult r = check_one_safely(job.file, o.timeout_per_file, lists_checked_layers(o.format));
     job.settings.selection.apply(r.diagnostics);
     apply_baseline(job, r.diagnostics, filter, prints);
     return r;

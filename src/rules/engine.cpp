@@ -212,16 +212,28 @@ private:
         }
         shapes.op = lookup->entry;
         OpLayerInput in{&l, lookup->entry, {}, {}, {}, {}, {}};
-        in.inputs.reserve(shapes.inputs.size());
-        for (size_t p = 0; p < shapes.inputs.size(); ++p) in.inputs.push_back({shapes.inputs[p], shapes.input_types[p]});
+        // The shapes move to the op and back, through buffers kept from layer to layer: a large model has one
+        // per input port.
+        op_inputs_.clear();
+        for (size_t p = 0; p < shapes.inputs.size(); ++p)
+            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p]});
+        in.inputs = op_inputs_;
         value_miss_.clear();
-        in.values = [this, &graph, &index, i](size_t p) { return value_of(graph, index, i, p); };
-        in.reals = [this, &graph, &index, i](size_t p) { return reals_of(graph, index, i, p); };
+        graph_ = &graph;
+        index_ = &index;
+        // Two words each, which std::function holds without allocating.
+        in.values = [this, i](size_t p) { return value_of(*graph_, *index_, i, p); };
+        in.reals = [this, i](size_t p) { return reals_of(*graph_, *index_, i, p); };
+        consumed_.clear();
+        legacy_f32_.clear();
         for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k) {
-            in.outputs_consumed.push_back(produced_[k].consumed);
-            in.outputs_legacy_f32.push_back(model_.ir_version == 10 && produced_[k].to_results_only);
+            consumed_.push_back(produced_[k].consumed);
+            legacy_f32_.push_back(model_.ir_version == 10 && produced_[k].to_results_only);
         }
+        in.outputs_consumed = consumed_;
+        in.outputs_legacy_f32 = legacy_f32_;
         auto values = check_op_layer(in, shapes, r_.diagnostics);
+        for (size_t p = 0; p < op_inputs_.size(); ++p) shapes.inputs[p] = std::move(op_inputs_[p].shape);
         pass_on_conflicting_outputs(i, shapes);
         for (size_t k = 0; k < values.size() && k < l.outputs.size(); ++k) {
             ValueSlot& slot = values_[first_output_[i] + k];
@@ -476,6 +488,10 @@ private:
     std::vector<ValueSlot> values_;                   // parallel to produced_
     std::unordered_map<size_t, std::optional<std::vector<double>>> reals_;  // by index into produced_
     std::string value_miss_;                          // why the last value an op asked for is unknown
+    const Graph* graph_ = nullptr;                    // the graph and index check_op works in
+    std::vector<OpInput> op_inputs_;                  // check_op's buffers, kept from layer to layer
+    std::vector<uint8_t> consumed_, legacy_f32_;
+    const GraphIndex* index_ = nullptr;
     size_t const_count_ = 0;
     size_t skipped_for_bin_ = 0;
 };

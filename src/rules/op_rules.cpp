@@ -24,12 +24,17 @@ public:
             return {};
         }
         if (!check_output_count(outputs)) return {};
-        std::vector<std::optional<TensorValue>> values;
-        for (OpOutput& o : outputs) {
-            shapes_.inferred.push_back(o.shape);
-            shapes_.inferred_types.push_back(o.type);
-            values.push_back(std::move(o.value));
+        std::vector<std::optional<TensorValue>> values;  // left empty when no output has values
+        shapes_.inferred.reserve(outputs.size());
+        shapes_.inferred_types.reserve(outputs.size());
+        for (size_t k = 0; k < outputs.size(); ++k) {
+            shapes_.inferred.push_back(std::move(outputs[k].shape));
+            shapes_.inferred_types.push_back(outputs[k].type);
+            if (!outputs[k].value) continue;
+            values.resize(outputs.size());
+            values[k] = std::move(outputs[k].value);
         }
+        if (any_conflict()) outputs = explained_outputs(outputs);
         for (size_t k = 0; k < outputs.size(); ++k) {
             compare_shape(k, outputs[k]);
             compare_type(k, outputs[k]);
@@ -40,6 +45,23 @@ public:
     }
 
 private:
+    bool any_conflict() const {
+        for (size_t k = 0; k < shapes_.inferred.size(); ++k)
+            if (l_.outputs[k].dims_valid && !shapes_.declared[k].compatible(shapes_.inferred[k])) return true;
+        return false;
+    }
+
+    // The op run again, wording its arithmetic for the finding's message.
+    std::vector<OpOutput> explained_outputs(std::vector<OpOutput>& first) {
+        OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values, in_.reals);
+        ctx.set_explain(true);
+        std::vector<OpOutput> outputs;
+        in_.entry->infer(ctx, outputs);
+        if (ctx.failed() || outputs.size() < first.size()) return std::move(first);
+        outputs.resize(first.size());
+        return outputs;
+    }
+
     std::string op_label() const { return fmt::format("{}-{}", in_.entry->type, in_.entry->version); }
 
     void emit(Severity s, const Rule& rule, int line, std::string message, std::string_view port = {}) {
@@ -83,7 +105,7 @@ private:
         const Port& port = l_.outputs[k];
         if (!port.dims_valid) return;  // the reader has reported the port
         const Shape& declared = shapes_.declared[k];
-        const Shape& inferred = o.shape;
+        const Shape& inferred = shapes_.inferred[k];
         if (declared.compatible(inferred)) return;
         std::vector<std::string> details;
         if (declared.rank() != inferred.rank()) {

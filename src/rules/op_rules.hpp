@@ -2,7 +2,9 @@
 // The rules of one layer whose op is in the registry (rules/ops/): run the op's inference on the layer's
 // declared inputs, then compare each output's dims and element type with the declared port.
 
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,13 +17,13 @@ namespace irlint {
 struct OpLayerInput {
     const Layer* layer = nullptr;
     const OpEntry* entry = nullptr;
-    std::vector<OpInput> inputs;          // per input port: the producer's declared shape and type
+    std::span<const OpInput> inputs;      // per input port: the producer's declared shape and type
     OpContext::ValueSource values;        // the known values of an input, read on demand
     OpContext::RealSource reals;          // the same for floating-point values
-    std::vector<bool> outputs_consumed;   // per output port: some edge takes it
+    std::span<const uint8_t> outputs_consumed;  // per output port: some edge takes it
     // Per output port: a model output of an IR v10 file, which OpenVINO hands to the application in the
     // legacy precision (f16 and bf16 as f32), the precision Model Optimizer declares.
-    std::vector<bool> outputs_legacy_f32;
+    std::span<const uint8_t> outputs_legacy_f32;
 };
 
 // Fills shapes.inferred / inferred_types / status / checked / not_checked and appends diagnostics; returns the

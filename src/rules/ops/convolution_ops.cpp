@@ -220,6 +220,7 @@ bool forward_dim(OpContext& ctx, size_t axis, const Dim& in, const Dim& kernel, 
         const int64_t hi = span.has_upper_bound() ? span.max() / s : Dim::kInf;
         out = (span.is_static() ? Dim(lo) : Dim(lo, hi == Dim::kInf ? -1 : hi)) + Dim(1);
     }
+    if (!ctx.explain()) return true;
     note = fmt::format("{}floor(({}{}-{})/{})+1 = {}", a.auto_pad == PadType::valid ? "valid: " : "", in.str(),
                        a.auto_pad == PadType::valid ? "" : pads_text(pb, pe), kernel_text(kernel, d), s, out.str());
     return true;
@@ -234,7 +235,7 @@ bool append_forward_spatial(OpContext& ctx, const Shape& data, const Shape& filt
         std::string note;
         if (!forward_dim(ctx, i, in[i], k[i], a, d, note)) return false;
         out.shape.dims.push_back(d);
-        out.dim_notes.push_back(std::move(note));
+        if (ctx.explain()) out.dim_notes.push_back(std::move(note));
     }
     return true;
 }
@@ -255,7 +256,7 @@ Dim padded_dim(const Dim& d, int64_t pad) {
 
 // Backprop spatial dims without an output_shape input: (in-1)*stride + dilated kernel + output_padding - pads;
 // auto pads (same or valid) count as 0.
-void append_backprop_spatial(const Shape& data, const Shape& filters, size_t n, const ConvAttrs& a, OpOutput& out) {
+void append_backprop_spatial(const OpContext& ctx, const Shape& data, const Shape& filters, size_t n, const ConvAttrs& a, OpOutput& out) {
     const auto in = last_dims(data, n);
     const auto k = last_dims(filters, n);
     const bool explicit_pads = a.auto_pad == PadType::explicit_pads;
@@ -266,7 +267,8 @@ void append_backprop_spatial(const Shape& data, const Shape& filters, size_t n, 
         const auto adjust = (CheckedInt(op) - pb - pe).get().value_or(Dim::kInf);
         const Dim dim = adjust == Dim::kInf ? Dim::dynamic() : padded_dim(base, adjust);
         out.shape.dims.push_back(dim);
-        out.dim_notes.push_back(fmt::format("({}-1)*{}+{}+{}-{}-{} = {}", in[i].str(), s, kernel_text(k[i], d), op, pb,
+        if (ctx.explain())
+            out.dim_notes.push_back(fmt::format("({}-1)*{}+{}+{}-{}-{} = {}", in[i].str(), s, kernel_text(k[i], d), op, pb,
                                             pe, dim.str()));
     }
 }
@@ -297,7 +299,9 @@ std::string dims_str(const std::vector<Dim>& dims) {
     return s.str();
 }
 
-void blank_notes(OpOutput& out) { out.dim_notes.assign(out.shape.dims.size(), ""); }
+void blank_notes(const OpContext& ctx, OpOutput& out) {
+    if (ctx.explain()) out.dim_notes.assign(out.shape.dims.size(), "");
+}
 
 // ---- Convolution, BinaryConvolution --------------------------------------------------------------------
 
@@ -363,7 +367,7 @@ void infer_forward(OpContext& ctx, std::vector<OpOutput>& outs, std::optional<El
         }
         out.shape.dims.push_back(g * filters.dims[1]);
     }
-    blank_notes(out);
+    blank_notes(ctx, out);
     if (!append_forward_spatial(ctx, data, filters, n, *a, out)) return;
     outs.push_back(std::move(out));
 }
@@ -482,14 +486,14 @@ void infer_backprop(OpContext& ctx, std::vector<OpOutput>& outs, bool groups) {
         }
         out.shape.dims.push_back(g * filters.dims[2]);
     }
-    blank_notes(out);
+    blank_notes(ctx, out);
     if (has_output_shape) {
         for (const Dim& d : spatial ? *spatial : std::vector<Dim>(n, Dim::dynamic())) {
             out.shape.dims.push_back(d);
-            out.dim_notes.push_back("from output_shape (input 2)");
+            if (ctx.explain()) out.dim_notes.push_back("from output_shape (input 2)");
         }
     } else {
-        append_backprop_spatial(data, filters, n, *a, out);
+        append_backprop_spatial(ctx, data, filters, n, *a, out);
     }
     outs.push_back(std::move(out));
 }
@@ -657,7 +661,7 @@ void infer_deformable_convolution(OpContext& ctx, std::vector<OpOutput>& outs) {
     } else {
         out.shape.dims.push_back(Dim::dynamic());
     }
-    blank_notes(out);
+    blank_notes(ctx, out);
     if (!append_forward_spatial(ctx, data, filters, n, *a, out)) return;
     if (!check_spatial_match(ctx, out, 1)) return;
     if (has_mask && !check_spatial_match(ctx, out, 3)) return;

@@ -106,7 +106,7 @@ void infer_prior_boxes(OpContext& ctx, std::vector<OpOutput>& out, std::optional
         const Dim h = dim_from_bounds((*size)[0].lo, (*size)[0].hi);
         const Dim w = dim_from_bounds((*size)[1].lo, (*size)[1].hi);
         o.shape.dims[1] = h * w * ov_dim(*priors) * Dim(4);
-        if (o.shape.dims[1].is_static())
+        if (ctx.explain() && o.shape.dims[1].is_static())
             o.dim_notes = {"2", fmt::format("4*{}*{}*{} priors", h.str(), w.str(), *priors)};
     }
     out.push_back(std::move(o));

@@ -1,9 +1,11 @@
 #include "rules/ops/op_context.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/text.hpp"
 
@@ -19,17 +21,21 @@ std::optional<double> parse_double(std::string_view s) {
     return v;
 }
 
-// A comma-separated list as OpenVINO writes one ("1,2,3"; "" is the empty list).
+// A comma-separated list as OpenVINO writes one ("1,2,3"; "" is the empty list). Read in place: a large
+// model has a few lists on every layer.
 template <class T, class Parse>
 std::optional<std::vector<T>> parse_list(std::string_view text, Parse parse) {
     std::vector<T> out;
     if (trim(text).empty()) return out;
-    for (const std::string_view item : split(text, ',')) {
-        const auto v = parse(trim(item));
+    out.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), ',')) + 1);
+    for (size_t start = 0;;) {
+        const size_t comma = text.find(',', start);
+        const auto v = parse(trim(text.substr(start, comma == std::string_view::npos ? comma : comma - start)));
         if (!v) return std::nullopt;
         out.push_back(*v);
+        if (comma == std::string_view::npos) return out;
+        start = comma + 1;
     }
-    return out;
 }
 
 }  // namespace
@@ -117,15 +123,13 @@ std::optional<bool> OpContext::attr_bool(std::string_view name, std::optional<bo
 std::optional<std::string_view> OpContext::attr_enum(std::string_view name, std::span<const std::string_view> allowed,
                                                      std::optional<std::string_view> fallback) {
     const std::string_view* text = attr(name);
-    std::string list;
-    for (const std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
     if (!text) {
-        if (!fallback) invalid_attribute(fmt::format("{} is missing (one of {})", name, list));
+        if (!fallback) invalid_attribute(fmt::format("{} is missing (one of {})", name, fmt::join(allowed, ", ")));
         return fallback;
     }
     for (const std::string_view a : allowed)
         if (iequals(trim(*text), a)) return a;
-    invalid_attribute(fmt::format("{}=\"{}\" is not one of {}", name, excerpt(*text), list));
+    invalid_attribute(fmt::format("{}=\"{}\" is not one of {}", name, excerpt(*text), fmt::join(allowed, ", ")));
     return std::nullopt;
 }
 

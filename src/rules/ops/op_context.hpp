@@ -101,6 +101,11 @@ public:
         if (!unknown_reason_) unknown_reason_ = std::move(reason);
     }
 
+    // Whether the op should word its arithmetic (OpOutput::dim_notes): words cost more than the arithmetic, and
+    // only a finding shows them, so the engine asks for them again when it has one.
+    bool explain() const { return explain_; }
+    void set_explain(bool explain) { explain_ = explain; }
+
     bool failed() const { return !problems_.empty(); }
     std::span<const OpProblem> problems() const { return problems_; }
     const std::optional<std::string>& unknown_reason() const { return unknown_reason_; }
@@ -117,6 +122,7 @@ private:
     RealSource reals_;
     std::vector<OpProblem> problems_;
     std::optional<std::string> unknown_reason_;
+    bool explain_ = false;
 };
 
 // One op's inference: reads ctx, fills `out` (one entry per output it infers).

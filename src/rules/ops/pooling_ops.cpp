@@ -27,10 +27,11 @@ void infer_pool(OpContext& ctx, std::vector<OpOutput>& out) {
         if (!sizes) ctx.value_unknown("output_size (input 1) is not known");
         shape = infer_adaptive_shape(ctx.shape(0), ctx.shape(1), sizes);
     } else {
-        shape = infer_pool_shape(op, attrs.desc, ctx.shape(0));
+        shape = infer_pool_shape(op, attrs.desc, ctx.shape(0), ctx.explain() ? Formulas::written : Formulas::skipped);
     }
     if (shape.error) return ctx.invalid_input(*shape.error);
-    std::vector<std::string> notes(shape.output.rank());
+    std::vector<std::string> notes;
+    if (ctx.explain()) notes.resize(shape.output.rank());
     for (size_t i = 0; i < shape.axis_formulas.size() && i + 2 < notes.size(); ++i) notes[i + 2] = shape.axis_formulas[i];
     const auto type = ctx.type(0);
     std::vector<std::optional<ElementType>> types{type};
