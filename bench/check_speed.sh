@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Times `irlint check` on a generated ~20,000-layer IR against a pugixml parse of the same file.
+# Times `irlint check` on a generated ~20,000-layer IR against a pugixml parse of the same file, then (when
+# the directory is there) `irlint check DIR` of a directory of real IRs against a pugixml parse of its files.
+# The limits: 1.5x on the generated IR, 2x on the directory.
 #
 #   bench/check_speed.sh            from the repository root (or anywhere: it changes there itself)
 #
 # Environment: LAYERS (default 20000), RUNS (default 7), SEED (default 1),
-#              BUILD_DIR (irlint build, default build), BENCH_BUILD_DIR (default build-bench).
+#              BUILD_DIR (irlint build, default build), BENCH_BUILD_DIR (default build-bench),
+#              REALIR_DIR (default ../shared/realir; skipped when missing).
 # Both programs are timed as whole processes (wall clock, `date +%s%N`), alternating, RUNS times each;
 # the table shows the medians, and the peak RSS of one more run of each (/usr/bin/time).
 set -euo pipefail
@@ -64,6 +67,16 @@ time_us() {
   echo $(((t1 - t0) / 1000))
 }
 
+# The same for a command that may exit 1 (findings): any other exit fails.
+time_findings_us() {
+  local t0 t1 rc=0
+  t0=$(now_ns)
+  "$@" >/dev/null || rc=$?
+  t1=$(now_ns)
+  [ "$rc" -le 1 ] || { echo "check_speed: exit $rc from $*" >&2; exit 1; }
+  echo $(((t1 - t0) / 1000))
+}
+
 irlint_us=()
 parse_us=()
 echo "== timing: $RUNS runs each, alternating" >&2
@@ -96,3 +109,32 @@ printf '%-28s %s\n' "irlint - parse-only RSS" "$(awk -v a="$irlint_kb" -v b="$pa
   'BEGIN { printf "%.1f MB (%.2f file sizes)", (a - b) / 1024, (a - b) * 1024 / f }')"
 printf '%-28s %s\n' "irlint runs (ms)" "$(runs_ms "${irlint_us[@]}")"
 printf '%-28s %s\n' "parse-only runs (ms)" "$(runs_ms "${parse_us[@]}")"
+
+REALIR_DIR=${REALIR_DIR:-../shared/realir}
+if [ ! -d "$REALIR_DIR" ]; then
+  echo "== $REALIR_DIR is not there: the directory timing is skipped" >&2
+  exit 0
+fi
+xmls=("$REALIR_DIR"/*.xml)
+dir_out=$("$PARSE" "${xmls[@]}" 2>/dev/null || true)
+dir_layers=${dir_out#layers=}
+dir_layers=${dir_layers%% *}
+dir_j1=()
+dir_jn=()
+dir_parse=()
+echo "== timing $REALIR_DIR (${#xmls[@]} files): $RUNS runs each, alternating" >&2
+for ((i = 0; i < RUNS; i++)); do
+  dir_j1+=("$(time_findings_us "$IRLINT" check "$REALIR_DIR" -q -j 1)")
+  dir_jn+=("$(time_findings_us "$IRLINT" check "$REALIR_DIR" -q)")
+  dir_parse+=("$(time_findings_us "$PARSE" "${xmls[@]}")")
+done
+j1_med=$(median "${dir_j1[@]}")
+jn_med=$(median "${dir_jn[@]}")
+dp_med=$(median "${dir_parse[@]}")
+printf '\n'
+printf '%-28s %s\n' "directory" "$REALIR_DIR (${#xmls[@]} files, $dir_layers layers)"
+printf '%-28s %s ms\n' "irlint check -j 1 (median)" "$(ms "$j1_med")"
+printf '%-28s %s ms\n' "irlint check (median)" "$(ms "$jn_med")"
+printf '%-28s %s ms\n' "pugixml parse only (median)" "$(ms "$dp_med")"
+printf '%-28s %s\n' "ratio -j 1 / parse" "$(awk -v a="$j1_med" -v b="$dp_med" 'BEGIN { printf "%.2fx", a / b }')"
+printf '%-28s %s\n' "ratio default -j / parse" "$(awk -v a="$jn_med" -v b="$dp_med" 'BEGIN { printf "%.2fx", a / b }')"
