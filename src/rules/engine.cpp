@@ -211,7 +211,7 @@ private:
             return;
         }
         shapes.op = lookup->entry;
-        OpLayerInput in{&l, lookup->entry, {}, {}, {}, {}, {}};
+        OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}};
         // The shapes move to the op and back, through buffers kept from layer to layer: a large model has one
         // per input port.
         op_inputs_.clear();

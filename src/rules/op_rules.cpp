@@ -16,6 +16,7 @@ public:
     std::vector<std::optional<TensorValue>> run() {
         shapes_.status = LayerStatus::ok;
         OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values, in_.reals);
+        ctx.set_model(in_.model);
         std::vector<OpOutput> outputs;
         in_.entry->infer(ctx, outputs);
         if (ctx.failed()) {
@@ -54,6 +55,7 @@ private:
     // The op run again, wording its arithmetic for the finding's message.
     std::vector<OpOutput> explained_outputs(std::vector<OpOutput>& first) {
         OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values, in_.reals);
+        ctx.set_model(in_.model);
         ctx.set_explain(true);
         std::vector<OpOutput> outputs;
         in_.entry->infer(ctx, outputs);

@@ -17,6 +17,7 @@ namespace irlint {
 struct OpLayerInput {
     const Layer* layer = nullptr;
     const OpEntry* entry = nullptr;
+    const Model* model = nullptr;         // for ops with bodies
     std::span<const OpInput> inputs;      // per input port: the producer's declared shape and type
     OpContext::ValueSource values;        // the known values of an input, read on demand
     OpContext::RealSource reals;          // the same for floating-point values

@@ -62,6 +62,9 @@ public:
         : layer_(layer), version_(version), inputs_(inputs), values_(std::move(values)), reals_(std::move(reals)) {}
 
     const Layer& layer() const { return layer_; }
+    // The model the layer is in (its nested bodies: TensorIterator, Loop, If); null in a made-up context.
+    const Model* model() const { return model_; }
+    void set_model(const Model* model) { model_ = model; }
     int version() const { return version_; }  // the op's version: 1, 3, 4, 8, ...
     size_t input_count() const { return inputs_.size(); }
     const Shape& shape(size_t i) const { return inputs_[i].shape; }
@@ -123,6 +126,7 @@ private:
     std::vector<OpProblem> problems_;
     std::optional<std::string> unknown_reason_;
     bool explain_ = false;
+    const Model* model_ = nullptr;
 };
 
 // One op's inference: reads ctx, fills `out` (one entry per output it infers).
