@@ -86,7 +86,7 @@ std::vector<Subcommand> subcommands() {
     std::vector<Subcommand> table;
     table.push_back(subcommand("check", "Check IR files or directories and report findings", setup_check, run_check));
     table.push_back(subcommand(
-        "infer", "Print the declared and inferred shapes of a model's pooling layers, and its findings", setup_infer,
+        "infer", "Print the declared and inferred shapes of a model's layers, and its findings", setup_infer,
         run_infer, infer_lists));
     table.push_back(subcommand("shape", "Compute the output of one pooling layer from its attributes", setup_shape,
                                run_shape, shape_lists));
@@ -145,7 +145,7 @@ int run_parsed(const CLI::App& app, const std::vector<Subcommand>& table) {
 int main(int argc, char** argv) {
     using namespace irlint::cli;
     remember_command_line(argv);
-    CLI::App app{"irlint: checks the pooling layers of OpenVINO IR models against OpenVINO's own shape rules"};
+    CLI::App app{"irlint: checks OpenVINO IR models against OpenVINO's own shape rules"};
     app.footer(kExamples);
     // A function: the text looks for irlint-onnx on disk, which only --version needs.
     app.set_version_flag("-V,--version", std::function<std::string()>(version_text));
