@@ -132,6 +132,25 @@ std::optional<std::vector<TextEdit>> plan_text_edits(const Model& model, std::st
     return planner.take();
 }
 
+std::optional<TextEdit> plan_attribute_edit(const Model& model, std::string_view text, std::string_view value,
+                                            std::string replacement, std::string& error) {
+    // The model's text was parsed in place: each value starts where it does in the file's bytes.
+    const auto begin = reinterpret_cast<uintptr_t>(model.text.data());
+    const auto at = reinterpret_cast<uintptr_t>(value.data());
+    if (model.parsed_document || at <= begin || at - begin >= text.size()) {
+        error = "the attribute is not found in the file's text";
+        return std::nullopt;
+    }
+    const size_t offset = at - begin;
+    const char quote = text[offset - 1];
+    const size_t end = text.find(quote, offset);
+    if ((quote != '"' && quote != '\'') || end == std::string_view::npos || text.substr(offset, end - offset) != value) {
+        error = "the attribute is not written as a plain quoted value";
+        return std::nullopt;
+    }
+    return TextEdit{offset, value.size(), std::move(replacement)};
+}
+
 std::string apply_text_edits(std::string_view text, std::vector<TextEdit> edits) {
     std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.offset < b.offset; });
     std::string out;

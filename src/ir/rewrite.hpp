@@ -31,6 +31,11 @@ struct TextEdit {
 std::optional<std::vector<TextEdit>> plan_text_edits(const Model& model, std::string_view text,
                                                      const std::vector<PortRewrite>& ports, std::string& error);
 
+// The edit that gives a layer attribute a new value: `value` is the attribute's view in `model` (read from
+// `text`). nullopt with `error` when it cannot be rewritten in place (not quoted, written with an entity).
+std::optional<TextEdit> plan_attribute_edit(const Model& model, std::string_view text, std::string_view value,
+                                            std::string replacement, std::string& error);
+
 // `text` with the edits applied; they must not overlap.
 std::string apply_text_edits(std::string_view text, std::vector<TextEdit> edits);
 

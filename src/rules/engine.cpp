@@ -39,7 +39,9 @@ constexpr size_t kMaxNotCheckedExamples = 3;
 
 class ModelChecker {
 public:
-    ModelChecker(const Model& model, LayerRows rows, ModelReport& report) : model_(model), rows_(rows), r_(report) {}
+    ModelChecker(const Model& model, LayerRows rows, ModelReport& report,
+                 const std::map<std::string, Shape, std::less<>>* new_inputs = nullptr)
+        : model_(model), rows_(rows), r_(report), new_inputs_(new_inputs) {}
 
     void run() {
         for (size_t g = 0; g < model_.graphs.size(); ++g) check_graph(g);
@@ -124,8 +126,10 @@ private:
             for (const auto& src : index.producer_of[i])
                 if (src && graph.layers[i].kind != LayerKind::result) produced(src->layer, src->port).to_results_only = false;
         for (size_t i : index.topo_order) {
-            if (row_of[i] != kNoRow)
+            if (row_of[i] != kNoRow) {
                 check_layer(graph, index, i, rows[row_of[i]]);
+                if (new_inputs_) pass_on_unknown_outputs(i, rows[row_of[i]]);
+            }
             else if (opset_named(graph.layers[i]))
                 ++unsupported_[graph.layers[i].type];
         }
@@ -211,7 +215,7 @@ private:
             return;
         }
         shapes.op = lookup->entry;
-        OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}};
+        OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}, !new_inputs_};
         // The shapes move to the op and back, through buffers kept from layer to layer: a large model has one
         // per input port.
         op_inputs_.clear();
@@ -246,10 +250,19 @@ private:
     // Consumers see a layer's declared outputs (OpenVINO wrote them with everything it knew), except where
     // they conflict with the inferred ones: then the inferred, so that one wrong port is one finding, on its
     // layer, and not one more on every layer downstream.
+    // In a re-inference, a layer without inferred outputs (an op irlint does not know, one that rejects its
+    // new inputs) hands a dynamic rank on: its old declared dims would be a guess.
+    void pass_on_unknown_outputs(size_t i, const LayerShapes& shapes) {
+        const Layer& l = *shapes.layer;
+        if (l.kind == LayerKind::parameter || l.kind == LayerKind::constant || !shapes.inferred.empty()) return;
+        for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k) produced_[k].shape = &dynamic_rank_;
+    }
+
+    // In a re-inference (new_inputs_) consumers see every inferred output.
     void pass_on_conflicting_outputs(size_t i, const LayerShapes& shapes) {
         for (size_t k = 0; k < shapes.inferred.size() && k < shapes.declared.size(); ++k) {
             Produced& p = produced(i, k);
-            if (!shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
+            if (new_inputs_ || !shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
             if (k < shapes.inferred_types.size() && shapes.inferred_types[k]) p.type = shapes.inferred_types[k];
         }
     }
@@ -385,6 +398,14 @@ private:
             if (type && !l.outputs.empty()) produced(i, 0).type = type;
             if (type) shapes.inferred_types = {*type};
         }
+        if (new_inputs_) {
+            const auto it = new_inputs_->find(l.name);
+            if (it != new_inputs_->end()) {
+                shapes.inferred = {it->second};
+                if (!l.outputs.empty()) produced(i, 0).shape = &shapes.inferred[0];
+                return;
+            }
+        }
         const std::string_view* text = l.attr("shape");
         if (!text) return;
         std::string error;
@@ -476,6 +497,8 @@ private:
     const Model& model_;
     const LayerRows rows_;
     ModelReport& r_;
+    const std::map<std::string, Shape, std::less<>>* new_inputs_;  // a re-inference: the Parameters' new shapes
+    const Shape dynamic_rank_ = Shape::dynamic_rank();
     std::vector<Produced> produced_;      // the current graph's output ports, layer by layer
     std::vector<size_t> first_output_;    // per layer of the current graph, and one past the last
     std::deque<Shape> unrowed_shapes_;    // the declared shapes of layers without rows that a consumer needed
@@ -497,6 +520,18 @@ private:
 };
 
 }  // namespace
+
+ModelReport reinfer_model(const Model& model, const std::map<std::string, Shape, std::less<>>& new_inputs) {
+    ModelReport report;
+    ModelChecker(model, LayerRows::all, report, &new_inputs).run();
+    // The declared dims are the old ones: that they differ from the new is the point, not a finding.
+    std::erase_if(report.diagnostics, [](const Diagnostic& d) {
+        return d.rule == rule::output_shape_mismatch.id || d.rule == rule::output_type_mismatch.id ||
+               d.rule == rule::edge_shape_mismatch.id;
+    });
+    mark_layers_with_errors(report);
+    return report;
+}
 
 ModelReport check_model(const Model& model, LayerRows rows) {
     ModelReport report;

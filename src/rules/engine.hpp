@@ -2,6 +2,7 @@
 // Runs every rule over a model: structure first, then each layer in topological order, so that a pooling
 // layer sees the shape its producer really has (a Parameter's intervals, an upstream pooling's inference).
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ struct ModelReport {
 enum class LayerRows { all, with_rules };
 
 ModelReport check_model(const Model& model, LayerRows rows = LayerRows::all);
+
+// Whole-graph re-inference, as ov::Model::reshape does it: each Parameter named here (by its layer name)
+// takes the new shape, and every layer sees its producers' inferred outputs, not the declared ones. The
+// report's rows hold the new outputs; its findings are what the new shapes break (an op that rejects its new
+// inputs), not the declared dims that no longer hold. A layer that fails passes a dynamic rank on.
+ModelReport reinfer_model(const Model& model, const std::map<std::string, Shape, std::less<>>& new_inputs);
 
 // A layer that an error finding names is `invalid` unless it is already `mismatch`: a broken edge, a
 // duplicate id or a bad port makes the layer's row untrustworthy. check_model applies it to its own findings;

@@ -25,6 +25,7 @@ struct OpLayerInput {
     // Per output port: a model output of an IR v10 file, which OpenVINO hands to the application in the
     // legacy precision (f16 and bf16 as f32), the precision Model Optimizer declares.
     std::span<const uint8_t> outputs_legacy_f32;
+    bool compare_declared = true;         // false in a re-inference: the declared dims are the old ones
 };
 
 // Fills shapes.inferred / inferred_types / status / checked / not_checked and appends diagnostics; returns the

@@ -12,6 +12,7 @@ constexpr std::array kRules = {
     rule::edge_type_mismatch,   rule::attr_invalid,       rule::input_invalid,  rule::output_shape_mismatch,
     rule::output_type_mismatch, rule::const_data_invalid, rule::unsupported_op,
     rule::check_failed,         rule::onnx_shape_inference_mismatch, rule::runtime_divergence,
+    rule::reshape_incompatible,
 };
 
 // Ids that were renamed: old configurations and command lines still name them.

@@ -55,6 +55,9 @@ inline constexpr Rule check_failed{
 inline constexpr Rule onnx_shape_inference_mismatch{
     "onnx-shape-inference-mismatch", Severity::note, false,
     "ONNX's own shape inference gives an ONNX pooling node other dims than irlint infers."};
+inline constexpr Rule reshape_incompatible{
+    "reshape-incompatible", Severity::error, false,
+    "A layer cannot take the input shapes `infer --reshape` gives the model; OpenVINO's reshape would fail."};
 inline constexpr Rule runtime_divergence{
     "runtime-divergence", Severity::warning, false,
     "The model is valid in its format, but a named runtime rejects it or computes it differently."};

@@ -1,0 +1,174 @@
+#include "rules/reshape.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "rules/registry.hpp"
+
+namespace irlint {
+
+namespace {
+
+bool is_rejection(const Diagnostic& d) {
+    return d.severity == Severity::error &&
+           (d.rule == rule::attr_invalid.id || d.rule == rule::input_invalid.id || d.rule == rule::ir_structure.id);
+}
+
+std::string finding_key(const Diagnostic& d) { return d.layer.id + '\0' + d.layer.name + '\0' + d.message; }
+
+// The rejections of the re-inference that the model as declared does not have: what the new shapes break.
+Diagnostics new_rejections(const ModelReport& before, const ModelReport& after) {
+    std::set<std::string> known;
+    for (const Diagnostic& d : before.diagnostics)
+        if (is_rejection(d)) known.insert(finding_key(d));
+    Diagnostics out;
+    for (const Diagnostic& d : after.diagnostics) {
+        if (!is_rejection(d) || known.count(finding_key(d))) continue;
+        Diagnostic f = d;
+        f.rule = std::string(rule::reshape_incompatible.id);
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+bool outputs_differ(const LayerShapes& s) {
+    if (s.inferred.size() != s.declared.size()) return !s.inferred.empty();
+    for (size_t k = 0; k < s.inferred.size(); ++k)
+        if (!(s.inferred[k] == s.declared[k])) return true;
+    return false;
+}
+
+const Layer* parameter_named(const Model& model, std::string_view name) {
+    for (const Layer& l : model.graphs.front().layers)
+        if (l.kind == LayerKind::parameter && l.name == name) return &l;
+    return nullptr;
+}
+
+std::vector<const Layer*> parameters(const Model& model) {
+    std::vector<const Layer*> out;
+    if (model.graphs.empty()) return out;
+    for (const Layer& l : model.graphs.front().layers)
+        if (l.kind == LayerKind::parameter) out.push_back(&l);
+    return out;
+}
+
+// A shape as port dims: static dims as numbers, any other as -1 (the serializer's spelling).
+std::vector<int64_t> port_dims(const Shape& s) {
+    std::vector<int64_t> out;
+    for (const Dim& d : s.dims) out.push_back(d.is_static() ? d.length() : -1);
+    return out;
+}
+
+// A shape as a Parameter's shape attribute: OpenVINO's spelling of each dim ("1,3,?,16..64").
+std::string shape_attribute(const Shape& s) {
+    std::vector<std::string> dims;
+    for (const Dim& d : s.dims) dims.push_back(d.str());
+    return fmt::format("{}", fmt::join(dims, ","));
+}
+
+}  // namespace
+
+ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs) {
+    ReshapeResult r;
+    r.before = check_model(model);
+    r.after = reinfer_model(model, new_inputs);
+    r.incompatible = new_rejections(r.before, r.after);
+    for (const LayerShapes& s : r.after.layers) r.changed_layers += outputs_differ(s);
+    return r;
+}
+
+std::optional<NewInputs> parse_reshape_arguments(const Model& model, const std::vector<std::string>& arguments,
+                                                 std::string& error) {
+    const auto params = parameters(model);
+    NewInputs out;
+    for (const std::string& a : arguments) {
+        const size_t eq = a.rfind('=');
+        const std::string_view dims_text = eq == std::string::npos ? std::string_view(a) : std::string_view(a).substr(eq + 1);
+        std::string name;
+        if (eq == std::string::npos) {
+            if (params.size() != 1) {
+                error = fmt::format("--reshape {}: the model has {} inputs; name the one to reshape (NAME=DIMS)",
+                                    printable(a), params.size());
+                return std::nullopt;
+            }
+            name = std::string(params.front()->name);
+        } else {
+            name = a.substr(0, eq);
+            if (!parameter_named(model, name)) {
+                std::vector<std::string> names;
+                for (const Layer* p : params) names.push_back(printable(p->name));
+                error = fmt::format("--reshape {}: the model has no input (Parameter) named '{}'; its inputs: {}",
+                                    printable(a), printable(name), fmt::join(names, ", "));
+                return std::nullopt;
+            }
+        }
+        std::string why;
+        const auto shape = parse_shape(dims_text, &why);
+        if (!shape) {
+            error = fmt::format("--reshape {}: {}", printable(a), why);
+            return std::nullopt;
+        }
+        if (!out.emplace(name, *shape).second) {
+            error = fmt::format("--reshape names input '{}' twice", printable(name));
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
+std::optional<std::vector<TextEdit>> plan_reshape_edits(const Model& model, std::string_view text,
+                                                        const ReshapeResult& result, const NewInputs& new_inputs,
+                                                        std::string& error) {
+    if (!result.incompatible.empty()) {
+        error = fmt::format("{} cannot take the new shapes", counted(result.incompatible.size(), "layer"));
+        return std::nullopt;
+    }
+    // Every output port gets its layer's new dims; the input ports its edges feed, the same.
+    std::unordered_map<const Port*, std::vector<int64_t>> new_dims;
+    for (const LayerShapes& s : result.after.layers) {
+        if (s.graph != 0) continue;  // bodies keep their own shapes
+        const Layer& l = *s.layer;
+        for (size_t k = 0; k < s.inferred.size() && k < l.outputs.size(); ++k) {
+            if (s.inferred[k].rank_dynamic || s.inferred[k].rank() != l.outputs[k].dims.size()) {
+                error = fmt::format("layer {} '{}' ({}) output {}: the new shape {} has another rank than the "
+                                    "declared {} dims, which cannot be rewritten in place",
+                                    printable(l.id), printable(l.name), printable(l.type), printable(l.outputs[k].id),
+                                    s.inferred[k].str(), l.outputs[k].dims.size());
+                return std::nullopt;
+            }
+            new_dims[&l.outputs[k]] = port_dims(s.inferred[k]);
+        }
+    }
+    const Graph& graph = model.graphs.front();
+    std::unordered_map<std::string_view, const Layer*> by_id;
+    for (const Layer& l : graph.layers) by_id.emplace(l.id, &l);
+    std::vector<PortRewrite> ports;
+    for (const auto& [port, dims] : new_dims)
+        if (!std::equal(dims.begin(), dims.end(), port->dims.begin(), port->dims.end())) ports.push_back({port, dims, {}});
+    for (const Edge& e : graph.edges) {
+        const auto from = by_id.find(e.from_layer), to = by_id.find(e.to_layer);
+        if (from == by_id.end() || to == by_id.end()) continue;
+        const Port* out = from->second->find_output(e.from_port);
+        const Port* in = to->second->find_input(e.to_port);
+        const auto dims = out ? new_dims.find(out) : new_dims.end();
+        if (!in || dims == new_dims.end() || in->dims.size() != dims->second.size()) continue;
+        if (!std::equal(in->dims.begin(), in->dims.end(), dims->second.begin())) ports.push_back({in, dims->second, {}});
+    }
+    auto edits = plan_text_edits(model, text, ports, error);
+    if (!edits) return std::nullopt;
+    for (const auto& [name, shape] : new_inputs) {
+        const Layer* p = parameter_named(model, name);
+        const std::string_view* value = p ? p->attr("shape") : nullptr;
+        if (!value) continue;
+        auto edit = plan_attribute_edit(model, text, *value, shape_attribute(shape), error);
+        if (!edit) return std::nullopt;
+        edits->push_back(std::move(*edit));
+    }
+    return edits;
+}
+
+}  // namespace irlint
