@@ -246,9 +246,22 @@ TEST_CASE("ops-sub: Loop's concatenated output has trip count times the body's d
         CHECK(r.str(0) == "[0]");  // the Loop's own condition is false too: no iteration
     }
     SUBCASE("a back edge whose input differs: the dim is dynamic") {
-        const Model m = loop("", "", {1, 2}, {1, 2});
-        const OpRun r = run_op_in_model(m, "1", 5, {{0, V({3})}, {1, V({1})}});
-        CHECK(r.str(1) == "[1,2]");
+        const OpRun r = run_op_in_model(loop("", "", {1, -1}, {1, 2}), "1", 5, {{0, V({3})}, {1, V({1})}});
+        CHECK(r.str(0) == "[3,2]");
+        CHECK(r.str(1) == "[1,?]");
+    }
+    SUBCASE("a back edge whose input has another rank") {
+        const OpRun r = run_op_in_model(loop("", "", {1, 2, 1}, {1, 2}), "1", 5, {{0, V({3})}, {1, V({1})}});
+        CHECK(r.problem() == "the back edge's input 2 [1,2,1] and the body's output [1,2] differ in rank");
+    }
+    SUBCASE("no execution_condition: OpenVINO infers nothing") {
+        const Model m = model_of("Loop", "opset5", port(0, {}, "I64") + port(1, {}, "BOOL"), port(2, {-1, 2}),
+                                 R"(<port_map><output external_port_id="2" internal_layer_id="0" axis="0"/></port_map>)" +
+                                     body("body", result(0, {1, 2})));
+        const OpRun r = run_op_in_model(m, "1", 5);
+        CHECK(r.ok());
+        CHECK(r.str() == "[...]");
+        CHECK(r.unknown);
     }
 }
 
