@@ -453,25 +453,20 @@ std::optional<Shape> loop_concat_shape(OpContext& ctx, const PortMapEntry& e, Sh
     return shape;
 }
 
-// A body output that is fed back: where the Loop's input and the body's output differ, the dim is dynamic.
-std::optional<Shape> loop_body_shape(OpContext& ctx, const Descriptions& d, const OutputDesc& o, Shape shape,
-                                     bool no_iterations) {
-    if (!shape.is_static()) return shape;
+// A body output. OpenVINO infers the body again while a fed-back output and the Loop's input it replaces
+// disagree, with the Parameter's disagreeing dims made dynamic (all of them when the ranks differ); the
+// declared body reflects one inference, so the dims in which they disagree are made dynamic here.
+Shape loop_body_shape(OpContext& ctx, const Descriptions& d, const OutputDesc& o, Shape shape, bool no_iterations) {
     const InputDesc* back = nullptr;
     for (const InputDesc& in : d.inputs)
         if (in.kind == InputDesc::Kind::merged && in.result == o.result) back = &in;
     const Shape* fed = back ? &ctx.shape(back->input) : nullptr;
-    if (fed && *fed != shape) {
-        if (fed->rank_dynamic || fed->rank() != shape.rank()) {
-            ctx.invalid_input(fmt::format("the back edge's input {} {} and the body's output {} differ in rank",
-                                          back->input, fed->str(), shape.str()));
-            return std::nullopt;
-        }
+    if (fed && !fed->rank_dynamic && !shape.rank_dynamic) {
+        if (fed->rank() != shape.rank()) return Shape::dynamic_rank();
         for (size_t i = 0; i < shape.rank(); ++i)
-            if (shape.dims[i] != fed->dims[i]) shape.dims[i] = Dim::dynamic();
-        return shape;
+            if (!Dim::merge(shape.dims[i], fed->dims[i])) shape.dims[i] = Dim::dynamic();
     }
-    if (no_iterations && !shape.dims.empty()) shape.dims[0] = Dim(0);
+    if (shape.is_static() && no_iterations && !shape.dims.empty()) shape.dims[0] = Dim(0);
     return shape;
 }
 
@@ -548,8 +543,11 @@ void infer_loop(OpContext& ctx, std::vector<OpOutput>& out) {
     for (const OutputDesc& o : d->outputs) {
         BodyValue v = result_value(*d->body, *o.result);
         out[o.output].type = v.type;
-        auto shape = o.entry->has_axis ? loop_concat_shape(ctx, *o.entry, std::move(v.shape), iterations, no_iterations)
-                                       : loop_body_shape(ctx, *d, o, std::move(v.shape), no_iterations);
+        if (!o.entry->has_axis) {
+            out[o.output].shape = loop_body_shape(ctx, *d, o, std::move(v.shape), no_iterations);
+            continue;
+        }
+        auto shape = loop_concat_shape(ctx, *o.entry, std::move(v.shape), iterations, no_iterations);
         if (!shape) return;
         out[o.output].shape = std::move(*shape);
     }
@@ -635,7 +633,8 @@ const OpEntry kSubgraphOps[] = {
     {"If", 8, 8, infer_if, "shape, type",
      "condition rank 0 or 1; each output from a Result of both bodies; equal types"},
     {"Loop", 5, 5, infer_loop, "shape, type",
-     "trip count, conditions rank 0 or 1; special body ports; back edges keep the rank"},
+     "trip count, conditions rank 0 or 1, one value; special body ports; port map as TensorIterator's; axis in "
+     "range"},
     {"TensorIterator", 0, 1, infer_tensor_iterator, "shape, type", kBodyChecks},
 };
 
