@@ -162,6 +162,10 @@ TEST_CASE("ops-sub: TensorIterator rejects what OpenVINO rejects") {
         const OpRun r = run_op_in_model(rnn_ti(port(0, {32, 40, 10}), R"(axis="3")", R"(axis="1")"), "1", 0);
         CHECK(r.problem() == "port_map input (line 6): axis 3 is out of range [0, 2] for input 0 of rank 3");
     }
+    SUBCASE("a negative axis of a sliced input") {
+        const OpRun r = run_op_in_model(rnn_ti(port(0, {32, 40, 10}), R"(axis="-2")", R"(axis="1")"), "1", 0);
+        CHECK(r.problem() == "port_map input (line 6): axis -2 must be >= 0");
+    }
     SUBCASE("internal_layer_id names no Parameter") {
         const Model m = model_of("TensorIterator", "opset1", port(0, {2, 3}), port(1, {2, 3}),
                                  R"(<port_map><input external_port_id="0" internal_layer_id="7" axis="0"/>

@@ -145,6 +145,10 @@ std::optional<InputDesc> input_description(OpContext& ctx, const Graph& body, co
     }
     if (e.has_axis) {
         d.kind = InputDesc::Kind::sliced;
+        if (e.axis < 0) {  // OpenVINO's deserializer reads a sliced input's axis as unsigned
+            ctx.invalid_attribute(fmt::format("{}: axis {} must be >= 0", entry_label(ctx, e), e.axis));
+            return std::nullopt;
+        }
     } else {
         for (const BackEdge& b : ctx.layer().back_edges) {
             if (b.to_layer != e.internal_layer_id) continue;
@@ -243,10 +247,6 @@ int64_t from_end(int64_t value, int64_t dim) { return value < 0 ? dim + value : 
 // The number of iterations a sliced input gives: its [start, end] holds both ends. -1: unknown (a dynamic dim).
 std::optional<int64_t> sliced_iterations(OpContext& ctx, const InputDesc& in) {
     const PortMapEntry& e = *in.entry;
-    if (e.axis < 0) {
-        ctx.invalid_attribute(fmt::format("{}: axis {} must be >= 0", entry_label(ctx, e), e.axis));
-        return std::nullopt;
-    }
     if (e.part_size <= 0) {
         ctx.invalid_attribute(fmt::format("{}: part_size {} must be positive", entry_label(ctx, e), e.part_size));
         return std::nullopt;
