@@ -60,6 +60,35 @@ struct Port {
     std::string_view names;
 };
 
+// One <input> or <output> of a TensorIterator's or Loop's <port_map> (an If's <then_port_map> or
+// <else_port_map>): which port of the layer a body's Parameter or Result stands for, and for a sliced input or
+// a concatenated output the axis and the slicing. The defaults are OpenVINO's IR deserializer's.
+struct PortMapEntry {
+    int line = 0;
+    uint8_t body = 0;             // the index into Layer::bodies: 0 (body, then_body) or 1 (else_body)
+    bool output = false;          // an <output> entry, else an <input>
+    bool has_axis = false;        // slicing (input) or concatenation (output)
+    int64_t external_port_id = 0;
+    int64_t internal_layer_id = 0;
+    int64_t axis = 0;
+    int64_t start = 0;
+    int64_t end = -1;
+    int64_t stride = 1;
+    int64_t part_size = 1;
+    std::string_view purpose;     // Loop: "current_iteration", "execution_condition"; else empty
+    // The first attribute that is missing (without a default) or not an integer, empty when none is: the
+    // op reports it, as OpenVINO would refuse to read the layer.
+    std::string_view malformed;
+};
+
+// One <edge> of a Loop's or TensorIterator's <back_edges>: a body Result feeding a body Parameter in the
+// next iteration.
+struct BackEdge {
+    int line = 0;
+    int64_t from_layer = -1, from_port = -1, to_layer = -1, to_port = -1;
+    std::string_view malformed;  // as PortMapEntry::malformed
+};
+
 struct Layer {
     std::string_view id;
     int32_t id_number = -1;  // canonical_id_number(id)
@@ -75,6 +104,8 @@ struct Layer {
     std::span<const Port> inputs;
     std::span<const Port> outputs;
     std::span<const size_t> bodies;  // indices into Model::graphs of nested bodies (TensorIterator, Loop, If)
+    std::span<const PortMapEntry> port_map;  // <port_map>, or <then_port_map> then <else_port_map>, in file order
+    std::span<const BackEdge> back_edges;
 
     const std::string_view* attr(std::string_view key) const;
     const Port* find_input(std::string_view port_id) const;

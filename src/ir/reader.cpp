@@ -411,10 +411,19 @@ private:
         if (!type) error(rule::ir_structure, layer.line, "layer has no type attribute", &layer);
         if (!name) error(rule::ir_structure, layer.line, "layer has no name attribute", &layer);
         if (!version) error(rule::ir_structure, layer.line, "layer has no version attribute (OpenVINO requires it)", &layer);
-        const auto [data, input, output, body, then_body, else_body] =
-            children_named<6>(node, {"data", "input", "output", "body", "then_body", "else_body"});
+        const auto [data, input, output, body, then_body, else_body, port_map, then_port_map, else_port_map,
+                    back_edges] = children_named<10>(node, {"data", "input", "output", "body", "then_body", "else_body",
+                                                            "port_map", "then_port_map", "else_port_map", "back_edges"});
         for (const pugi::xml_node& b : {body, then_body, else_body})
             if (b) bodies.push_back({index, b});
+        if (port_map || then_port_map || else_port_map) {
+            port_map_.clear();
+            read_port_map(port_map, 0);
+            read_port_map(then_port_map, 0);
+            read_port_map(else_port_map, 1);
+            layer.port_map = model.store(std::span<const PortMapEntry>(port_map_));
+        }
+        if (back_edges) layer.back_edges = read_back_edges(back_edges, model);
         if (data) {
             layer.has_data = true;
             layer.data_line = line(data);
@@ -431,6 +440,59 @@ private:
                       fmt::format("output port {} has no precision attribute (OpenVINO requires it on outputs)", p.id),
                       &layer);
         return layer;
+    }
+
+    // The <input> and <output> entries of a port map, into port_map_. A malformed number leaves the entry
+    // marked (PortMapEntry::malformed) for the op to report; nothing is sized by a number read.
+    void read_port_map(const pugi::xml_node& map, uint8_t body) {
+        for (pugi::xml_node e = map.first_child(); e; e = e.next_sibling()) {
+            const bool is_input = named(e, "input");
+            if (!is_input && !named(e, "output")) continue;
+            PortMapEntry& entry = port_map_.emplace_back();
+            entry.line = line(e);
+            entry.body = body;
+            entry.output = !is_input;
+            const auto [external, internal, axis, start, end, stride, part_size, purpose] = attributes_named<8>(
+                e, {"external_port_id", "internal_layer_id", "axis", "start", "end", "stride", "part_size", "purpose"});
+            read_int(external, "external_port_id", true, entry.external_port_id, entry.malformed);
+            read_int(internal, "internal_layer_id", true, entry.internal_layer_id, entry.malformed);
+            entry.has_axis = static_cast<bool>(axis);
+            read_int(axis, "axis", false, entry.axis, entry.malformed);
+            read_int(start, "start", false, entry.start, entry.malformed);
+            read_int(end, "end", false, entry.end, entry.malformed);
+            read_int(stride, "stride", false, entry.stride, entry.malformed);
+            read_int(part_size, "part_size", false, entry.part_size, entry.malformed);
+            entry.purpose = purpose.value();
+        }
+    }
+
+    std::span<const BackEdge> read_back_edges(const pugi::xml_node& edges, Model& model) {
+        back_edges_.clear();
+        for (pugi::xml_node e = edges.first_child(); e; e = e.next_sibling()) {
+            if (!named(e, "edge")) continue;
+            BackEdge& edge = back_edges_.emplace_back();
+            edge.line = line(e);
+            const auto [from_layer, from_port, to_layer, to_port] =
+                attributes_named<4>(e, {"from-layer", "from-port", "to-layer", "to-port"});
+            read_int(from_layer, "from-layer", true, edge.from_layer, edge.malformed);
+            read_int(from_port, "from-port", false, edge.from_port, edge.malformed);  // OpenVINO reads the layers only
+            read_int(to_layer, "to-layer", true, edge.to_layer, edge.malformed);
+            read_int(to_port, "to-port", false, edge.to_port, edge.malformed);
+        }
+        return model.store(std::span<const BackEdge>(back_edges_));
+    }
+
+    // An integer attribute of a port map entry or back edge into `value` (left at its default when absent and
+    // not required); the first problem's attribute name goes to `malformed`.
+    static void read_int(const pugi::xml_attribute& a, const char* name, bool required, int64_t& value,
+                         std::string_view& malformed) {
+        if (!a) {
+            if (required && malformed.empty()) malformed = name;
+            return;
+        }
+        const auto parsed = parse_int(trim(a.value()));
+        if (parsed) value = *parsed;
+        else if (malformed.empty()) malformed = name;
     }
 
     // A <dim>'s value. Nearly every one is plain digits, read here without a call; anything else (blanks,
@@ -524,6 +586,8 @@ private:
     std::vector<Port> ports_;
     std::vector<int64_t> dims_;
     std::vector<size_t> body_indices_;
+    std::vector<PortMapEntry> port_map_;
+    std::vector<BackEdge> back_edges_;
     std::string_view last_precision_text_;
     std::optional<ElementType> last_precision_;
     LineIndex lines_;

@@ -48,4 +48,26 @@ OpRun run_op(const OpCase& c) {
     return run;
 }
 
+OpRun run_op_in_model(const Model& model, const std::string& layer_id, int version,
+                      const std::map<size_t, TensorValue>& values) {
+    const Layer* layer = nullptr;
+    for (const Layer& l : model.graphs.at(0).layers)
+        if (l.id == layer_id) layer = &l;
+    REQUIRE_MESSAGE(layer, "no layer " << layer_id);
+    const OpEntry& e = entry_of(std::string(layer->type), version);
+    std::vector<OpInput> inputs;
+    for (const Port& p : layer->inputs) inputs.push_back({shape_from_port_dims(p.dims), p.precision});
+    OpContext ctx(*layer, e.version, inputs, [&values](size_t i) -> const TensorValue* {
+        const auto it = values.find(i);
+        return it == values.end() ? nullptr : &it->second;
+    });
+    ctx.set_model(&model);
+    ctx.set_explain(true);
+    OpRun run;
+    e.infer(ctx, run.outputs);
+    run.problems.assign(ctx.problems().begin(), ctx.problems().end());
+    run.unknown = ctx.unknown_reason();
+    return run;
+}
+
 }  // namespace irlint::test

@@ -39,5 +39,9 @@ struct OpRun {
 // The registry entry of exactly this type and version; fails the test when there is none.
 const OpEntry& entry_of(const std::string& type, int version);
 OpRun run_op(const OpCase& c);
+// Runs the op of the main-graph layer with id `layer_id` of a model read from text (its bodies are the
+// model's graphs), its inputs the layer's declared input ports; `values` per input index.
+OpRun run_op_in_model(const Model& model, const std::string& layer_id, int version,
+                      const std::map<size_t, TensorValue>& values = {});
 
 }  // namespace irlint::test

@@ -41,5 +41,6 @@ std::span<const OpEntry> convolution_ops();
 std::span<const OpEntry> tensor_ops();
 std::span<const OpEntry> detection_ops();
 std::span<const OpEntry> misc_ops();
+std::span<const OpEntry> subgraph_ops();
 
 }  // namespace irlint
