@@ -44,9 +44,12 @@ struct InferOptions {
     std::vector<std::string> layers;
     bool all = false;  // every layer, not only the pooling layers
     std::string format = "text";
+    std::vector<std::string> reshape;  // [NAME=]DIMS: infer the whole model again from new input shapes
+    std::string output;                // with reshape: write the reshaped IR here
 };
 void setup_infer(CLI::App& app, InferOptions& opts);
 int run_infer(const InferOptions& opts);
+int run_infer_reshape(const InferOptions& opts);
 
 struct ShapeOptions {
     std::string op;

@@ -21,12 +21,21 @@ void setup_infer(CLI::App& app, InferOptions& o) {
   irlint infer model.xml --all                 every layer: inputs, declared and inferred dims and types
   irlint infer model.xml --layer pool1 --format json
   irlint infer model.onnx --layer 3            an ONNX node by name, index or first output
+  irlint infer model.xml --reshape 1,3,320,320 every layer inferred again from a new input shape
+  irlint infer model.xml --reshape data=8,3,224,224 -o model_b8.xml
 
 Exit codes: 0 every selected layer ok, 1 a mismatch or an invalid layer, 2 usage errors or no such layer.)");
     app.add_option("model", o.model, "IR .xml or ONNX .onnx file")->required();
     app.add_option("--layer", o.layers, "Only this layer, by id or name (repeatable)");
     app.add_flag("--all", o.all, "List every layer, not only the pooling layers and the layers with findings");
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+    auto* reshape = app.add_option("--reshape", o.reshape,
+                                   "Infer the whole model again with this input shape, NAME=DIMS (repeatable), or "
+                                   "DIMS for a model with one input; every layer that cannot take it is a "
+                                   "reshape-incompatible error");
+    app.add_option("-o,--output", o.output, "With --reshape: write the reshaped IR to this file (atomically; "
+                                            "not when a layer cannot take its new shapes)")
+        ->needs(reshape);
 }
 
 namespace {
@@ -154,6 +163,7 @@ void print_text(const InferOptions& o, const Diagnostics& findings, const std::v
 }  // namespace
 
 int run_infer(const InferOptions& o) {
+    if (!o.reshape.empty()) return run_infer_reshape(o);
     int failure = exit_code::ok;
     const std::optional<CheckedModel> checked = load_checked_model(o.model, &failure);
     if (!checked) return failure;

@@ -35,9 +35,15 @@ Diagnostics new_rejections(const ModelReport& before, const ModelReport& after) 
     return out;
 }
 
+bool outputs_unknown(const LayerShapes& s) {
+    if (s.layer->kind == LayerKind::result) return false;
+    if (s.inferred.size() != s.declared.size()) return true;
+    return std::any_of(s.inferred.begin(), s.inferred.end(), [](const Shape& x) { return x.rank_dynamic; }) &&
+           !std::all_of(s.declared.begin(), s.declared.end(), [](const Shape& x) { return x.rank_dynamic; });
+}
+
 bool outputs_differ(const LayerShapes& s) {
-    if (s.inferred.size() != s.declared.size()) return !s.inferred.empty();
-    for (size_t k = 0; k < s.inferred.size(); ++k)
+    for (size_t k = 0; k < s.inferred.size() && k < s.declared.size(); ++k)
         if (!(s.inferred[k] == s.declared[k])) return true;
     return false;
 }
@@ -77,7 +83,11 @@ ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs) {
     r.before = check_model(model);
     r.after = reinfer_model(model, new_inputs);
     r.incompatible = new_rejections(r.before, r.after);
-    for (const LayerShapes& s : r.after.layers) r.changed_layers += outputs_differ(s);
+    for (const LayerShapes& s : r.after.layers) {
+        const bool unknown = outputs_unknown(s);
+        r.unknown_layers += unknown;
+        r.changed_layers += !unknown && outputs_differ(s);
+    }
     return r;
 }
 

@@ -22,6 +22,8 @@ struct ReshapeResult {
     ModelReport after;                 // inferred again from the new input shapes (reinfer_model)
     Diagnostics incompatible;          // reshape-incompatible: what the new shapes break
     size_t changed_layers = 0;         // layers whose outputs differ from the declared ones
+    size_t unknown_layers = 0;         // layers whose new outputs irlint cannot tell (an op it does not infer,
+                                       // or after one: a dynamic rank)
 };
 
 ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs);
