@@ -26,7 +26,7 @@ void setup_shape(CLI::App& app, ShapeOptions& o) {
 
 Without :TYPE an input is f32, or i64 when --value gives its values.
 Exit codes: 0 the layer is valid, 1 OpenVINO would reject it, 2 usage errors.)");
-    app.add_option("--op", o.op, "The IR type of any op `irlint ops` lists (any case): Convolution, Reshape, MaxPool, ...")
+    app.add_option("--op", o.op, "The IR type of any op `irlint ops` lists, any case: Convolution, Reshape, ...")
         ->required();
     app.add_option("--opset", o.opset, "The opset the layer's version names (default: the newest)")
         ->check(CLI::Range(1, kNewestOpset));

@@ -54,8 +54,8 @@ const OpEntry* lookup_entry(const std::string& type, int opset) {
         return nullptr;
     }
     if (!found->entry)
-        print_error(fmt::format("--op {}: not an op of opset{}; it exists from opset{} on (--opset {})", printable(type),
-                                opset, found->first_opset, found->first_opset));
+        print_error(fmt::format("--op {}: not an op of opset{}; it exists from opset{} on (--opset {})",
+                                printable(type), opset, found->first_opset, found->first_opset));
     return found->entry;
 }
 
@@ -144,13 +144,20 @@ std::optional<size_t> value_count(const ValueOption& v, const Shape& shape) {
         if (d.length() == 0) return 0;
     for (const Dim& d : shape.dims) {
         if (static_cast<uint64_t>(d.length()) > kMaxValueElements / count) {
-            print_error(fmt::format("--value {}: input {} {} has more than {} elements, the most irlint reads values of",
+            print_error(fmt::format("--value {}: input {} {} has more than {} elements, the most irlint reads "
+                                    "values of",
                                     printable(v.option), v.index, shape.str(), kMaxValueElements));
             return std::nullopt;
         }
         count *= static_cast<size_t>(d.length());
     }
     return count;
+}
+
+// "1 value is given", "3 values are given"; a list longer than the input is read only that far.
+std::string given_text(size_t given, size_t count) {
+    if (given > count) return "more values are given";
+    return fmt::format("{} value{} given", given, given == 1 ? " is" : "s are");
 }
 
 template <class T>
@@ -178,10 +185,8 @@ std::optional<std::vector<T>> parse_numbers(const ValueOption& v, const Shape& s
         start = comma + 1;
     }
     if (numbers.size() != count) {
-        print_error(fmt::format("--value {}: input {} {} has {} element{}, {} value{} given", printable(v.option),
-                                v.index, shape.str(), count, count == 1 ? "" : "s",
-                                numbers.size() > count ? fmt::format("more than {}", count) : fmt::format("{}", numbers.size()),
-                                numbers.size() == 1 ? " is" : "s are"));
+        print_error(fmt::format("--value {}: input {} {} has {} element{}, {}", printable(v.option), v.index,
+                                shape.str(), count, count == 1 ? "" : "s", given_text(numbers.size(), count)));
         return std::nullopt;
     }
     return numbers;
