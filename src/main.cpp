@@ -75,7 +75,7 @@ ErrorDocumentLists json_lists(const std::string& format, std::vector<std::string
 }
 ErrorDocumentLists infer_lists(const irlint::cli::InferOptions& o) { return json_lists(o.format, {"layers"}); }
 ErrorDocumentLists shape_lists(const irlint::cli::ShapeOptions& o) {
-    return json_lists(o.format, {"outputs", "pads_begin", "pads_end"});
+    return json_lists(o.format, irlint::cli::shape_report_lists(o));
 }
 ErrorDocumentLists run_lists(const irlint::cli::RunOptions& o) {
     return json_lists(o.format, {o.data_dir.empty() ? "outputs" : "runs"});
@@ -88,7 +88,7 @@ std::vector<Subcommand> subcommands() {
     table.push_back(subcommand(
         "infer", "Print the declared and inferred shapes of a model's layers, and its findings", setup_infer,
         run_infer, infer_lists));
-    table.push_back(subcommand("shape", "Compute the output of one pooling layer from its attributes", setup_shape,
+    table.push_back(subcommand("shape", "Compute the outputs of one layer from its inputs and attributes", setup_shape,
                                run_shape, shape_lists));
     table.push_back(subcommand("run", "Run a pooling layer on .npy inputs and compare with expected outputs",
                                setup_run, run_run, run_lists));

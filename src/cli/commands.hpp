@@ -54,13 +54,16 @@ int run_infer_reshape(const InferOptions& opts);
 struct ShapeOptions {
     std::string op;
     int opset = 0;
-    std::string input;
+    std::vector<std::string> inputs;  // DIMS[:TYPE], in input order
+    std::vector<std::string> values;  // INDEX=v1,v2,...
     std::vector<std::string> attrs;
     std::string output_size;
     std::string format = "text";
 };
 void setup_shape(CLI::App& app, ShapeOptions& opts);
 int run_shape(const ShapeOptions& opts);
+// The lists of shape's JSON report, which its error document has empty: the pooling ops' or the registry's.
+std::vector<std::string> shape_report_lists(const ShapeOptions& opts);
 
 struct RunOptions {
     std::string model;

@@ -5,8 +5,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/shape_op.hpp"
 #include "core/text.hpp"
 #include "rules/pool_attrs.hpp"
+#include "rules/ops/op_registry.hpp"
 #include "rules/pool_rules.hpp"
 #include "rules/registry.hpp"
 
@@ -18,12 +20,23 @@ void setup_shape(CLI::App& app, ShapeOptions& o) {
                --attr kernel=3,3 --attr strides=2,2 --attr rounding_type=ceil_torch
   irlint shape --op AvgPool --input 1,3,10..20,224 --attr kernel=3,3 --attr strides=2,2 --format json
   irlint shape --op AdaptiveMaxPool --input 1,3,32,32 --output-size 7,7
+  irlint shape --op Convolution --input 1,3,224,224 --input 64,3,7,7 --attr strides=2,2 --attr pads_begin=3,3 \
+               --attr pads_end=3,3 --attr dilations=1,1 --attr auto_pad=explicit
+  irlint shape --op Reshape --input 1,3,224,224 --input 2:i64 --value 1=1,-1 --attr special_zero=false
 
+Without :TYPE an input is f32, or i64 when --value gives its values.
 Exit codes: 0 the layer is valid, 1 OpenVINO would reject it, 2 usage errors.)");
-    app.add_option("--op", o.op, "AvgPool, MaxPool, AdaptiveAvgPool or AdaptiveMaxPool")->required();
+    app.add_option("--op", o.op, "The IR type of any op `irlint ops` lists, any case: Convolution, Reshape, ...")
+        ->required();
     app.add_option("--opset", o.opset, "The opset the layer's version names (default: the newest)")
         ->check(CLI::Range(1, kNewestOpset));
-    app.add_option("--input", o.input, "Input dims, e.g. 1,3,32,32 (-1 or ? dynamic, 2..10 interval)")->required();
+    app.add_option("--input", o.inputs,
+                   "Input dims and element type, DIMS[:TYPE], in input order (repeatable), e.g. 1,3,32,32 or 2:i64 "
+                   "(-1 or ? dynamic, 2..10 interval)")
+        ->required();
+    app.add_option("--value", o.values,
+                   "The values of input INDEX (from 0), INDEX=v1,v2,... (repeatable): integers, or numbers for a "
+                   "floating-point input");
     app.add_option("--attr", o.attrs, "Attribute as in the IR, KEY=VALUE (repeatable)");
     app.add_option(
         "--output-size", o.output_size,
@@ -42,20 +55,6 @@ void write_ints(JsonWriter& json, std::string_view key, const std::vector<int64_
 // What `check` would report on such a layer, for the JSON error document: the layer has only its type.
 Diagnostic attr_finding(Severity severity, const PoolOp& op, std::string message) {
     return make_finding(rule::attr_invalid, severity, std::move(message), 0, {"", "", std::string(op.type_name())});
-}
-
-// "KEY=VALUE" pairs of --attr; nullopt (and the error printed) for one without its '='.
-std::optional<std::vector<Attr>> parse_attr_options(const std::vector<std::string>& options) {
-    std::vector<Attr> attrs;
-    for (const std::string& a : options) {
-        const auto eq = a.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            print_error(fmt::format("--attr {}: expected KEY=VALUE", a));
-            return std::nullopt;
-        }
-        attrs.emplace_back(std::string_view(a).substr(0, eq), std::string_view(a).substr(eq + 1));
-    }
-    return attrs;
 }
 
 // The attribute findings, as `check` would word them, on stderr.
@@ -112,11 +111,8 @@ std::string shape_text(const PoolOp& op, const ParsedAttrs& parsed, const PoolSh
     return out;
 }
 
-}  // namespace
-
-// Reads the op, the input and the attributes as `check` would, infers, and prints the arithmetic or JSON.
-int run_shape(const ShapeOptions& o) {
-    const int opset = o.opset > 0 ? o.opset : kNewestOpset;
+// The pooling ops' own arithmetic: the pads, the rounding, the output_size of --output-size.
+int run_pool_shape(const ShapeOptions& o, int opset) {
     const auto op = pool_op_for(o.op, opset);
     if (!op) {
         print_error(fmt::format("--op {}: not a pooling operator of opset{} (AvgPool, MaxPool, AdaptiveAvgPool, "
@@ -124,10 +120,16 @@ int run_shape(const ShapeOptions& o) {
                                 o.op, opset));
         return exit_code::usage;
     }
+    if (o.inputs.size() != 1 || !o.values.empty()) {
+        print_error(fmt::format("--op {}: a pooling op takes one --input (the data) and no --value; {} --input "
+                                "given (an adaptive pool's output_size is --output-size)",
+                                o.op, o.inputs.size()));
+        return exit_code::usage;
+    }
     std::string error;
-    const auto input = parse_shape(o.input, &error);
+    const auto input = parse_shape(o.inputs[0], &error);
     if (!input) {
-        print_error(fmt::format("--input {}: {}", o.input, error));
+        print_error(fmt::format("--input {}: {}", o.inputs[0], error));
         return exit_code::usage;
     }
     const auto attrs = parse_attr_options(o.attrs);
@@ -147,6 +149,27 @@ int run_shape(const ShapeOptions& o) {
     }
     emit_output("", o.format == "json" ? shape_json(*op, *result) : shape_text(*op, parsed, *result, label, *input));
     return exit_code::ok;
+}
+
+}  // namespace
+
+std::vector<std::string> shape_report_lists(const ShapeOptions& o) {
+    // An unknown type keeps the pooling document, the only one `shape` had before the registry.
+    if (pool_op_for(o.op, kNewestOpset) || !op_type_known(o.op)) return {"outputs", "pads_begin", "pads_end"};
+    return {"outputs", "types"};
+}
+
+// Reads the op, the inputs and the attributes as `check` would, infers, and prints the arithmetic or JSON.
+int run_shape(const ShapeOptions& o) {
+    const int opset = o.opset > 0 ? o.opset : kNewestOpset;
+    if (pool_op_for(o.op, kNewestOpset)) return run_pool_shape(o, opset);
+    if (!o.output_size.empty()) {
+        print_error(fmt::format("--output-size {}: only the adaptive pools take it; give the values of an input "
+                                "with --value INDEX=v1,v2,...",
+                                printable(o.output_size)));
+        return exit_code::usage;
+    }
+    return run_registry_shape(o, opset);
 }
 
 }  // namespace irlint::cli

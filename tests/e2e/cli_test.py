@@ -545,6 +545,114 @@ def shape_usage_errors_exit_2():
     expect_exit(run("shape", "--input", "1,3,8,8"), 2, "shape without --op")
 
 
+CONV_ARGS = ["--op", "Convolution", "--input", "1,3,224,224", "--input", "64,3,7,7", "--attr", "strides=2,2",
+             "--attr", "pads_begin=3,3", "--attr", "pads_end=3,3", "--attr", "dilations=1,1", "--attr", "auto_pad=explicit"]
+
+
+def registry_json(*args, code=0):
+    proc = run("shape", *args, "--format", "json")
+    expect_exit(proc, code, "shape " + " ".join(map(str, args)))
+    out = load_json(proc, "shape --format json")
+    if code == 0:
+        expect(list(out)[:2] == ["outputs", "types"] and "pads_begin" not in out, f"keys {list(out)}")
+        for dims in out["outputs"]:
+            expect_dims(dims, "shape outputs")
+    return out
+
+
+@check
+def shape_registry_convolution_arithmetic():
+    proc = run("shape", *CONV_ARGS)
+    expect_exit(proc, 0, "shape --op Convolution")
+    expect(proc.stdout.startswith("Convolution-1 on [1,3,224,224]:f32 [64,3,7,7]:f32\n"), proc.stdout)
+    expect("  output 0: [1,64,112,112]:f32\n    dim 2: floor((224+3+3-7)/2)+1 = 112\n"
+           "    dim 3: floor((224+3+3-7)/2)+1 = 112\n" in proc.stdout, proc.stdout)
+    # the type compared without regard to case, as OpenVINO reads IR types
+    out = registry_json(*["convolution" if a == "Convolution" else a for a in CONV_ARGS])
+    expect(out == {"outputs": [[1, 64, 112, 112]], "types": ["f32"]}, out)
+
+
+@check
+def shape_registry_reshape_values():
+    args = ["--op", "Reshape", "--input", "1,3,224,224", "--input", "2:i64", "--attr", "special_zero=false"]
+    out = registry_json(*args, "--value", "1=1,-1")
+    expect(out == {"outputs": [[1, 150528]], "types": ["f32"]}, out)
+    # without :TYPE an input with values is i64
+    proc = run("shape", "--op", "Reshape", "--input", "2,3,4", "--input", "3", "--value", "1=0,4,-1",
+               "--attr", "special_zero=true")
+    expect_exit(proc, 0, "shape --op Reshape with special_zero")
+    expect(proc.stdout.startswith("Reshape-1 on [2,3,4]:f32 [3]:i64\n") and "output 0: [2,4,3]:f32" in proc.stdout,
+           proc.stdout)
+    # values that do not fit the input's dims are usage errors that say so
+    proc = run("shape", *args, "--value", "1=1,-1,3")
+    expect_exit(proc, 2, "shape --value with 3 values for a [2] input")
+    expect("--value 1=1,-1,3: input 1 [2] has 2 elements" in proc.stderr, proc.stderr)
+    for bad, message in [("1=1,x", "'x' is not an integer"), ("2=1,1", "input 2 is not given"),
+                         ("one=1", "expected INDEX=v1,v2,..."), ("0=1", "give static dims")]:
+        proc = run("shape", "--op", "Reshape", "--input", "?,3", "--input", "2:i64", "--value", bad)
+        expect_exit(proc, 2, f"shape --value {bad}")
+        expect(message in proc.stderr, f"--value {bad}: {proc.stderr!r}")
+    proc = run("shape", "--op", "Reshape", "--input", "1", "--input", "4097", "--value", "1=1")
+    expect_exit(proc, 2, "shape --value for an input of 4097 elements")
+    expect("more than 4096 elements" in proc.stderr, proc.stderr)
+
+
+@check
+def shape_registry_missing_value():
+    proc = run("shape", "--op", "Reshape", "--input", "1,3,224,224", "--input", "2:i64", "--attr", "special_zero=false")
+    expect_exit(proc, 0, "shape --op Reshape without the target's values")
+    expect("  output 0: [?,?]:f32\n" in proc.stdout, proc.stdout)
+    expect("  note: the target shape (input 1) is not known;" in proc.stdout, proc.stdout)
+    out = registry_json("--op", "Reshape", "--input", "1,3,224,224", "--input", "2:i64", "--attr", "special_zero=false")
+    expect(out["outputs"] == [[-1, -1]] and "target shape" in out.get("unknown", ""), out)
+
+
+@check
+def shape_registry_invalid_layer():
+    args = [a if a != "64,3,7,7" else "64,4,7,7" for a in CONV_ARGS]
+    proc = run("shape", *args)
+    expect_exit(proc, 1, "shape --op Convolution with 4 filter channels for 3 data channels")
+    expect(proc.stdout == "" and
+           "irlint: error: Convolution-1: data channels 3 do not match the filters' input channels 4" in proc.stderr,
+           proc.stderr)
+    doc = registry_json(*args, code=1)
+    expect(doc["status"] == "error" and doc["outputs"] == [] and doc["types"] == [], doc)
+    expect(doc["diagnostics"][0]["rule"] == "input-invalid", doc)
+
+
+@check
+def shape_registry_json_types():
+    out = registry_json("--op", "TopK", "--input", "1,10", "--input", ":i64", "--value", "1=3", "--attr", "axis=1",
+                        "--attr", "mode=max", "--attr", "sort=value", "--attr", "index_element_type=i64")
+    expect(out == {"outputs": [[1, 3], [1, 3]], "types": ["f32", "i64"]}, out)
+    out = registry_json("--op", "ShapeOf", "--input", "1,3,?,2..5:f16")
+    expect(out == {"outputs": [[4]], "types": ["i64"]}, out)
+
+
+@check
+def shape_registry_unknown_op_and_opset():
+    proc = run("shape", "--op", "NoSuchOp", "--input", "1,3")
+    expect_exit(proc, 2, "shape --op NoSuchOp")
+    expect("`irlint ops`" in proc.stderr, proc.stderr)
+    proc = run("shape", "--op", "Gelu", "--opset", "1", "--input", "1,3")
+    expect_exit(proc, 2, "shape --op Gelu --opset 1")
+    expect("exists from opset2 on" in proc.stderr, proc.stderr)
+    expect_exit(run("shape", "--op", "Reshape", "--input", "1,3", "--input", "2:q7"), 2, "shape --input 2:q7")
+    expect_exit(run("shape", "--op", "MaxPool", "--input", "1,3,8,8", "--input", "2", "--attr", "kernel=2,2",
+                    "--attr", "strides=2,2"), 2, "shape --op MaxPool with two --input")
+
+
+@check
+def shape_registry_broadcasting():
+    out = registry_json("--op", "Add", "--input", "8,1,6,1", "--input", "7,1,5")
+    expect(out == {"outputs": [[8, 7, 6, 5]], "types": ["f32"]}, out)
+    out = registry_json("--op", "Multiply", "--input", "2..4,1", "--input", "?,3:f32")
+    expect(out["outputs"] == [["2..4", 3]], out)
+    proc = run("shape", "--op", "Add", "--input", "8,2,6,1", "--input", "7,1,5")
+    expect_exit(proc, 1, "shape --op Add of shapes that do not broadcast")
+    expect("Add-1: [8,2,6,1] and [7,1,5] do not broadcast" in proc.stderr, proc.stderr)
+
+
 @check
 def messages_name_one_thing_one_way():
     # a tensor's "dim N" in errors as in the arithmetic; counted nouns

@@ -61,7 +61,8 @@ def report_lists(args):
     if args[0] == "infer":
         return ["layers"]
     if args[0] == "shape":
-        return ["outputs", "pads_begin", "pads_end"]
+        registry_op = args[2] in ("Convolution",)  # the ops of the registry's document that these checks use
+        return ["outputs", "types"] if registry_op else ["outputs", "pads_begin", "pads_end"]
     return ["runs"] if "--data" in args else ["outputs"]
 
 
@@ -156,8 +157,21 @@ def infer_success_is_unchanged():
 
 @check
 def shape_unknown_op():
-    only_finding(error_document(["shape", "--op", "Relu", "--input", "1,3,4,4"], 2), "",
-                 "--op Relu: not a pooling operator of opset")
+    # (Relu, once the example, is an op of the registry now: `shape` infers it)
+    only_finding(error_document(["shape", "--op", "NoSuchOp", "--input", "1,3,4,4"], 2), "",
+                 "--op NoSuchOp: irlint has no inference for this op type; `irlint ops` lists the ops it has")
+    only_finding(error_document(["shape", "--op", "AdaptiveAvgPool", "--opset", "7", "--input", "1,3,4,4"], 2), "",
+                 "--op AdaptiveAvgPool: not a pooling operator of opset7")
+
+
+@check
+def shape_registry_op_rejected():
+    doc = error_document(["shape", "--op", "Convolution", "--input", "1,3,8,8", "--input", "4,2,3,3",
+                          "--attr", "strides=1,1", "--attr", "pads_begin=0,0", "--attr", "pads_end=0,0",
+                          "--attr", "dilations=1,1"], 1)
+    expect(doc["outputs"] == [] and doc["types"] == [] and "pads_begin" not in doc, doc)
+    f = only_finding(doc, "input-invalid", "Convolution-1: ")
+    expect(f["layer_type"] == "Convolution", f)
 
 
 @check
