@@ -64,7 +64,7 @@ std::string render_text(const InferOptions& o, const ReshapeResult& r) {
                            typed(e.after, e.type));
     out += fmt::format("  {} of {} change their output dims{}; {}\n", r.changed_layers,
                        counted(r.after.layers.size(), "layer"),
-                       r.unknown_layers ? fmt::format(" ({} on or after ops irlint does not infer are unknown)",
+                       r.unknown_layers ? fmt::format(" ({} whose new outputs irlint cannot tell: an op it does not infer, or after a failing layer)",
                                                       r.unknown_layers)
                                         : "",
                        r.incompatible.empty() ? "every layer takes its new inputs"

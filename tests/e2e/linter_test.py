@@ -40,7 +40,7 @@ def expect(cond, what):
 
 CONTRACT_RULES = ["xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch", "attr-invalid",
                   "input-invalid", "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op",
-                  "check-failed", "onnx-shape-inference-mismatch", "runtime-divergence"]
+                  "check-failed", "onnx-shape-inference-mismatch", "runtime-divergence", "reshape-incompatible"]
 
 
 @check

@@ -126,6 +126,17 @@ Dim resolve_minus_one(const ReshapeProduct& p) {
     return Dim(lo, hi);
 }
 
+
+// The target as written, its -1 included: "[-1,400]".
+std::string target_with_minus_one(const Shape& shape, size_t minus_one) {
+    std::string out = "[";
+    for (size_t i = 0; i < shape.rank(); ++i) {
+        if (i) out += ',';
+        out += i == minus_one ? std::string("-1") : shape.dims[i].str();
+    }
+    return out + "]";
+}
+
 void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool special_zero, OpOutput& o) {
     const Shape& data = ctx.shape(0);
     Shape& shape = o.shape;
@@ -168,15 +179,16 @@ void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool sp
     ReshapeProduct p;
     p.finish(ins, outs, unknown_product);
     const Dim minus_one = resolve_minus_one(p);
+    const std::string target_text = target_with_minus_one(shape, *pattern.minus_one);
     shape.dims[*pattern.minus_one] = minus_one;
     if (p.out_static == Dim(0)) {
         if (p.in_static != Dim(0))
             ctx.invalid_input(fmt::format("cannot infer the -1 of target {} with a zero-size output dim unless an input "
                                           "dim of {} is zero too",
-                                          shape.str(), data.str()));
+                                          target_text, data.str()));
     } else if (minus_one.is_empty()) {
-        ctx.invalid_input(fmt::format("the target dims other than -1 ({}) do not evenly divide the input {}", shape.str(),
-                                      data.str()));
+        ctx.invalid_input(fmt::format("the target dims other than -1 (of {}) do not evenly divide the input {}",
+                                      target_text, data.str()));
     }
 }
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `irlint infer --reshape` on real IRs.
+
+    reshape_test.py --irlint build/irlint --dir testdata/realir [--dir ../shared/realir]...
+
+- Identity: every IR with its .bin, reshaped to its own Parameter shapes, gives every layer its declared dims
+  back (no layer changes, no finding), unless it holds ops irlint does not infer.
+- testdata/realir/omz-SampLeNet-v10: batches 8 and 16 give IRs (-o) that check clean and hold the new dims;
+  64x64 breaks its flattening Reshape (reshape-incompatible, exit 1, with the arithmetic) and -o writes nothing;
+  the JSON holds the reshape section; a wrong input name and a malformed shape are usage errors.
+Prints one line per failure and a closing line; exits 1 on any failure.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+IRLINT = None
+FAILURES = []
+
+
+def run(*args):
+    return subprocess.run([IRLINT, *[str(a) for a in args]], capture_output=True, text=True, timeout=120)
+
+
+def expect(cond, message):
+    if not cond:
+        FAILURES.append(message)
+    return cond
+
+
+def parameters(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    return re.findall(r'<layer [^>]*name="([^"]+)"[^>]*type="Parameter"[^>]*>\s*<data [^>]*shape="([^"]*)"', text)
+
+
+def identity(directory):
+    done = 0
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if not name.endswith(".xml") or not os.path.exists(path[:-4] + ".bin"):
+            continue
+        params = parameters(path)
+        if not params:
+            continue
+        args = [a for n, s in params for a in ("--reshape", f"{n}={s}")]
+        proc = run("infer", path, *args, "--format", "json")
+        if not expect(proc.returncode in (0, 1), f"{name}: identity reshape exit {proc.returncode}: {proc.stderr[:200]}"):
+            continue
+        report = json.loads(proc.stdout)
+        reshape = report["reshape"]
+        if reshape["unknown_layers"]:
+            continue  # extension ops: what follows them cannot be told
+        done += 1
+        expect(reshape["changed_layers"] == 0 and not report["diagnostics"] and proc.returncode == 0,
+               f"{name}: identity reshape changes {reshape['changed_layers']} layers, e.g. {reshape['layers'][:2]}, "
+               f"findings {[d['message'] for d in report['diagnostics']][:2]}")
+    return done
+
+
+def samplenet(directory, work):
+    model = os.path.join(work, "samplenet.xml")
+    shutil.copy(os.path.join(directory, "omz-SampLeNet-v10.xml"), model)
+    shutil.copy(os.path.join(directory, "omz-SampLeNet-v10.bin"), os.path.join(work, "samplenet.bin"))
+    for batch in (8, 16):
+        out = os.path.join(work, f"samplenet_b{batch}.xml")
+        proc = run("infer", model, "--reshape", f"{batch},3,32,32", "-o", out)
+        expect(proc.returncode == 0, f"batch {batch}: exit {proc.returncode}: {proc.stderr[:300]}")
+        expect(f"[1,10]:f32 -> [{batch},10]:f32" in proc.stdout, f"batch {batch}: output line: {proc.stdout[:400]}")
+        shutil.copy(os.path.join(work, "samplenet.bin"), out[:-4] + ".bin")
+        check = run("check", out, "--format", "json")
+        report = json.loads(check.stdout) if check.stdout else {"files": []}
+        errors = [d for f in report["files"] for d in f["diagnostics"] if d["severity"] != "note"]
+        expect(check.returncode == 0 and not errors, f"batch {batch}: the reshaped IR does not check clean: {errors[:2]}")
+        with open(out, encoding="utf-8") as f:
+            text = f.read()
+        expect(f'shape="{batch},3,32,32"' in text, f"batch {batch}: the Parameter's shape attribute is not rewritten")
+    out = os.path.join(work, "samplenet_64.xml")
+    proc = run("infer", model, "--reshape", "data=1,3,64,64", "-o", out)
+    expect(proc.returncode == 1, f"64x64: exit {proc.returncode}, expected 1")
+    expect("(Reshape): Reshape-1: the target dims other than -1 (of [-1,400]) do not evenly divide the input "
+           "[1,16,13,13] [reshape-incompatible]" in proc.stderr, f"64x64: stderr {proc.stderr[:400]}")
+    expect(not os.path.exists(out), "64x64: -o wrote a file although a layer failed")
+    report = json.loads(run("infer", model, "--reshape", "1,3,64,64", "--format", "json").stdout)
+    expect(report["reshape"]["inputs"] == [{"name": "data", "dims": [1, 3, 64, 64]}], f"JSON inputs {report['reshape']['inputs']}")
+    expect([d["rule"] for d in report["diagnostics"]] == ["reshape-incompatible"], f"JSON findings {report['diagnostics']}")
+    conv = [l for l in report["reshape"]["layers"] if l["type"] == "Convolution"][0]
+    expect(conv["before"] == [[1, 6, 28, 28]] and conv["after"] == [[1, 6, 60, 60]], f"JSON conv {conv}")
+    bad = run("infer", model, "--reshape", "nope=1,3,32,32")
+    expect(bad.returncode == 2 and "no input (Parameter) named 'nope'; its inputs: data" in bad.stderr, bad.stderr)
+    bad = run("infer", model, "--reshape", "1,3,x,32")
+    expect(bad.returncode == 2 and "cannot parse dimension 'x'" in bad.stderr, bad.stderr)
+
+
+def main():
+    global IRLINT
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--irlint", required=True)
+    ap.add_argument("--dir", action="append", required=True)
+    args = ap.parse_args()
+    IRLINT = os.path.abspath(args.irlint)
+    identities = sum(identity(d) for d in args.dir)
+    expect(identities >= 1, "no IR with its .bin was reshaped to itself")
+    project = [d for d in args.dir if os.path.exists(os.path.join(d, "omz-SampLeNet-v10.bin"))]
+    expect(bool(project), "omz-SampLeNet-v10 (with its .bin) is in none of the directories")
+    with tempfile.TemporaryDirectory(prefix="irlint-reshape-") as work:
+        if project:
+            samplenet(project[0], work)
+    for message in FAILURES:
+        print(f"FAIL {message}")
+    print(f"{identities} identity reshapes; {len(FAILURES)} failures")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
