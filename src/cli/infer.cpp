@@ -71,25 +71,6 @@ void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shap
     json.end();
 }
 
-std::string render_json(const std::vector<const LayerShapes*>& rows, const Diagnostics& findings) {
-    JsonWriter json;
-    json.begin_object().key("layers").begin_array();
-    for (const LayerShapes* r : rows) {
-        const Layer& l = *r->layer;
-        json.begin_object().field("id", l.id).field("name", l.name).field("type", l.type).field("version", l.version);
-        write_shapes(json, "inputs", r->inputs);
-        write_shapes(json, "declared", r->declared);
-        write_shapes(json, "inferred", r->inferred);
-        write_types(json, "declared_types", declared_types(l));
-        write_types(json, "inferred_types", r->inferred_types);
-        json.field("status", layer_status_name(r->status)).field("checked", r->checked);
-        if (r->not_checked) json.field("not_checked", *r->not_checked);
-        json.end();
-    }
-    json.end().key("diagnostics").begin_array();
-    for (const Diagnostic& d : findings) write_diagnostic(json, d);
-    return json.end().end().take() + "\n";
-}
 
 std::string render_text(const std::vector<const LayerShapes*>& rows, const Palette& p) {
     std::vector<std::array<std::string, 8>> cells;
@@ -115,6 +96,91 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
         out += line + "\n";
     }
     return out;
+}
+
+// The model at a glance: its inputs and outputs (name, dims, element type, layout where the file gives one),
+// as benchmark_app and Netron show them.
+struct Endpoint {
+    std::string_view kind;  // "input" or "output"
+    std::string_view name;
+    Shape shape;
+    std::optional<ElementType> type;
+    std::string_view layout;
+};
+
+std::vector<Endpoint> model_endpoints(const ModelReport& report) {
+    std::vector<Endpoint> out;
+    for (const LayerShapes& r : report.layers) {
+        const Layer& l = *r.layer;
+        if (r.graph != 0) continue;
+        if (l.kind == LayerKind::parameter && !l.outputs.empty())
+            out.push_back({"input", l.name, r.inferred.empty() ? r.declared.front() : r.inferred.front(),
+                           r.inferred_types.empty() ? l.outputs.front().precision : r.inferred_types.front(),
+                           l.outputs.front().layout});
+        if (l.kind == LayerKind::result && !r.inputs.empty())
+            out.push_back({"output", l.name, r.inputs.front(), r.input_types.front(),
+                           l.inputs.empty() ? std::string_view() : l.inputs.front().layout});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Endpoint& a, const Endpoint& b) { return a.kind < b.kind; });
+    return out;
+}
+
+std::string glance_text(const InferOptions& o, const CheckedModel& checked) {
+    std::string out = fmt::format("model {}", printable(o.model));
+    if (const Model* m = checked.model) {
+        out += fmt::format(" (IR v{}", m->ir_version);
+        if (m->producer.known()) out += fmt::format(", written by {}", printable(m->producer.describe()));
+        out += ")";
+    }
+    out += "\n";
+    for (const Endpoint& e : model_endpoints(*checked.report))
+        out += fmt::format("  {:<6}  {}  {}{}{}\n", e.kind, printable(e.name), e.shape.str(),
+                           e.type ? fmt::format(":{}", element_type_name(*e.type)) : "",
+                           e.layout.empty() ? "" : fmt::format("  layout {}", printable(e.layout)));
+    return out + "\n";
+}
+
+void write_glance(JsonWriter& json, const CheckedModel& checked) {
+    json.key("model").begin_object();
+    if (checked.model) {
+        json.field("ir_version", checked.model->ir_version);
+        json.field("producer", checked.model->producer.describe());
+    }
+    for (const std::string_view kind : {"input", "output"}) {
+        json.key(kind == "input" ? "inputs" : "outputs").begin_array();
+        for (const Endpoint& e : model_endpoints(*checked.report)) {
+            if (e.kind != kind) continue;
+            json.begin_object().field("name", e.name).key("dims").raw(dims_json(e.shape));
+            if (e.type) json.field("type", element_type_name(*e.type));
+            else json.key("type").null();
+            json.field("layout", e.layout).end();
+        }
+        json.end();
+    }
+    json.end();
+}
+
+std::string render_json(const std::vector<const LayerShapes*>& rows, const Diagnostics& findings,
+                        const CheckedModel& checked) {
+    JsonWriter json;
+    json.begin_object().key("layers").begin_array();
+    for (const LayerShapes* r : rows) {
+        const Layer& l = *r->layer;
+        json.begin_object().field("id", l.id).field("name", l.name).field("type", l.type).field("version", l.version);
+        write_shapes(json, "inputs", r->inputs);
+        write_shapes(json, "declared", r->declared);
+        write_shapes(json, "inferred", r->inferred);
+        write_types(json, "declared_types", declared_types(l));
+        write_types(json, "inferred_types", r->inferred_types);
+        json.field("status", layer_status_name(r->status)).field("checked", r->checked);
+        if (r->not_checked) json.field("not_checked", *r->not_checked);
+        json.end();
+    }
+    json.end().key("diagnostics").begin_array();
+    for (const Diagnostic& d : findings) write_diagnostic(json, d);
+    json.end();
+    write_glance(json, checked);
+    return json.end().take() + "\n";
 }
 
 bool names(const LayerShapes& r, const std::string& wanted) { return r.layer->id == wanted || r.layer->name == wanted; }
@@ -150,11 +216,11 @@ Diagnostics findings_for(const ModelReport& report, const InferOptions& o) {
 }
 
 // The findings on stderr, as `check` prints them; the table on stdout.
-void print_text(const InferOptions& o, const Diagnostics& findings, const std::vector<const LayerShapes*>& rows,
-                size_t hidden) {
+void print_text(const InferOptions& o, const CheckedModel& checked, const Diagnostics& findings,
+                const std::vector<const LayerShapes*>& rows, size_t hidden) {
     const Palette errors = palette_for(STDERR_FILENO);
     for (const Diagnostic& d : findings) fmt::print(stderr, "{}\n", finding_line(o.model, d, errors));
-    std::string table = render_text(rows, palette_for(STDOUT_FILENO));
+    std::string table = glance_text(o, checked) + render_text(rows, palette_for(STDOUT_FILENO));
     if (hidden && o.layers.empty())
         table += fmt::format("({} not shown: --all lists every layer)\n", counted(hidden, "other layer"));
     emit_output("", table);
@@ -181,9 +247,9 @@ int run_infer(const InferOptions& o) {
         if (shown(r, o, report.diagnostics)) rows.push_back(&r);
     const Diagnostics findings = findings_for(report, o);
     if (o.format == "json")
-        emit_output("", render_json(rows, findings));
+        emit_output("", render_json(rows, findings, *checked));
     else
-        print_text(o, findings, rows, report.layers.size() - rows.size());
+        print_text(o, *checked, findings, rows, report.layers.size() - rows.size());
     const bool bad = std::any_of(rows.begin(), rows.end(), [](const LayerShapes* r) {
         return r->status == LayerStatus::mismatch || r->status == LayerStatus::invalid;
     });

@@ -52,7 +52,8 @@ std::optional<CheckedModel> load_checked_model(const std::string& path, int* exi
     std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
     mark_layers_with_errors(owner->report);
     const ModelReport* report = &owner->report;
-    return CheckedModel{std::move(owner), report};
+    const Model* checked_model = &owner->model;
+    return CheckedModel{std::move(owner), report, checked_model};
 }
 
 }  // namespace irlint::cli

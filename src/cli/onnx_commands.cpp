@@ -59,7 +59,7 @@ std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit
     auto c = load_onnx(path, exit_code);
     if (!c) return std::nullopt;
     const ModelReport* report = &c->report;
-    return CheckedModel{std::move(c), report};
+    return CheckedModel{std::move(c), report, nullptr};
 }
 
 std::unique_ptr<RunModel> load_onnx_run_model(const std::string& path, int* exit_code) {

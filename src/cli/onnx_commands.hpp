@@ -32,6 +32,7 @@ FileResult check_onnx_model_file(const std::string& path);
 struct CheckedModel {
     std::shared_ptr<const void> owner;
     const ModelReport* report = nullptr;
+    const Model* model = nullptr;  // an IR model (its producer, IR version); null for ONNX
 };
 // nullopt with *exit_code set (and the reason printed) when the model cannot be used.
 std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code);

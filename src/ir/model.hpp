@@ -58,6 +58,7 @@ struct Port {
     bool dims_valid = true;                   // false when some <dim> was not an integer >= -1
     std::span<const int64_t> dims;            // -1 is a dynamic dim
     std::string_view names;
+    std::string_view layout;                  // the port's rt_info layout ("[N,C,H,W]"), empty when none
 };
 
 // One <input> or <output> of a TensorIterator's or Loop's <port_map> (an If's <then_port_map> or

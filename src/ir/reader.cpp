@@ -520,6 +520,14 @@ private:
         return node.type() == pugi::node_element && same(node.name(), name);
     }
 
+    // <rt_info><attribute name="layout" version="0" layout="[N,C,H,W]"/></rt_info> of a port.
+    static std::string_view layout_of(const pugi::xml_node& rt_info) {
+        for (pugi::xml_node a = rt_info.first_child(); a; a = a.next_sibling())
+            if (named(a, "attribute") && std::string_view(a.attribute("name").value()) == "layout")
+                return a.attribute("layout").value();
+        return {};
+    }
+
     std::span<const Port> read_ports(const pugi::xml_node& group, const Layer& layer, Model& model) {
         ports_.clear();
         for (pugi::xml_node p = group.first_child(); p; p = p.next_sibling()) {
@@ -541,6 +549,7 @@ private:
             }
             dims_.clear();
             for (pugi::xml_node d = p.first_child(); d; d = d.next_sibling()) {
+                if (named(d, "rt_info")) port.layout = layout_of(d);
                 if (!named(d, "dim")) continue;
                 const std::string_view text = d.child_value();
                 const auto value = dim_value(text);

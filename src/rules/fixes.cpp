@@ -19,15 +19,18 @@ bool reported(const Diagnostics& findings, const Rule& rule, const Layer& layer,
 }
 
 // The port's dims with every dim that inference makes static and that the port declares otherwise set to the
-// inferred value; the port's other dims (a dynamic batch) stay. nullopt when the rank differs or nothing changes.
-std::optional<std::vector<int64_t>> fixed_dims(const Shape& inferred, const Port& port) {
+// inferred value. A dim inference leaves dynamic: -1 where the port's value conflicts with it, or, for a pooling
+// layer, whose rule wants the serializer's spelling of every dynamic dim (`written_form`), anywhere; else the
+// port's value stays (a registry op's inference can be less precise than the file, a value it could not read).
+// nullopt when the rank differs or nothing changes.
+std::optional<std::vector<int64_t>> fixed_dims(const Shape& inferred, const Port& port, bool written_form) {
     if (!port.dims_valid || inferred.rank_dynamic || inferred.rank() != port.dims.size()) return std::nullopt;
     std::vector<int64_t> dims(port.dims.begin(), port.dims.end());
     for (size_t i = 0; i < dims.size(); ++i) {
         const Dim& d = inferred.dims[i];
         const Dim declared = dims[i] < 0 ? Dim::dynamic() : Dim(dims[i]);
         if (d.is_static()) dims[i] = d.length();
-        else if (!d.compatible(declared)) dims[i] = -1;  // no static value is right: the serializer's spelling
+        else if (written_form || !d.compatible(declared)) dims[i] = -1;
     }
     if (std::equal(dims.begin(), dims.end(), port.dims.begin(), port.dims.end())) return std::nullopt;
     return dims;
@@ -97,7 +100,7 @@ void plan_layer(const Model& model, const LayerShapes& s, const Diagnostics& fin
         const Port& port = layer.outputs[k];
         PortFix fix{&port, &layer, std::nullopt, std::nullopt};
         if (k < s.inferred.size() && reported(findings, rule::output_shape_mismatch, layer, port.id))
-            fix.dims = fixed_dims(s.inferred[k], port);
+            fix.dims = fixed_dims(s.inferred[k], port, s.pool_op.has_value());
         if (k < types.size() && types[k] && port.precision && *port.precision != *types[k] &&
             reported(findings, rule::output_type_mismatch, layer, port.id))
             fix.precision = types[k];

@@ -35,11 +35,25 @@ Diagnostics new_rejections(const ModelReport& before, const ModelReport& after) 
     return out;
 }
 
+// `wide` allows every shape `narrow` allows, and more: an inference less precise than the declaration.
+bool strictly_relaxes(const Shape& wide, const Shape& narrow) {
+    if (wide == narrow) return false;
+    if (wide.rank_dynamic) return true;
+    if (narrow.rank_dynamic || wide.rank() != narrow.rank()) return false;
+    for (size_t i = 0; i < wide.rank(); ++i)
+        if (wide.dims[i].min() > narrow.dims[i].min() || wide.dims[i].max() < narrow.dims[i].max()) return false;
+    return true;
+}
+
+// New outputs irlint cannot tell: none (an op it does not infer), a dynamic rank after a failing layer, or
+// less precise than the declared ones where OpenVINO would know more (it tracks which dims are the same dim,
+// irlint only their bounds).
 bool outputs_unknown(const LayerShapes& s) {
     if (s.layer->kind == LayerKind::result) return false;
     if (s.inferred.size() != s.declared.size()) return true;
-    return std::any_of(s.inferred.begin(), s.inferred.end(), [](const Shape& x) { return x.rank_dynamic; }) &&
-           !std::all_of(s.declared.begin(), s.declared.end(), [](const Shape& x) { return x.rank_dynamic; });
+    for (size_t k = 0; k < s.inferred.size(); ++k)
+        if (strictly_relaxes(s.inferred[k], s.declared[k])) return true;
+    return false;
 }
 
 bool outputs_differ(const LayerShapes& s) {

@@ -150,7 +150,8 @@ def infer_success_is_unchanged():
     proc = run(["infer", td("hostile", "run_maxpool.xml"), "--format", "json"])
     expect(proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}")
     doc = json.loads(proc.stdout)
-    expect(list(doc) == ["layers", "diagnostics"] and "status" not in doc, doc)
+    # the report keys, and (v3) the model at a glance after them; no error document
+    expect(list(doc) == ["layers", "diagnostics", "model"] and "status" not in doc, doc)
 
 
 # ---------------------------------------------------------------- shape

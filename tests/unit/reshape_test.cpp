@@ -1,0 +1,164 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "ir/reader.hpp"
+#include "rules/reshape.hpp"
+
+using namespace irlint;
+
+namespace {
+
+// Parameter [?,3,16,16] -> ShapeOf -> Gather(indices [0], axis 0) -> Concat with [-1] -> Reshape: the
+// batch flows through values into the Reshape target [N,-1]. The .bin holds the indices, the axis and the -1.
+constexpr const char* kFlatten = R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="?,3,16,16" element_type="f32"/>
+  <output><port id="0" precision="FP32"><dim>-1</dim><dim>3</dim><dim>16</dim><dim>16</dim></port></output></layer>
+<layer id="1" name="shape" type="ShapeOf" version="opset3"><data output_type="i64"/>
+  <input><port id="0" precision="FP32"><dim>-1</dim><dim>3</dim><dim>16</dim><dim>16</dim></port></input>
+  <output><port id="1" precision="I64"><dim>4</dim></port></output></layer>
+<layer id="2" name="indices" type="Const" version="opset1"><data element_type="i64" shape="1" offset="0" size="8"/>
+  <output><port id="0" precision="I64"><dim>1</dim></port></output></layer>
+<layer id="3" name="axis" type="Const" version="opset1"><data element_type="i64" shape="" offset="8" size="8"/>
+  <output><port id="0" precision="I64"/></output></layer>
+<layer id="4" name="batch" type="Gather" version="opset8"><data batch_dims="0"/>
+  <input><port id="0" precision="I64"><dim>4</dim></port><port id="1" precision="I64"><dim>1</dim></port><port id="2" precision="I64"/></input>
+  <output><port id="3" precision="I64"><dim>1</dim></port></output></layer>
+<layer id="5" name="minus_one" type="Const" version="opset1"><data element_type="i64" shape="1" offset="16" size="8"/>
+  <output><port id="0" precision="I64"><dim>1</dim></port></output></layer>
+<layer id="6" name="target" type="Concat" version="opset1"><data axis="0"/>
+  <input><port id="0" precision="I64"><dim>1</dim></port><port id="1" precision="I64"><dim>1</dim></port></input>
+  <output><port id="2" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="7" name="flat" type="Reshape" version="opset1"><data special_zero="false"/>
+  <input><port id="0" precision="FP32"><dim>-1</dim><dim>3</dim><dim>16</dim><dim>16</dim></port><port id="1" precision="I64"><dim>2</dim></port></input>
+  <output><port id="2" precision="FP32"><dim>-1</dim><dim>768</dim></port></output></layer>
+<layer id="8" name="y" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>-1</dim><dim>768</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="4" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="4" to-port="1"/>
+<edge from-layer="3" from-port="0" to-layer="4" to-port="2"/>
+<edge from-layer="4" from-port="3" to-layer="6" to-port="0"/>
+<edge from-layer="5" from-port="0" to-layer="6" to-port="1"/>
+<edge from-layer="0" from-port="0" to-layer="7" to-port="0"/>
+<edge from-layer="6" from-port="2" to-layer="7" to-port="1"/>
+<edge from-layer="7" from-port="2" to-layer="8" to-port="0"/>
+</edges></net>)";
+
+Model flatten_model() {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "irlint-reshape-test";
+    fs::create_directories(dir);
+    {
+        std::ofstream bin(dir / "m.bin", std::ios::binary);
+        const int64_t values[3] = {0, 0, -1};
+        bin.write(reinterpret_cast<const char*>(values), sizeof(values));
+    }
+    ReadResult r = read_model_from_memory(kFlatten, (dir / "m.xml").string());
+    REQUIRE(r.model);
+    REQUIRE(r.model->bin_present);
+    return std::move(*r.model);
+}
+
+const LayerShapes& row(const ModelReport& report, std::string_view name) {
+    for (const LayerShapes& s : report.layers)
+        if (s.layer->name == name) return s;
+    FAIL("no layer " << name);
+    throw std::logic_error("unreachable");
+}
+
+Shape dims(const char* text) {
+    std::string error;
+    const auto s = parse_shape(text, &error);
+    REQUIRE(s);
+    return *s;
+}
+
+}  // namespace
+
+TEST_CASE("values flow through ShapeOf, Gather and Concat into a Reshape target, with intervals") {
+    const Model model = flatten_model();
+    // OpenVINO knows that the batch of the target is the batch of the input (its dims carry symbols) and
+    // infers [?,768]; from the bounds alone the -1 is unknown too, which the declared 768 is compatible with.
+    const ModelReport checked = check_model(model);
+    CHECK(row(checked, "flat").inferred[0].str() == "[?,?]");
+    CHECK(row(checked, "flat").checked);
+    CHECK(checked.diagnostics.size() == 0);
+
+    const ReshapeResult b8 = reshape_model(model, {{"x", dims("8,3,16,16")}});
+    CHECK(b8.incompatible.empty());
+    CHECK(row(b8.after, "shape").inferred[0].str() == "[4]");
+    CHECK(row(b8.after, "flat").inferred[0].str() == "[8,768]");
+    CHECK(b8.changed_layers == 2);  // x and flat: ShapeOf, Gather, Concat keep their dims
+
+    // A batch known only as an interval stays one, and the -1 is the quotient of the intervals:
+    // (1..4 * 384) / 1..4.
+    const ReshapeResult range = reshape_model(model, {{"x", dims("1..4,3,8,16")}});
+    CHECK(row(range.after, "flat").inferred[0].str() == "[1..4,96..1536]");
+    // A dynamic rank passes through as OpenVINO infers it.
+    const ReshapeResult any = reshape_model(model, {{"x", Shape::dynamic_rank()}});
+    CHECK(row(any.after, "shape").inferred[0].str() == "[?]");
+    CHECK(row(any.after, "flat").inferred[0].str() == "[?,?]");
+}
+
+TEST_CASE("a hard-coded Reshape target that new shapes break is reshape-incompatible, and -o writes nothing") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "irlint-reshape-test-fixed";
+    fs::create_directories(dir);
+    {
+        std::ofstream bin(dir / "m.bin", std::ios::binary);
+        const int64_t target[2] = {2, 4};
+        bin.write(reinterpret_cast<const char*>(target), sizeof(target));
+    }
+    const std::string xml = R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,8" element_type="f32"/>
+  <output><port id="0" precision="FP32"><dim>1</dim><dim>8</dim></port></output></layer>
+<layer id="1" name="target" type="Const" version="opset1"><data element_type="i64" shape="2" offset="0" size="16"/>
+  <output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="2" name="r" type="Reshape" version="opset1"><data special_zero="false"/>
+  <input><port id="0" precision="FP32"><dim>1</dim><dim>8</dim></port><port id="1" precision="I64"><dim>2</dim></port></input>
+  <output><port id="2" precision="FP32"><dim>2</dim><dim>4</dim></port></output></layer>
+<layer id="3" name="y" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>2</dim><dim>4</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+</edges></net>)";
+    ReadResult read = read_model_from_memory(xml, (dir / "m.xml").string());
+    REQUIRE(read.model);
+    const NewInputs wider{{"x", dims("1,9")}};
+    const ReshapeResult broken = reshape_model(*read.model, wider);
+    REQUIRE(broken.incompatible.size() == 1);
+    CHECK(broken.incompatible[0].rule == "reshape-incompatible");
+    CHECK(broken.incompatible[0].layer.name == "r");
+    std::string why;
+    CHECK_FALSE(plan_reshape_edits(*read.model, xml, broken, wider, why));
+    CHECK(why == "1 layer cannot take the new shapes");
+    // The layer after the failing one sees a dynamic rank: nothing more is reported.
+    CHECK(row(broken.after, "y").inputs[0].str() == "[...]");
+    const NewInputs same{{"x", dims("1,8")}};
+    const ReshapeResult fine = reshape_model(*read.model, same);
+    CHECK(fine.incompatible.empty());
+    const auto edits = plan_reshape_edits(*read.model, xml, fine, same, why);
+    REQUIRE(edits);
+    CHECK(apply_text_edits(xml, *edits) == xml);
+}
+
+TEST_CASE("--reshape arguments name a Parameter, or the one there is") {
+    const Model model = flatten_model();
+    const ReshapeResult identity = reshape_model(model, {{"x", dims("?,3,16,16")}});
+    CHECK(identity.changed_layers == 0);
+    CHECK(identity.unknown_layers == 1);  // flat: [?,?] where the file (OpenVINO) knows [?,768]
+    CHECK(identity.incompatible.empty());
+    std::string error;
+    const auto unknown = parse_reshape_arguments(model, {"nope=1,3,16,16"}, error);
+    CHECK_FALSE(unknown);
+    CHECK(error == "--reshape nope=1,3,16,16: the model has no input (Parameter) named 'nope'; its inputs: x");
+    const auto one = parse_reshape_arguments(model, {"2,3,16,16"}, error);
+    REQUIRE(one);
+    CHECK(one->at("x").str() == "[2,3,16,16]");
+}
