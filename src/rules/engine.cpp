@@ -244,7 +244,14 @@ private:
             slot.state = values[k] ? ValueSlot::State::known : ValueSlot::State::unknown;
             if (values[k]) slot.value = std::move(*values[k]);
         }
-        if (shapes.not_checked) note_not_checked(l, *shapes.not_checked);
+        if (shapes.not_checked) {
+            // A value computed from Const data (a Concat of Consts, say) is unknown for the same reason as the
+            // Const's own, which the op that needed it cannot see.
+            if (value_miss_.empty() && !model_.bin_present)
+                value_miss_ = "Const data not available: no .bin beside the .xml";
+            if (!value_miss_.empty()) shapes.not_checked = fmt::format("{} ({})", *shapes.not_checked, value_miss_);
+            note_not_checked(l, *shapes.not_checked);
+        }
     }
 
     // Consumers see a layer's declared outputs (OpenVINO wrote them with everything it knew), except where
@@ -267,8 +274,7 @@ private:
         }
     }
 
-    void note_not_checked(const Layer& l, const std::string& op_reason) {
-        std::string reason = value_miss_.empty() ? op_reason : fmt::format("{} ({})", op_reason, value_miss_);
+    void note_not_checked(const Layer& l, const std::string& reason) {
         NotChecked& n = not_checked_[std::string(l.type)];
         ++n.count;
         if (n.examples.size() < kMaxNotCheckedExamples) n.examples.push_back(fmt::format("{} '{}': {}", l.id, l.name, reason));
