@@ -274,13 +274,14 @@ private:
             if (value.empty()) continue;
             ++named;
             if (shape == lib.shapes.end() && !typed) continue;
-            ++inferred;
+            // A type alone is compared, but only an output whose rank is known counts as inferred.
+            if (shape != lib.shapes.end() && !shape->second.rank_dynamic) ++inferred;
             mismatch |= compare_with_library(n, k, ls.declared[k], ls.inferred[k], ls.inferred_types[k]);
         }
         ls.checked = named > 0 && inferred == named;
         ls.status = mismatch ? LayerStatus::mismatch : ls.checked ? LayerStatus::ok : LayerStatus::unsupported;
         if (ls.checked) ++c_.report.checked;
-        else ls.not_checked = fmt::format("ONNX's shape inference infers {} of its {} outputs", inferred, named);
+        else ls.not_checked = fmt::format("ONNX's shape inference infers the shape of {} of its {} outputs", inferred, named);
     }
 
     // True on a finding.

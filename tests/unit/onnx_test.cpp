@@ -679,6 +679,32 @@ TEST_CASE("onnx: a declared shape or type ONNX's shape inference contradicts is 
           "Reshape 'Reshape_node' output 0 'y' is declared [1,16,16], ONNX infers [1,256]");
 }
 
+TEST_CASE("onnx: a node whose output shape ONNX's shape inference does not know is not checked") {
+    // Reshape's target is a graph input: neither its values nor the output's rank are known.
+    const auto c = check_model(conv_add_reshape([](onnx::GraphProto& g) {
+        g.mutable_initializer()->DeleteSubrange(2, 1);
+        auto* s = g.add_input();
+        s->set_name("s");
+        set_shape(s, {2}, onnx::TensorProto::INT64);
+    }));
+    CHECK(c->report.diagnostics.empty());
+    CHECK(c->report.checked == 2);
+    CHECK_FALSE(c->report.layers[2].checked);
+    CHECK(c->report.layers[2].not_checked == "ONNX's shape inference infers the shape of 0 of its 1 outputs");
+    CHECK(c->report.layers[2].inferred_types[0] == ElementType::f32);
+}
+
+TEST_CASE("onnx: a model importing an opset newer than the library knows gets one note") {
+    auto m = conv_add_reshape();
+    m->mutable_opset_import(0)->set_version(99);
+    const auto newer = check_model(m);
+    REQUIRE(newer->report.diagnostics.size() == 1);
+    CHECK(newer->report.diagnostics[0].rule == rule::unsupported_op.id);
+    CHECK(newer->report.diagnostics[0].message.starts_with("the model imports opset 99; the ONNX library knows opsets up to "));
+    CHECK(newer->report.diagnostics[0].message.ends_with(": 3 of 3 nodes are not checked"));
+    CHECK(newer->report.checked == 0);
+}
+
 TEST_CASE("onnx: the isolated inference gives what the library gives in-process") {
     const auto model = describe_onnx(conv_add_reshape(), "t.onnx");
     const LibraryShapes in_process = library_shape_inference(model);
