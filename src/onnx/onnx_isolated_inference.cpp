@@ -155,7 +155,9 @@ uint64_t mapped_bytes() {
 [[noreturn]] void run_child(const OnnxModel& model, const IsolationLimits& limits, uint64_t mapped, int fd) {
     const rlimit as{mapped + limits.address_space, mapped + limits.address_space};
     const rlimit cpu{limits.cpu_seconds, limits.cpu_seconds + 1};
-    if (::setrlimit(RLIMIT_AS, &as) != 0 || ::setrlimit(RLIMIT_CPU, &cpu) != 0) ::_exit(2);
+    const rlimit no_core{0, 0};  // a crash must leave no core file in the user's directory
+    if (::setrlimit(RLIMIT_AS, &as) != 0 || ::setrlimit(RLIMIT_CPU, &cpu) != 0 || ::setrlimit(RLIMIT_CORE, &no_core) != 0)
+        ::_exit(2);
     // Another thread's pipe kept open here would keep its reader waiting for this child's end.
     if (fd > 3) ::close_range(3, static_cast<unsigned>(fd) - 1, 0);
     ::close_range(static_cast<unsigned>(fd) + 1, ~0U, 0);
