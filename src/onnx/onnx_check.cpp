@@ -6,6 +6,7 @@
 
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_infer_cross.hpp"
+#include "onnx/onnx_isolated_inference.hpp"
 #include "rules/registry.hpp"
 
 namespace irlint {
@@ -81,7 +82,7 @@ public:
     void run(bool cross_check) {
         const auto& nodes = c_.onnx.nodes;
         for (size_t i = 0; i < nodes.size(); ++i) c_.report.layers.push_back(check_node(nodes[i], i));
-        if (cross_check && !c_.pools.empty()) compare_with_library();
+        if (cross_check) use_library();
         std::stable_sort(c_.report.diagnostics.begin(), c_.report.diagnostics.end(),
                          [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
     }
@@ -210,9 +211,26 @@ private:
         return false;
     }
 
-    void compare_with_library() {
-        const LibraryShapes lib = library_shape_inference(c_.onnx);
-        if (lib.skipped) return;
+    // AveragePool, MaxPool and the global pools of the default domain are irlint's to infer, in any opset.
+    bool irlint_infers(const OnnxNode& n) const { return n.domain.empty() && onnx_pool_op_for(n.op_type, 1000); }
+
+    void use_library() {
+        std::vector<size_t> others;
+        for (const auto& n : c_.onnx.nodes)
+            if (!irlint_infers(n)) others.push_back(n.index);
+        if (others.empty() && c_.pools.empty()) return;
+        const LibraryShapes lib = isolated_library_shape_inference(c_.onnx);
+        if (lib.skipped) {
+            if (!others.empty())
+                emit(Severity::note, rule::unsupported_op, others[0],
+                     fmt::format("{}: {} of {} nodes are not checked", *lib.skipped, others.size(), c_.onnx.nodes.size()));
+            return;
+        }
+        cross_check_pools(lib);
+        for (size_t i : others) check_with_library(c_.onnx.nodes[i], lib);
+    }
+
+    void cross_check_pools(const LibraryShapes& lib) {
         for (const auto& pool : c_.pools) {
             const OnnxNode& n = c_.onnx.nodes[pool.node];
             const LayerShapes& ls = c_.report.layers[pool.node];
@@ -224,6 +242,67 @@ private:
                                  k, n.outputs[k], ls.inferred[k].str(), it->second.str()));
             }
         }
+    }
+
+    // A value as the library infers it, else as the file declares it.
+    Shape library_or_declared(const LibraryShapes& lib, const std::string& value) const {
+        const auto it = lib.shapes.find(value);
+        return it != lib.shapes.end() ? it->second : declared_shape(value);
+    }
+
+    static std::optional<ElementType> library_type(const LibraryShapes& lib, const std::string& value) {
+        const auto it = lib.elem_types.find(value);
+        return it == lib.elem_types.end() ? std::nullopt : element_type_from_onnx(it->second);
+    }
+
+    // The library's outputs of a node irlint does not infer, against the declared ones.
+    void check_with_library(const OnnxNode& n, const LibraryShapes& lib) {
+        LayerShapes& ls = c_.report.layers[n.index];
+        for (const auto& value : n.inputs) {
+            ls.inputs.push_back(value.empty() ? Shape::dynamic_rank() : library_or_declared(lib, value));
+            ls.input_types.push_back(value.empty() ? std::nullopt : value_type(value));
+        }
+        size_t inferred = 0, named = 0;
+        bool mismatch = false;
+        for (size_t k = 0; k < n.outputs.size(); ++k) {
+            const std::string& value = n.outputs[k];
+            ls.declared.push_back(declared_shape(value));
+            const auto shape = value.empty() ? lib.shapes.end() : lib.shapes.find(value);
+            const bool typed = !value.empty() && lib.elem_types.count(value);
+            ls.inferred.push_back(shape != lib.shapes.end() ? shape->second : Shape::dynamic_rank());
+            ls.inferred_types.push_back(value.empty() ? std::nullopt : library_type(lib, value));
+            if (value.empty()) continue;
+            ++named;
+            if (shape == lib.shapes.end() && !typed) continue;
+            // A type alone is compared, but only an output whose rank is known counts as inferred.
+            if (shape != lib.shapes.end() && !shape->second.rank_dynamic) ++inferred;
+            mismatch |= compare_with_library(n, k, ls.declared[k], ls.inferred[k], ls.inferred_types[k]);
+        }
+        ls.checked = named > 0 && inferred == named;
+        ls.status = mismatch ? LayerStatus::mismatch : ls.checked ? LayerStatus::ok : LayerStatus::unsupported;
+        if (ls.checked) ++c_.report.checked;
+        else ls.not_checked = fmt::format("ONNX's shape inference infers the shape of {} of its {} outputs", inferred, named);
+    }
+
+    // True on a finding.
+    bool compare_with_library(const OnnxNode& n, size_t k, const Shape& declared, const Shape& inferred,
+                              std::optional<ElementType> inferred_type) {
+        const std::string& value = n.outputs[k];
+        bool found = false;
+        if (disagree(declared, inferred)) {
+            emit(Severity::error, rule::output_shape_mismatch, n.index,
+                 fmt::format("{} '{}' output {} '{}' is declared {}, ONNX infers {}", n.op_type, n.display_name(), k,
+                             value, declared.str(), inferred.str()));
+            found = true;
+        }
+        const auto declared_type = value_type(value);
+        if (declared_type && inferred_type && *declared_type != *inferred_type) {
+            emit(Severity::error, rule::output_type_mismatch, n.index,
+                 fmt::format("{} '{}' output {} '{}' is declared {}, ONNX infers {}", n.op_type, n.display_name(), k,
+                             value, element_type_name(*declared_type), element_type_name(*inferred_type)));
+            found = true;
+        }
+        return found;
     }
 
     OnnxCheck& c_;

@@ -1,8 +1,9 @@
 #pragma once
 // `check` and `infer` on an ONNX model: every AveragePool, MaxPool, GlobalAveragePool and GlobalMaxPool
 // node's output shapes and types, inferred under its opset's version, against what the file declares
-// (graph outputs and value_info). Nodes become layers (id = index in graph order) so that the IR
-// reporters render them unchanged.
+// (graph outputs and value_info); every other node's outputs as ONNX's own shape inference gives them, run
+// in a child process (onnx_isolated_inference.hpp), against the same declarations. Nodes become layers
+// (id = index in graph order) so that the IR reporters render them unchanged.
 
 #include <memory>
 #include <optional>
@@ -32,7 +33,8 @@ struct OnnxCheck {
     const OnnxPoolNode* pool_for(size_t node) const;
 };
 
-// Checks the model; the ONNX library's own shape inference is compared when cross_check is set.
+// Checks the model; ONNX's own shape inference checks the other nodes and cross-checks the pooling ones when
+// cross_check is set.
 std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check = true);
 
 // A node by name, else index in graph order, else first output name; nullopt with *error set when none or several match.

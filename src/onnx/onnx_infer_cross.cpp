@@ -23,8 +23,7 @@ Shape shape_of(const onnx::TypeProto& t) {
 void strip_declared_shapes(onnx::ModelProto& m) {
     auto* g = m.mutable_graph();
     g->clear_value_info();
-    for (auto& out : *g->mutable_output())
-        if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
+    for (auto& out : *g->mutable_output()) out.clear_type();
 }
 
 std::optional<std::string> newer_than_library(const OnnxModel& model) {
@@ -50,7 +49,7 @@ LibraryShapes library_shape_inference(const OnnxModel& model) {
     strip_declared_shapes(copy);
     remove_library_hazards(copy);
     try {
-        onnx::ShapeInferenceOptions options{false, 0, false};
+        onnx::ShapeInferenceOptions options{false, 0, true};
         onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
         out.skipped = fmt::format("ONNX's shape inference failed: {}", e.what());
@@ -58,9 +57,12 @@ LibraryShapes library_shape_inference(const OnnxModel& model) {
     }
     const auto& g = copy.graph();
     for (const auto* list : {&g.value_info(), &g.output()})
-        for (const auto& vi : *list)
-            if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
-                out.shapes[vi.name()] = shape_of(vi.type());
+        for (const auto& vi : *list) {
+            if (!vi.type().has_tensor_type()) continue;
+            const auto& t = vi.type().tensor_type();
+            if (t.has_shape()) out.shapes[vi.name()] = shape_of(vi.type());
+            if (t.elem_type() != 0) out.elem_types[vi.name()] = t.elem_type();
+        }
     return out;
 }
 

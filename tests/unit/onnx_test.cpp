@@ -4,8 +4,10 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include <onnx/onnx_pb.h>
@@ -15,6 +17,7 @@
 #include "onnx/onnx_check.hpp"
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_infer_guard.hpp"
+#include "onnx/onnx_isolated_inference.hpp"
 #include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_pool.hpp"
 #include "onnx/onnx_run.hpp"
@@ -561,4 +564,204 @@ TEST_CASE("onnx: ONNX Runtime's arithmetic past int64 makes no claim about ONNX 
     const auto c = check(same, 13, {1, 1, 5, 5});
     CHECK(c->report.layers[0].inferred[0].str() == "[1,1,1,5]");
     CHECK(!any_contains(divergences(*c), "ONNX Runtime"));
+}
+
+namespace {
+
+// x [1,3,8,8] -> Conv (w [4,3,3,3], pads 1) -> c [1,4,8,8] -> Add (+ b [4,1,1]) -> a -> Reshape ([1,-1]) -> y [1,256],
+// with c and a declared in value_info; `tweak` spoils a declaration.
+std::shared_ptr<onnx::ModelProto> conv_add_reshape(const std::function<void(onnx::GraphProto&)>& tweak = {}) {
+    auto m = std::make_shared<onnx::ModelProto>();
+    m->set_ir_version(8);
+    m->add_opset_import()->set_version(13);
+    auto* g = m->mutable_graph();
+    g->set_name("g");
+    const auto node = [&](const std::string& op, std::vector<std::string> in, const std::string& out) {
+        auto* n = g->add_node();
+        n->set_op_type(op);
+        n->set_name(op + "_node");
+        for (auto& i : in) n->add_input(i);
+        n->add_output(out);
+        return n;
+    };
+    auto* conv = node("Conv", {"x", "w"}, "c");
+    auto* pads = conv->add_attribute();
+    pads->set_name("pads");
+    pads->set_type(onnx::AttributeProto::INTS);
+    for (int i = 0; i < 4; ++i) pads->add_ints(1);
+    node("Add", {"c", "b"}, "a");
+    node("Reshape", {"a", "s"}, "y");
+    const auto init = [&](const std::string& name, const std::vector<int64_t>& dims, int type) {
+        auto* t = g->add_initializer();
+        t->set_name(name);
+        t->set_data_type(type);
+        int64_t count = 1;
+        for (int64_t d : dims) {
+            t->add_dims(d);
+            count *= d;
+        }
+        for (int64_t i = 0; i < count; ++i) {
+            if (type == onnx::TensorProto::INT64) t->add_int64_data(i == 0 ? 1 : -1);
+            else t->add_float_data(0.5F);
+        }
+    };
+    init("w", {4, 3, 3, 3}, onnx::TensorProto::FLOAT);
+    init("b", {4, 1, 1}, onnx::TensorProto::FLOAT);
+    init("s", {2}, onnx::TensorProto::INT64);
+    auto* x = g->add_input();
+    x->set_name("x");
+    set_shape(x, {1, 3, 8, 8});
+    auto* c = g->add_value_info();
+    c->set_name("c");
+    set_shape(c, {1, 4, 8, 8});
+    auto* a = g->add_value_info();
+    a->set_name("a");
+    set_shape(a, {1, 4, 8, 8});
+    auto* y = g->add_output();
+    y->set_name("y");
+    set_shape(y, {1, 256});
+    if (tweak) tweak(*g);
+    return m;
+}
+
+std::unique_ptr<OnnxCheck> check_model(std::shared_ptr<onnx::ModelProto> m) {
+    return check_onnx(describe_onnx(std::move(m), "t.onnx"));
+}
+
+// Resets the child hook however the test ends.
+struct ChildHook {
+    explicit ChildHook(IsolatedChildHook hook) { set_isolated_inference_child_hook(hook); }
+    ~ChildHook() { set_isolated_inference_child_hook(nullptr); }
+};
+
+}  // namespace
+
+TEST_CASE("onnx: every node is checked with ONNX's shape inference") {
+    const auto c = check_model(conv_add_reshape());
+    CHECK(c->report.diagnostics.empty());
+    CHECK(c->report.checked == 3);
+    REQUIRE(c->report.layers.size() == 3);
+    for (const auto& ls : c->report.layers) {
+        CHECK(ls.checked);
+        CHECK(ls.status == LayerStatus::ok);
+    }
+    CHECK(c->report.layers[0].inferred[0].str() == "[1,4,8,8]");
+    CHECK(c->report.layers[2].inferred[0].str() == "[1,256]");
+    CHECK(c->report.layers[2].inferred_types[0] == ElementType::f32);
+}
+
+TEST_CASE("onnx: a declared shape or type ONNX's shape inference contradicts is a finding on its node") {
+    const auto conv = check_model(conv_add_reshape([](onnx::GraphProto& g) {
+        g.mutable_value_info(0)->clear_type();
+        set_shape(g.mutable_value_info(0), {1, 4, 6, 6});
+    }));
+    REQUIRE(conv->report.diagnostics.size() == 1);
+    CHECK(conv->report.diagnostics[0].rule == rule::output_shape_mismatch.id);
+    CHECK(conv->report.diagnostics[0].message == "Conv 'Conv_node' output 0 'c' is declared [1,4,6,6], ONNX infers [1,4,8,8]");
+    CHECK(conv->report.layers[0].status == LayerStatus::mismatch);
+    CHECK(conv->report.checked == 3);
+
+    const auto add = check_model(conv_add_reshape([](onnx::GraphProto& g) {
+        g.mutable_value_info(1)->clear_type();
+        set_shape(g.mutable_value_info(1), {1, 4, 8, 8}, onnx::TensorProto::FLOAT16);
+    }));
+    REQUIRE(add->report.diagnostics.size() == 1);
+    CHECK(add->report.diagnostics[0].rule == rule::output_type_mismatch.id);
+    CHECK(add->report.diagnostics[0].message == "Add 'Add_node' output 0 'a' is declared f16, ONNX infers f32");
+
+    // Reshape's target comes from an initializer: data propagation is not needed, a rank that differs is found.
+    const auto reshape = check_model(conv_add_reshape([](onnx::GraphProto& g) {
+        g.mutable_output(0)->clear_type();
+        set_shape(g.mutable_output(0), {1, 16, 16});
+    }));
+    REQUIRE(reshape->report.diagnostics.size() == 1);
+    CHECK(reshape->report.diagnostics[0].message ==
+          "Reshape 'Reshape_node' output 0 'y' is declared [1,16,16], ONNX infers [1,256]");
+}
+
+TEST_CASE("onnx: a node whose output shape ONNX's shape inference does not know is not checked") {
+    // Reshape's target is a graph input: neither its values nor the output's rank are known.
+    const auto c = check_model(conv_add_reshape([](onnx::GraphProto& g) {
+        g.mutable_initializer()->DeleteSubrange(2, 1);
+        auto* s = g.add_input();
+        s->set_name("s");
+        set_shape(s, {2}, onnx::TensorProto::INT64);
+    }));
+    CHECK(c->report.diagnostics.empty());
+    CHECK(c->report.checked == 2);
+    CHECK_FALSE(c->report.layers[2].checked);
+    CHECK(c->report.layers[2].not_checked == "ONNX's shape inference infers the shape of 0 of its 1 outputs");
+    CHECK(c->report.layers[2].inferred_types[0] == ElementType::f32);
+}
+
+TEST_CASE("onnx: a model importing an opset newer than the library knows gets one note") {
+    auto m = conv_add_reshape();
+    m->mutable_opset_import(0)->set_version(99);
+    const auto newer = check_model(m);
+    REQUIRE(newer->report.diagnostics.size() == 1);
+    CHECK(newer->report.diagnostics[0].rule == rule::unsupported_op.id);
+    CHECK(newer->report.diagnostics[0].message.starts_with("the model imports opset 99; the ONNX library knows opsets up to "));
+    CHECK(newer->report.diagnostics[0].message.ends_with(": 3 of 3 nodes are not checked"));
+    CHECK(newer->report.checked == 0);
+}
+
+TEST_CASE("onnx: the isolated inference gives what the library gives in-process") {
+    const auto model = describe_onnx(conv_add_reshape(), "t.onnx");
+    const LibraryShapes in_process = library_shape_inference(model);
+    const LibraryShapes isolated = isolated_library_shape_inference(model);
+    REQUIRE(!isolated.skipped);
+    CHECK(isolated.shapes == in_process.shapes);
+    CHECK(isolated.elem_types == in_process.elem_types);
+    CHECK(isolated.shapes.at("a").str() == "[1,4,8,8]");
+}
+
+TEST_CASE("onnx: a crash, a garbled answer or a hang of ONNX's shape inference is one note, not a crash") {
+    {
+        const ChildHook hook([](int) { ::raise(SIGFPE); });
+        const auto c = check_model(conv_add_reshape());
+        REQUIRE(c->report.diagnostics.size() == 1);
+        CHECK(c->report.diagnostics[0].rule == rule::unsupported_op.id);
+        CHECK(c->report.diagnostics[0].severity == Severity::note);
+        CHECK(c->report.diagnostics[0].message.starts_with("ONNX's shape inference was stopped by signal 8 ("));
+        CHECK(c->report.diagnostics[0].message.ends_with("): 3 of 3 nodes are not checked"));
+        CHECK(c->report.checked == 0);
+    }
+    {
+        const ChildHook hook([](int fd) {
+            (void)!::write(fd, "IRLS1V\xff\xff\xff\xff", 10);
+            ::_exit(0);
+        });
+        const auto lib = isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"));
+        CHECK(lib.skipped == "ONNX's shape inference sent 10 bytes that do not parse");
+    }
+    {
+        const ChildHook hook([](int) { ::_exit(7); });
+        CHECK(isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx")).skipped ==
+              "ONNX's shape inference exited with status 7");
+    }
+    {
+        const ChildHook hook([](int) { ::pause(); });
+        IsolationLimits limits;
+        limits.wall_seconds = 1;
+        CHECK(isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"), limits).skipped ==
+              "ONNX's shape inference ran past 1 s");
+    }
+    {
+        const ChildHook hook([](int fd) {
+            const std::string big(1 << 20, 'x');
+            (void)!::write(fd, big.data(), big.size());
+            ::_exit(0);
+        });
+        IsolationLimits limits;
+        limits.max_bytes = 4096;
+        CHECK(isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"), limits).skipped ==
+              "ONNX's shape inference wrote more than 4096 bytes");
+    }
+    // A model of pooling nodes only loses nothing irlint would not check itself: no note.
+    {
+        const ChildHook hook([](int) { ::raise(SIGSEGV); });
+        const auto c = check({"MaxPool", {{"kernel_shape", {2, 2}}}, {}, {}}, 13, {1, 1, 4, 4}, {1, 1, 3, 3});
+        CHECK(c->report.diagnostics.empty());
+        CHECK(c->report.checked == 1);
+    }
 }
