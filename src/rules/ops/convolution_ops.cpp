@@ -303,6 +303,74 @@ void blank_notes(const OpContext& ctx, OpOutput& out) {
     if (ctx.explain()) out.dim_notes.assign(out.shape.dims.size(), "");
 }
 
+// Where a filters tensor holds its channels: Convolution's are [C_out, C_in, k...], the backprop ops'
+// [C_in, C_out, k...]; the grouped layouts put G in front, so each dim moves one on.
+struct FilterChannels {
+    size_t in;                   // the dim of the (per-group) input channels, without groups
+    size_t out;                  // the dim of the (per-group) output channels, without groups
+    std::string_view in_label;   // how a message names the input channels' dim
+};
+constexpr FilterChannels kForwardFilters{1, 0, ""};
+constexpr FilterChannels kBackpropFilters{0, 1, " (dim 0)"};
+
+// The ranks of data and filters against each other, and the input channels of ungrouped filters.
+bool check_ranks_and_channels(OpContext& ctx, const Shape& data, const Shape& filters, bool groups,
+                              const FilterChannels& fc) {
+    const bool ranks_known = !data.rank_dynamic && !filters.rank_dynamic;
+    if (groups) {
+        if (!check_data_rank(ctx, data)) return false;
+        if (ranks_known && data.rank() + 1 != filters.rank()) {
+            ctx.invalid_input(fmt::format("data rank {} and filters rank {} do not match: grouped filters have one "
+                                          "dim more than the data (data {}, filters {})",
+                                          data.rank(), filters.rank(), data.str(), filters.str()));
+            return false;
+        }
+        return true;
+    }
+    if (ranks_known && data.rank() != filters.rank()) {
+        ctx.invalid_input(fmt::format("data rank {} and filters rank {} differ (data {}, filters {})", data.rank(),
+                                      filters.rank(), data.str(), filters.str()));
+        return false;
+    }
+    if (!check_data_rank(ctx, data)) return false;
+    if (ranks_known && !data.dims[1].compatible(filters.dims[fc.in])) {
+        ctx.invalid_input(fmt::format("data channels {} do not match the filters' input channels {}{}",
+                                      data.dims[1].str(), filters.dims[fc.in].str(), fc.in_label));
+        return false;
+    }
+    return true;
+}
+
+// The output's batch and channel dims. Grouped filters give G (merged with the data channels over the
+// per-group input channels) times the per-group output channels; false when the groups cannot divide them.
+bool append_batch_and_channels(OpContext& ctx, const Shape& data, const Shape& filters, bool groups,
+                               const FilterChannels& fc, OpOutput& out) {
+    out.shape.dims.push_back(data.rank_dynamic ? Dim::dynamic() : data.dims[0]);
+    if (filters.rank_dynamic) {
+        out.shape.dims.push_back(Dim::dynamic());
+        return true;
+    }
+    if (!groups) {
+        out.shape.dims.push_back(filters.dims[fc.out]);
+        return true;
+    }
+    const Dim& in_per_group = filters.dims[fc.in + 1];
+    Dim g = filters.dims[0];
+    if (!data.rank_dynamic && in_per_group.is_static() && in_per_group.length() > 0) {
+        const Dim per_group = data.dims[1].divided_by(in_per_group.length());
+        const auto merged = per_group.is_empty() ? std::nullopt : Dim::merge(g, per_group);
+        if (!merged || merged->is_empty()) {
+            ctx.invalid_input(fmt::format("data channels {} are not groups {} times the filters' input channels "
+                                          "{} (data {}, filters {})",
+                                          data.dims[1].str(), g.str(), in_per_group.str(), data.str(), filters.str()));
+            return false;
+        }
+        g = *merged;
+    }
+    out.shape.dims.push_back(g * filters.dims[fc.out + 1]);
+    return true;
+}
+
 // ---- Convolution, BinaryConvolution --------------------------------------------------------------------
 
 // The forward ops share everything after the element types; `groups` selects GroupConvolution's filters
@@ -323,50 +391,10 @@ void infer_forward(OpContext& ctx, std::vector<OpOutput>& outs, std::optional<El
     }
     fill_defaults(*a, n);
     if (!check_filters_rank(ctx, filters, filter_non_spatial)) return;
-    if (!groups) {
-        if (!data.rank_dynamic && !filters.rank_dynamic && data.rank() != filters.rank()) {
-            ctx.invalid_input(fmt::format("data rank {} and filters rank {} differ (data {}, filters {})", data.rank(),
-                                          filters.rank(), data.str(), filters.str()));
-            return;
-        }
-        if (!check_data_rank(ctx, data)) return;
-        if (!data.rank_dynamic && !filters.rank_dynamic && !data.dims[1].compatible(filters.dims[1])) {
-            ctx.invalid_input(fmt::format("data channels {} do not match the filters' input channels {}",
-                                          data.dims[1].str(), filters.dims[1].str()));
-            return;
-        }
-    } else {
-        if (!check_data_rank(ctx, data)) return;
-        if (!data.rank_dynamic && !filters.rank_dynamic && data.rank() + 1 != filters.rank()) {
-            ctx.invalid_input(fmt::format("data rank {} and filters rank {} do not match: grouped filters have one "
-                                          "dim more than the data (data {}, filters {})",
-                                          data.rank(), filters.rank(), data.str(), filters.str()));
-            return;
-        }
-    }
+    if (!check_ranks_and_channels(ctx, data, filters, groups, kForwardFilters)) return;
     if (!check_common_attrs(ctx, *a, n, false)) return;
 
-    out.shape.dims.push_back(data.rank_dynamic ? Dim::dynamic() : data.dims[0]);
-    if (filters.rank_dynamic) {
-        out.shape.dims.push_back(Dim::dynamic());
-    } else if (!groups) {
-        out.shape.dims.push_back(filters.dims[0]);
-    } else {
-        Dim g = filters.dims[0];
-        if (!data.rank_dynamic && filters.dims[2].is_static() && filters.dims[2].length() > 0) {
-            const Dim per_group = data.dims[1].divided_by(filters.dims[2].length());
-            const auto merged = per_group.is_empty() ? std::nullopt : Dim::merge(g, per_group);
-            if (!merged || merged->is_empty()) {
-                ctx.invalid_input(fmt::format("data channels {} are not groups {} times the filters' input channels "
-                                              "{} (data {}, filters {})",
-                                              data.dims[1].str(), g.str(), filters.dims[2].str(), data.str(),
-                                              filters.str()));
-                return;
-            }
-            g = *merged;
-        }
-        out.shape.dims.push_back(g * filters.dims[1]);
-    }
+    if (!append_batch_and_channels(ctx, data, filters, groups, kForwardFilters, out)) return;
     blank_notes(ctx, out);
     if (!append_forward_spatial(ctx, data, filters, n, *a, out)) return;
     outs.push_back(std::move(out));
@@ -442,50 +470,10 @@ void infer_backprop(OpContext& ctx, std::vector<OpOutput>& outs, bool groups) {
     }
     fill_defaults(*a, n);
     if (!check_filters_rank(ctx, filters, filter_non_spatial)) return;
-    if (!groups) {
-        if (!data.rank_dynamic && !filters.rank_dynamic && data.rank() != filters.rank()) {
-            ctx.invalid_input(fmt::format("data rank {} and filters rank {} differ (data {}, filters {})", data.rank(),
-                                          filters.rank(), data.str(), filters.str()));
-            return;
-        }
-        if (!check_data_rank(ctx, data)) return;
-        if (!data.rank_dynamic && !filters.rank_dynamic && !data.dims[1].compatible(filters.dims[0])) {
-            ctx.invalid_input(fmt::format("data channels {} do not match the filters' input channels {} (dim 0)",
-                                          data.dims[1].str(), filters.dims[0].str()));
-            return;
-        }
-    } else {
-        if (!check_data_rank(ctx, data)) return;
-        if (!data.rank_dynamic && !filters.rank_dynamic && data.rank() + 1 != filters.rank()) {
-            ctx.invalid_input(fmt::format("data rank {} and filters rank {} do not match: grouped filters have one "
-                                          "dim more than the data (data {}, filters {})",
-                                          data.rank(), filters.rank(), data.str(), filters.str()));
-            return;
-        }
-    }
+    if (!check_ranks_and_channels(ctx, data, filters, groups, kBackpropFilters)) return;
     if (!check_common_attrs(ctx, *a, n, true)) return;
 
-    out.shape.dims.push_back(data.rank_dynamic ? Dim::dynamic() : data.dims[0]);
-    if (filters.rank_dynamic) {
-        out.shape.dims.push_back(Dim::dynamic());
-    } else if (!groups) {
-        out.shape.dims.push_back(filters.dims[1]);
-    } else {
-        Dim g = filters.dims[0];
-        if (!data.rank_dynamic && filters.dims[1].is_static() && filters.dims[1].length() > 0) {
-            const Dim per_group = data.dims[1].divided_by(filters.dims[1].length());
-            const auto merged = per_group.is_empty() ? std::nullopt : Dim::merge(g, per_group);
-            if (!merged || merged->is_empty()) {
-                ctx.invalid_input(fmt::format("data channels {} are not groups {} times the filters' input channels "
-                                              "{} (data {}, filters {})",
-                                              data.dims[1].str(), g.str(), filters.dims[1].str(), data.str(),
-                                              filters.str()));
-                return;
-            }
-            g = *merged;
-        }
-        out.shape.dims.push_back(g * filters.dims[2]);
-    }
+    if (!append_batch_and_channels(ctx, data, filters, groups, kBackpropFilters, out)) return;
     blank_notes(ctx, out);
     if (has_output_shape) {
         for (const Dim& d : spatial ? *spatial : std::vector<Dim>(n, Dim::dynamic())) {

@@ -76,6 +76,19 @@ std::optional<size_t> small_static_size(const Shape& s) {
     return n;
 }
 
+bool check_axes_shape(OpContext& ctx, const Shape& data, const Shape& axes) {
+    if (axes.is_static() && axes.rank() != 1) {
+        ctx.invalid_input(fmt::format("axes must be 1D, it is {}", axes.str()));
+        return false;
+    }
+    if (axes.is_static() && !data.rank_dynamic && axes.dims[0].length() > static_cast<int64_t>(data.rank())) {
+        ctx.invalid_input(
+            fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(), data.rank()));
+        return false;
+    }
+    return true;
+}
+
 }  // namespace elementwise
 
 namespace {
@@ -274,18 +287,7 @@ void infer_grn(OpContext& ctx, std::vector<OpOutput>& out) {
 void infer_lrn(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     if (!ctx.attr_float("alpha") || !ctx.attr_float("beta") || !ctx.attr_float("bias") || !ctx.attr_int("size")) return;
-    const Shape& data = ctx.shape(0);
-    const Shape& axes = ctx.shape(1);
-    // OpenVINO looks at the axes' shape only when it is static.
-    if (axes.is_static() && axes.rank() != 1) {
-        ctx.invalid_input(fmt::format("axes must be 1D, it is {}", axes.str()));
-        return;
-    }
-    if (axes.is_static() && !data.rank_dynamic && axes.dims[0].length() > static_cast<int64_t>(data.rank())) {
-        ctx.invalid_input(
-            fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(), data.rank()));
-        return;
-    }
+    if (!check_axes_shape(ctx, ctx.shape(0), ctx.shape(1))) return;
     if (!maybe_integral(ctx.type(1))) {
         ctx.invalid_input(fmt::format("axes element type {} is not an integer type", type_str(ctx.type(1))));
         return;

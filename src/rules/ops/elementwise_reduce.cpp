@@ -253,17 +253,7 @@ void infer_mvn(OpContext& ctx, std::vector<OpOutput>& out) {
         if (!ctx.expect_inputs(2) || !ctx.attr_float("eps") || !ctx.attr_bool("normalize_variance") ||
             !ctx.attr_enum("eps_mode", kEpsModes))
             return;
-        const Shape& data = ctx.shape(0);
-        const Shape& axes = ctx.shape(1);
-        if (axes.is_static() && axes.rank() != 1) {
-            ctx.invalid_input(fmt::format("axes must be 1D, it is {}", axes.str()));
-            return;
-        }
-        if (axes.is_static() && !data.rank_dynamic && axes.dims[0].length() > static_cast<int64_t>(data.rank())) {
-            ctx.invalid_input(
-                fmt::format("axes has {} elements, more than data rank {}", axes.dims[0].length(), data.rank()));
-            return;
-        }
+        if (!check_axes_shape(ctx, ctx.shape(0), ctx.shape(1))) return;
     }
     out.push_back(OpOutput{ctx.shape(0), ctx.type(0), std::nullopt, {}});
 }

@@ -61,6 +61,10 @@ bool fits_type(const TensorValue& v, std::optional<ElementType> t);
 // The number of elements of a static shape when it is at most kMaxValueElements.
 std::optional<size_t> small_static_size(const Shape& s);
 
+// An axes input (LRN, MVN-6): 1D, of at most rank(data) elements; OpenVINO looks at it only when its shape
+// is static. False with the problem recorded.
+bool check_axes_shape(OpContext& ctx, const Shape& data, const Shape& axes);
+
 std::span<const OpEntry> unary_entries();
 std::span<const OpEntry> binary_entries();
 std::span<const OpEntry> reduce_entries();
