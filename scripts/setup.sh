@@ -8,6 +8,8 @@ packages=(g++ cmake make libpugixml-dev libcli11-dev libfmt-dev libpng-dev docte
           python3-torch libtomlplusplus-dev)
 # lld links irlint with its start-up functions side by side (CMakeLists.txt, cmake/startup-order.txt).
 packages+=(lld)
+# The Python module (import irlint) and its tests.
+packages+=(python3-dev pybind11-dev python3-pytest)
 # Packaging and its tests: dpkg-shlibdeps (Depends of the .deb), groff (the man page), YAML (CI definitions).
 packages+=(dpkg-dev groff-base python3-yaml)
 # The HTML reports' test opens them in a real browser: headless Chromium, and a font to render their text.
