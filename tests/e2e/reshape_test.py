@@ -8,6 +8,9 @@
 - testdata/realir/omz-SampLeNet-v10: batches 8 and 16 give IRs (-o) that check clean and hold the new dims;
   64x64 breaks its flattening Reshape (reshape-incompatible, exit 1, with the arithmetic) and -o writes nothing;
   the JSON holds the reshape section; a wrong input name and a malformed shape are usage errors.
+- With --real-reshapes DIR: four real detection/regression models of DIR, each reshaped to three other batches
+  or resolutions, give IRs (-o) that check clean; face-detection-retail-0005 at batch 2 reports the one layer
+  its batch-1 Reshape target breaks (its DetectionOutput), with the arithmetic.
 Prints one line per failure and a closing line; exits 1 on any failure.
 """
 import argparse
@@ -97,11 +100,50 @@ def samplenet(directory, work):
     expect(bad.returncode == 2 and "cannot parse dimension 'x'" in bad.stderr, bad.stderr)
 
 
+REAL_RESHAPES = {
+    "obd-face-detection-adas-0001-fp16": ("4,3,384,672", "1,3,768,1344", "2,3,480,640"),
+    "dm-face-detection-0200": ("2,3,320,320", "1,3,512,512", "4,3,256,256"),
+    "dm-person-vehicle-bike-detection-2001": ("2,3,384,384", "1,3,512,512", "1,3,320,320"),
+    "lof-landmarks-regression-retail-0009": ("8,3,48,48", "1,3,64,64", "16,3,48,48"),
+}
+
+
+def reshaped_checks_clean(directory, work, model, dims):
+    out = os.path.join(work, f"{model}-{dims.replace(',', 'x')}.xml")
+    proc = run("infer", os.path.join(directory, model + ".xml"), "--reshape", dims, "-o", out)
+    if not expect(proc.returncode == 0 and os.path.exists(out), f"{model} {dims}: exit {proc.returncode}: {proc.stderr[:300]}"):
+        return
+    shutil.copy(os.path.join(directory, model + ".bin"), out[:-4] + ".bin")
+    with open(out, encoding="utf-8") as f:
+        expect(f'shape="{dims}"' in f.read(), f"{model} {dims}: the Parameter's shape attribute is not rewritten")
+    check = run("check", out, "--format", "json")
+    report = json.loads(check.stdout) if check.stdout else {"files": []}
+    findings = [d["message"] for f in report["files"] for d in f["diagnostics"] if d["severity"] != "note"]
+    expect(check.returncode == 0 and not findings, f"{model} {dims}: the reshaped IR does not check clean: {findings[:2]}")
+    checked = sum(f.get("checked", 0) for f in report["files"])
+    expect(checked > 0, f"{model} {dims}: no layer of the reshaped IR was checked")
+
+
+def real_reshapes(directory, work):
+    for model, shapes in REAL_RESHAPES.items():
+        for dims in shapes:
+            reshaped_checks_clean(directory, work, model, dims)
+    model = os.path.join(directory, "lof-face-detection-retail-0005.xml")
+    proc = run("infer", model, "--reshape", "2,3,300,300", "--format", "json")
+    report = json.loads(proc.stdout) if proc.stdout else {"diagnostics": []}
+    failing = [(d["layer_type"], d["rule"]) for d in report["diagnostics"]]
+    expect(proc.returncode == 1 and failing == [("DetectionOutput", "reshape-incompatible")],
+           f"face-detection-retail-0005 at batch 2: exit {proc.returncode}, findings {failing}")
+    expect(any("must be num_prior_boxes * prior_box_size (25992)" in d["message"] for d in report["diagnostics"]),
+           f"face-detection-retail-0005 at batch 2: no arithmetic in {report['diagnostics'][:1]}")
+
+
 def main():
     global IRLINT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--irlint", required=True)
     ap.add_argument("--dir", action="append", required=True)
+    ap.add_argument("--real-reshapes", help="directory holding the real models of REAL_RESHAPES with their .bin")
     args = ap.parse_args()
     IRLINT = os.path.abspath(args.irlint)
     identities = sum(identity(d) for d in args.dir)
@@ -111,6 +153,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="irlint-reshape-") as work:
         if project:
             samplenet(project[0], work)
+        if args.real_reshapes:
+            real_reshapes(args.real_reshapes, work)
     for message in FAILURES:
         print(f"FAIL {message}")
     print(f"{identities} identity reshapes; {len(FAILURES)} failures")
