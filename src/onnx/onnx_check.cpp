@@ -1,6 +1,7 @@
 #include "onnx/onnx_check.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -227,7 +228,47 @@ private:
             return;
         }
         cross_check_pools(lib);
-        for (size_t i : others) check_with_library(c_.onnx.nodes[i], lib);
+        report_rejections(lib);
+        for (size_t i : others)
+            if (!lib.rejected.count(i)) check_with_library(c_.onnx.nodes[i], lib);
+    }
+
+    // A node ONNX's shape inference rejects is one ONNX Runtime refuses to load. A node that fails only
+    // because an input comes from a rejected node has no type there: the first rejection says it all.
+    void report_rejections(const LibraryShapes& lib) {
+        std::set<std::string> from_rejected;
+        for (const auto& [index, reason] : lib.rejected) {
+            if (index >= c_.onnx.nodes.size()) continue;
+            const OnnxNode& n = c_.onnx.nodes[index];
+            const bool follows = std::any_of(n.inputs.begin(), n.inputs.end(),
+                                             [&](const std::string& v) { return from_rejected.count(v) > 0; });
+            from_rejected.insert(n.outputs.begin(), n.outputs.end());
+            if (irlint_infers(n)) {
+                report_pool_rejection(n, reason);
+                continue;
+            }
+            LayerShapes& ls = c_.report.layers[index];
+            ls.status = LayerStatus::invalid;
+            if (follows && reason.find("but instead is null") != std::string::npos) {
+                ls.not_checked = "an input comes from a node ONNX's shape inference rejects";
+                continue;
+            }
+            ls.not_checked = "ONNX's shape inference rejects it";
+            const bool attribute = reason.find("ttribute") != std::string::npos;
+            emit(Severity::error, attribute ? rule::attr_invalid : rule::input_invalid, index,
+                 fmt::format("{} '{}': ONNX's shape inference rejects the node: {}", n.op_type, n.display_name(), reason));
+        }
+    }
+
+    // A pooling node is irlint's to judge: the library's rejection of one irlint accepts is a divergence.
+    void report_pool_rejection(const OnnxNode& n, const std::string& reason) {
+        const bool judged = std::any_of(c_.report.diagnostics.begin(), c_.report.diagnostics.end(), [&](const Diagnostic& d) {
+            return d.severity == Severity::error && d.layer == layer_ref(layer(n.index));
+        });
+        if (judged) return;
+        emit(Severity::note, rule::onnx_shape_inference_mismatch, n.index,
+             fmt::format("{} '{}': irlint accepts the node, ONNX's own shape inference rejects it: {}", n.op_type,
+                         n.display_name(), reason));
     }
 
     void cross_check_pools(const LibraryShapes& lib) {

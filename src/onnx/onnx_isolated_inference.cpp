@@ -23,9 +23,9 @@ namespace {
 
 IsolatedChildHook child_hook = nullptr;
 
-// The pipe's format: magic, then 'S' and a reason, or 'V' and the values, then the end mark. Integers are
+// The pipe's format: magic, then 'S' and a reason, or 'V', the values and the rejected nodes, then the end mark. Integers are
 // little-endian as the machine writes them: both ends are this binary.
-constexpr std::string_view kMagic = "IRLS1";
+constexpr std::string_view kMagic = "IRLS2";
 constexpr std::string_view kEnd = "END!";
 
 void put_u32(std::string& out, uint32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
@@ -56,6 +56,11 @@ std::string serialize(const LibraryShapes& lib) {
             }
             put_u32(out, static_cast<uint32_t>(v.second->rank()));
             for (const Dim& d : v.second->dims) put_i64(out, d.is_static() ? d.length() : -1);
+        }
+        put_u32(out, static_cast<uint32_t>(lib.rejected.size()));
+        for (const auto& [node, reason] : lib.rejected) {
+            put_u32(out, static_cast<uint32_t>(node));
+            put_text(out, reason);
         }
     }
     out += kEnd;
@@ -127,6 +132,13 @@ std::optional<LibraryShapes> deserialize(std::string_view data) {
         if (!r.number(count) || count > r.left() / 12) return std::nullopt;
         for (uint32_t i = 0; i < count; ++i)
             if (!read_value(r, lib)) return std::nullopt;
+        if (!r.number(count) || count > r.left() / 8) return std::nullopt;
+        for (uint32_t i = 0; i < count; ++i) {
+            uint32_t node = 0;
+            std::string reason;
+            if (!r.number(node) || !r.text(reason)) return std::nullopt;
+            lib.rejected[node] = std::move(reason);
+        }
     } else {
         return std::nullopt;
     }

@@ -59,7 +59,8 @@ def pb_bytes(field, data):
 
 
 # onnx.proto's field numbers and AttributeProto.AttributeType values, for the few messages written here.
-ATTR_INT, ATTR_STRING, ATTR_INTS = 2, 3, 7
+ATTR_FLOAT, ATTR_INT, ATTR_STRING, ATTR_GRAPH, ATTR_INTS = 1, 2, 3, 5, 7
+TENSOR_FLOAT, TENSOR_INT64 = 1, 7
 INT64_MAX = 2**63 - 1
 
 
@@ -69,6 +70,18 @@ def ints(name, values):
 
 def text(name, value):
     return pb_bytes(1, name) + pb_bytes(4, value) + pb_int(20, ATTR_STRING)
+
+
+def int_attr(name, value):
+    return pb_bytes(1, name) + pb_int(3, value) + pb_int(20, ATTR_INT)
+
+
+def float_attr(name, value):
+    return pb_bytes(1, name) + varint(2 << 3 | 5) + struct.pack("<f", value) + pb_int(20, ATTR_FLOAT)
+
+
+def graph_attr(name, graph):
+    return pb_bytes(1, name) + pb_bytes(6, graph) + pb_int(20, ATTR_GRAPH)
 
 
 def onnx_node(op_type, inputs, outputs, attributes=()):
@@ -87,10 +100,26 @@ def onnx_initializer(name, dims):
     return b"".join(pb_int(1, d) for d in dims) + pb_int(2, 1) + pb_bytes(8, name)
 
 
+def onnx_i64_initializer(name, values, dims=None):
+    """An int64 initializer with its data (raw_data, little-endian), 1-D unless dims are given."""
+    dims = [len(values)] if dims is None else dims
+    return b"".join(pb_int(1, d) for d in dims) + pb_int(2, TENSOR_INT64) + pb_bytes(8, name) + pb_bytes(9, i64(values))
+
+
+def onnx_f32_initializer(name, values, dims=None):
+    """A float initializer with its data (raw_data, little-endian), 1-D unless dims are given."""
+    dims = [len(values)] if dims is None else dims
+    return b"".join(pb_int(1, d) for d in dims) + pb_int(2, TENSOR_FLOAT) + pb_bytes(8, name) + pb_bytes(9, f32(values))
+
+
+def onnx_graph(nodes, inputs, outputs, initializers=(), name="hostile"):
+    return b"".join([pb_bytes(1, n) for n in nodes] + [pb_bytes(2, name)]
+                    + [pb_bytes(5, t) for t in initializers] + [pb_bytes(11, v) for v in inputs]
+                    + [pb_bytes(12, v) for v in outputs])
+
+
 def onnx_model(opset, nodes, inputs, outputs, initializers=()):
-    graph = b"".join([pb_bytes(1, n) for n in nodes] + [pb_bytes(2, "hostile")]
-                     + [pb_bytes(5, t) for t in initializers] + [pb_bytes(11, v) for v in inputs]
-                     + [pb_bytes(12, v) for v in outputs])
+    graph = onnx_graph(nodes, inputs, outputs, initializers)
     return pb_int(1, 8) + pb_bytes(7, graph) + pb_bytes(8, pb_int(2, opset))
 
 
@@ -107,6 +136,27 @@ GOOD_POOL = onnx_node("MaxPool", ["a"], ["b"], [ints("kernel_shape", [2, 2]), in
 def beside_good_pool(opset, node, inputs, outputs, initializers=()):
     return onnx_model(opset, [node, GOOD_POOL], inputs + [onnx_value("a", [1, 1, 4, 4])],
                       outputs + [onnx_value("b", [1, 1, 2, 2])], initializers)
+
+
+def one_node(opset, op_type, inputs, outputs, attributes=(), initializers=()):
+    """A model of one node. inputs: (name, dims) graph inputs, or a bare name an initializer gives; outputs:
+    (name, dims) graph outputs."""
+    names = [i if isinstance(i, str) else i[0] for i in inputs]
+    return onnx_model(opset, [onnx_node(op_type, names, [o[0] for o in outputs], attributes)],
+                      [onnx_value(*i) for i in inputs if not isinstance(i, str)],
+                      [onnx_value(*o) for o in outputs], initializers)
+
+
+def nested_ifs(depth):
+    """An If whose then-branch is an If whose then-branch is ..., `depth` deep; each else-branch gives y."""
+    leaf = onnx_graph([onnx_node("Identity", ["x"], ["y"])], [], [onnx_value("y", [2])], name="leaf")
+    branch = leaf
+    for level in range(depth):
+        node = onnx_node("If", ["c"], ["y"], [graph_attr("then_branch", branch), graph_attr("else_branch", leaf)])
+        branch = onnx_graph([node], [], [onnx_value("y", [2])], name=f"level{level}")
+    return onnx_model(13, [onnx_node("If", ["c"], ["y"], [graph_attr("then_branch", branch),
+                                                          graph_attr("else_branch", leaf)])],
+                      [onnx_value("c", []), onnx_value("x", [2])], [onnx_value("y", [2])])
 
 
 SIXTEEN = [float(v) for v in range(16)]
@@ -235,6 +285,103 @@ FILES = {
                                       ints("strides", [2, 2])])], [onnx_value("x", [1, 1, 2**40, 2])],
         [onnx_value("y", [1, 1, 2**39, 1])]),
 }
+
+# One ONNX model per op family, each with what shape inference (the library's or irlint's) would divide,
+# index, allocate or loop by taken to its limit. Every node of a model is inferred: none may crash, hang or
+# allocate in proportion to a number in the file.
+BIG, HUGE = 2**40, 2**62
+FILES.update({
+    # elementwise: broadcasting dims of 2^40, and an Expand to [2^40, 2^40]
+    "onnx_add_broadcast_2e40.onnx": one_node(13, "Add", [("x", [BIG, 1]), ("y", [1, BIG])], [("z", [BIG, BIG])]),
+    "onnx_expand_2e40_squared.onnx": one_node(13, "Expand", [("x", [1, 1]), "s"], [("y", [BIG, BIG])], (),
+                                              [onnx_i64_initializer("s", [BIG, BIG])]),
+    # shape manipulation
+    "onnx_reshape_two_minus_one.onnx": one_node(13, "Reshape", [("x", [2, 3]), "s"], [("y", [6])], (),
+                                                [onnx_i64_initializer("s", [-1, -1])]),
+    "onnx_reshape_target_2e62.onnx": one_node(13, "Reshape", [("x", [2, 3]), "s"], [("y", [6])], (),
+                                              [onnx_i64_initializer("s", [HUGE, HUGE])]),
+    "onnx_transpose_perm_out_of_range.onnx": one_node(13, "Transpose", [("x", [2, 3])], [("y", [3, 2])],
+                                                      [ints("perm", [0, HUGE])]),
+    "onnx_transpose_perm_duplicate.onnx": one_node(13, "Transpose", [("x", [2, 3])], [("y", [3, 2])],
+                                                   [ints("perm", [1, 1])]),
+    "onnx_concat_axis_2e62.onnx": one_node(13, "Concat", [("a", [2, 3]), ("b", [2, 3])], [("y", [4, 3])],
+                                           [int_attr("axis", HUGE)]),
+    "onnx_flatten_axis_out_of_range.onnx": one_node(13, "Flatten", [("x", [2, 3])], [("y", [1, 6])],
+                                                    [int_attr("axis", -100)]),
+    "onnx_squeeze_axes_int64_min.onnx": one_node(13, "Squeeze", [("x", [1, 3]), "a"], [("y", [3])], (),
+                                                 [onnx_i64_initializer("a", [-2**63])]),
+    "onnx_unsqueeze_axes_2e40.onnx": one_node(13, "Unsqueeze", [("x", [3]), "a"], [("y", [1, 3])], (),
+                                              [onnx_i64_initializer("a", [BIG])]),
+    "onnx_split_sizes_overflow.onnx": one_node(13, "Split", [("x", [3]), "s"], [("y", [1]), ("z", [2])], (),
+                                               [onnx_i64_initializer("s", [HUGE, 3 - HUGE])]),
+    "onnx_depthtospace_blocksize_zero.onnx": one_node(13, "DepthToSpace", [("x", [1, 4, 2, 2])],
+                                                      [("y", [1, 1, 4, 4])], [int_attr("blocksize", 0)]),
+    "onnx_spacetodepth_blocksize_2e62.onnx": one_node(13, "SpaceToDepth", [("x", [1, 1, 4, 4])],
+                                                      [("y", [1, 4, 2, 2])], [int_attr("blocksize", HUGE)]),
+    # tensor: gathers, repeats, generators, slices and pads
+    "onnx_gather_axis_out_of_range.onnx": one_node(13, "Gather", [("x", [2, 3]), ("i", [2])], [("y", [2, 3])],
+                                                   [int_attr("axis", 7)]),
+    "onnx_tile_repeats_1e12.onnx": one_node(13, "Tile", [("x", [2, 3]), "r"], [("y", [2, 3])], (),
+                                            [onnx_i64_initializer("r", [10**12, 10**12])]),
+    "onnx_constantofshape_2e40_squared.onnx": one_node(13, "ConstantOfShape", ["s"], [("y", [BIG, BIG])], (),
+                                                       [onnx_i64_initializer("s", [BIG, BIG])]),
+    "onnx_range_2e62.onnx": one_node(13, "Range", ["a", "b", "c"], [("y", [HUGE])], (),
+                                     [onnx_i64_initializer("a", [0], []), onnx_i64_initializer("b", [HUGE], []),
+                                      onnx_i64_initializer("c", [1], [])]),
+    "onnx_onehot_depth_2e62.onnx": one_node(11, "OneHot", [("i", [3]), "d", "v"], [("y", [3, HUGE])], (),
+                                            [onnx_i64_initializer("d", [HUGE], []),
+                                             onnx_f32_initializer("v", [0.0, 1.0])]),
+    "onnx_slice_step_zero.onnx": one_node(13, "Slice", [("x", [4]), "s", "e", "a", "t"], [("y", [4])], (),
+                                          [onnx_i64_initializer("s", [0]), onnx_i64_initializer("e", [4]),
+                                           onnx_i64_initializer("a", [0]), onnx_i64_initializer("t", [0])]),
+    "onnx_pad_2e62.onnx": one_node(13, "Pad", [("x", [2, 3]), "p"], [("y", [2, 3])], (),
+                                   [onnx_i64_initializer("p", [HUGE, 0, HUGE, 0])]),
+    "onnx_resize_scales_1e30.onnx": one_node(13, "Resize", [("x", [1, 1, 4, 4]), "", "s"], [("y", [1, 1, 8, 8])],
+                                             (), [onnx_f32_initializer("s", [1.0, 1.0, 1e30, 1e30])]),
+    # convolution and matrix products
+    "onnx_conv_group_zero.onnx": one_node(13, "Conv", [("x", [1, 2, 4, 4]), "w"], [("y", [1, 2, 3, 3])],
+                                          [int_attr("group", 0)], [onnx_initializer("w", [2, 1, 2, 2])]),
+    "onnx_convtranspose_output_padding_2e62.onnx": one_node(
+        13, "ConvTranspose", [("x", [1, 1, 4, 4]), "w"], [("y", [1, 1, 5, 5])],
+        [ints("output_padding", [HUGE, 0]), ints("strides", [HUGE, 1])], [onnx_initializer("w", [1, 1, 2, 2])]),
+    "onnx_matmul_scalars.onnx": one_node(13, "MatMul", [("a", []), ("b", [])], [("y", [])]),
+    "onnx_gemm_inner_mismatch.onnx": one_node(13, "Gemm", [("a", [2, 3]), ("b", [4, 5])], [("y", [2, 5])]),
+    # reductions and normalizations
+    "onnx_reducesum_axes_2e62.onnx": one_node(13, "ReduceSum", [("x", [2, 3]), "a"], [("y", [1, 3])], (),
+                                              [onnx_i64_initializer("a", [HUGE])]),
+    "onnx_batchnorm_scale_rank.onnx": one_node(
+        15, "BatchNormalization", [("x", [1, 2, 4, 4]), "s", "b", "m", "v"], [("y", [1, 2, 4, 4])], (),
+        [onnx_initializer(n, [3, 3]) for n in "sbmv"]),
+    "onnx_layernorm_axis_out_of_range.onnx": one_node(17, "LayerNormalization", [("x", [2, 3]), "s"],
+                                                      [("y", [2, 3])], [int_attr("axis", 100)],
+                                                      [onnx_initializer("s", [3])]),
+    "onnx_topk_k_2e62.onnx": one_node(11, "TopK", [("x", [2, 3]), "k"], [("v", [2, 3]), ("i", [2, 3])], (),
+                                      [onnx_i64_initializer("k", [HUGE])]),
+    # recurrent: a hidden size of 2^62
+    "onnx_lstm_hidden_2e62.onnx": one_node(14, "LSTM", [("x", [1, 1, 2]), "w", "r"], [("y", [1, 1, 1, 2])],
+                                           [int_attr("hidden_size", HUGE)],
+                                           [onnx_initializer("w", [1, 8, 2]), onnx_initializer("r", [1, 8, 2])]),
+    # detection
+    "onnx_nms_boxes_rank.onnx": one_node(11, "NonMaxSuppression", [("b", [1, 4]), ("s", [1, 1, 4])],
+                                         [("y", ["n", 3])]),
+    "onnx_roialign_output_2e40.onnx": one_node(
+        16, "RoiAlign", [("x", [1, 1, 4, 4]), ("r", [3]), ("i", [3])], [("y", [3, 1, BIG, BIG])],
+        [int_attr("output_height", BIG), int_attr("output_width", BIG)]),
+    # misc: an equation that is no equation
+    "onnx_einsum_bad_equation.onnx": one_node(12, "Einsum", [("x", [2, 3])], [("y", [2])],
+                                              [text("equation", "ab,,->" + "." * 1000)]),
+    # control flow: branches missing, a body missing, a scan count of 2^62, Ifs nested 25 and 60 deep
+    "onnx_if_no_branches.onnx": one_node(13, "If", [("c", [])], [("y", [2])]),
+    "onnx_loop_no_body.onnx": one_node(13, "Loop", ["m", ("c", [])], [("y", [2])], (),
+                                       [onnx_i64_initializer("m", [3], [])]),
+    "onnx_scan_inputs_2e62.onnx": one_node(11, "Scan", [("x", [2, 3])], [("y", [2, 3])], [
+        int_attr("num_scan_inputs", HUGE),
+        graph_attr("body", onnx_graph([onnx_node("Identity", ["u"], ["v"])], [onnx_value("u", [3])],
+                                      [onnx_value("v", [3])], name="body"))]),
+    "onnx_if_nested_25.onnx": nested_ifs(25),
+    # protobuf's recursion limit (100 messages deep) makes this one unreadable
+    "onnx_if_nested_60.onnx": nested_ifs(60),
+})
 
 
 def main(argv):

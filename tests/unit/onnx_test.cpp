@@ -694,6 +694,51 @@ TEST_CASE("onnx: a node whose output shape ONNX's shape inference does not know 
     CHECK(c->report.layers[2].inferred_types[0] == ElementType::f32);
 }
 
+TEST_CASE("onnx: a node ONNX's shape inference rejects is an error on that node, not on the nodes after it") {
+    // Reshape to [-1,-1]: ONNX rejects two -1s; the nodes before it are still inferred and checked.
+    const auto c = check_model(conv_add_reshape([](onnx::GraphProto& g) {
+        auto* s = g.mutable_initializer(2);
+        s->clear_int64_data();
+        s->add_int64_data(-1);
+        s->add_int64_data(-1);
+        auto* relu = g.add_node();
+        relu->set_op_type("Relu");
+        relu->add_input("y");
+        relu->add_output("z");
+    }));
+    REQUIRE(c->report.diagnostics.size() == 1);
+    const Diagnostic& d = c->report.diagnostics[0];
+    CHECK(d.rule == rule::input_invalid.id);
+    CHECK(d.layer.type == "Reshape");
+    CHECK(d.message == "Reshape 'Reshape_node': ONNX's shape inference rejects the node: [ShapeInferenceError] Target "
+                       "shape may not have multiple -1 dimensions");
+    CHECK(c->report.checked == 2);
+    CHECK(c->report.layers[2].status == LayerStatus::invalid);
+    CHECK(c->report.layers[3].not_checked == "an input comes from a node ONNX's shape inference rejects");
+    // The isolated child sends the rejections as the library gives them in-process.
+    const auto model = describe_onnx(c->onnx.proto, "t.onnx");
+    CHECK(isolated_library_shape_inference(model).rejected == library_shape_inference(model).rejected);
+}
+
+TEST_CASE("onnx: an attribute ONNX's shape inference rejects is attr-invalid") {
+    const auto c = check_model(conv_add_reshape([](onnx::GraphProto& g) {
+        auto* t = g.add_node();
+        t->set_op_type("Transpose");
+        t->add_input("y");
+        t->add_output("t");
+        auto* perm = t->add_attribute();
+        perm->set_name("perm");
+        perm->set_type(onnx::AttributeProto::INTS);
+        perm->add_ints(1);
+        perm->add_ints(1);
+    }));
+    REQUIRE(c->report.diagnostics.size() == 1);
+    CHECK(c->report.diagnostics[0].rule == rule::attr_invalid.id);
+    CHECK(c->report.diagnostics[0].message ==
+          "Transpose 't': ONNX's shape inference rejects the node: [TypeInferenceError] Attribute perm for Transpose has "
+          "repeated value: 1");
+}
+
 TEST_CASE("onnx: a model importing an opset newer than the library knows gets one note") {
     auto m = conv_add_reshape();
     m->mutable_opset_import(0)->set_version(99);
