@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -128,7 +129,7 @@ private:
         for (size_t i : index.topo_order) {
             if (row_of[i] != kNoRow) {
                 check_layer(graph, index, i, rows[row_of[i]]);
-                if (new_inputs_) pass_on_unknown_outputs(i, rows[row_of[i]]);
+                if (reinferring()) pass_on_unknown_outputs(i, rows[row_of[i]]);
             }
             else if (opset_named(graph.layers[i]))
                 ++unsupported_[graph.layers[i].type];
@@ -215,7 +216,9 @@ private:
             return;
         }
         shapes.op = lookup->entry;
-        OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}, !new_inputs_};
+        OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}, !reinferring(), {}};
+        if (reinferring() && !l.bodies.empty() && depth_ < kMaxBodyDepth)
+            in.bodies = [this](size_t g, const BodyPorts& parameters) { return reinfer_body(g, parameters); };
         // The shapes move to the op and back, through buffers kept from layer to layer: a large model has one
         // per input port.
         op_inputs_.clear();
@@ -265,11 +268,11 @@ private:
         for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k) produced_[k].shape = &dynamic_rank_;
     }
 
-    // In a re-inference (new_inputs_) consumers see every inferred output.
+    // In a re-inference consumers see every inferred output.
     void pass_on_conflicting_outputs(size_t i, const LayerShapes& shapes) {
         for (size_t k = 0; k < shapes.inferred.size() && k < shapes.declared.size(); ++k) {
             Produced& p = produced(i, k);
-            if (new_inputs_ || !shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
+            if (reinferring() || !shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
             if (k < shapes.inferred_types.size() && shapes.inferred_types[k]) p.type = shapes.inferred_types[k];
         }
     }
@@ -412,6 +415,17 @@ private:
                 return;
             }
         }
+        if (body_parameters_) {
+            const auto it = body_parameters_->find(&l);
+            if (it != body_parameters_->end()) {
+                shapes.inferred = {it->second.shape};
+                if (it->second.type) shapes.inferred_types = {*it->second.type};
+                if (l.outputs.empty()) return;
+                produced(i, 0).shape = &shapes.inferred[0];
+                if (it->second.type) produced(i, 0).type = it->second.type;
+                return;
+            }
+        }
         const std::string_view* text = l.attr("shape");
         if (!text) return;
         std::string error;
@@ -504,6 +518,30 @@ private:
     const LayerRows rows_;
     ModelReport& r_;
     const std::map<std::string, Shape, std::less<>>* new_inputs_;  // a re-inference: the Parameters' new shapes
+    // A body inferred again (reinfer_body): its Parameters' shapes, and how deep in bodies it is.
+    const BodyPorts* body_parameters_ = nullptr;
+    int depth_ = 0;
+    static constexpr int kMaxBodyDepth = 16;
+
+    bool reinferring() const { return new_inputs_ || body_parameters_; }
+
+    // Body graph g inferred again from new Parameter shapes (a TensorIterator's, Loop's or If's, as OpenVINO
+    // infers it again when the layer's inputs change): what each of its Results is given. What the body
+    // rejects is the reshape's finding too.
+    BodyPorts reinfer_body(size_t g, const BodyPorts& parameters) {
+        ModelReport body;
+        ModelChecker nested(model_, LayerRows::all, body);
+        nested.body_parameters_ = &parameters;
+        nested.depth_ = depth_ + 1;
+        nested.check_graph(g);
+        BodyPorts results;
+        for (const LayerShapes& s : body.layers)
+            if (s.layer->kind == LayerKind::result && !s.inputs.empty())
+                results[s.layer] = {s.inputs[0], s.input_types.empty() ? std::nullopt : s.input_types[0]};
+        for (Diagnostic& d : body.diagnostics)
+            if (d.severity == Severity::error) r_.diagnostics.push_back(std::move(d));
+        return results;
+    }
     const Shape dynamic_rank_ = Shape::dynamic_rank();
     std::vector<Produced> produced_;      // the current graph's output ports, layer by layer
     std::vector<size_t> first_output_;    // per layer of the current graph, and one past the last
@@ -534,6 +572,11 @@ ModelReport reinfer_model(const Model& model, const std::map<std::string, Shape,
     std::erase_if(report.diagnostics, [](const Diagnostic& d) {
         return d.rule == rule::output_shape_mismatch.id || d.rule == rule::output_type_mismatch.id ||
                d.rule == rule::edge_shape_mismatch.id;
+    });
+    // A body inferred again more than once (a Loop's second pass, the body's own check) says the same twice.
+    std::set<std::tuple<int, std::string, std::string, std::string>> seen;
+    std::erase_if(report.diagnostics, [&seen](const Diagnostic& d) {
+        return !seen.insert({d.line, d.rule, d.layer.id, d.message}).second;
     });
     mark_layers_with_errors(report);
     return report;

@@ -17,6 +17,7 @@ public:
         shapes_.status = LayerStatus::ok;
         OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values, in_.reals);
         ctx.set_model(in_.model);
+        ctx.set_body_reinferrer(in_.bodies);
         std::vector<OpOutput> outputs;
         in_.entry->infer(ctx, outputs);
         if (ctx.failed()) {

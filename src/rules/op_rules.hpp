@@ -26,6 +26,7 @@ struct OpLayerInput {
     // legacy precision (f16 and bf16 as f32), the precision Model Optimizer declares.
     std::span<const uint8_t> outputs_legacy_f32;
     bool compare_declared = true;         // false in a re-inference: the declared dims are the old ones
+    OpContext::BodyReinferrer bodies;     // set in a re-inference: infers a body again (TensorIterator, Loop, If)
 };
 
 // Fills shapes.inferred / inferred_types / status / checked / not_checked and appends diagnostics; returns the

@@ -162,3 +162,21 @@ TEST_CASE("--reshape arguments name a Parameter, or the one there is") {
     REQUIRE(one);
     CHECK(one->at("x").str() == "[2,3,16,16]");
 }
+
+TEST_CASE("a TensorIterator's body is inferred again from the new inputs, and what it rejects is reported") {
+    ReadResult read = read_model(std::string(IRLINT_TESTDATA) + "/valid/tensor_iterator.xml");
+    REQUIRE(read.model);
+    // Batch 4 and 32 steps: the body's slice is [4,1,8], its Add gives [4,1,8], the outputs follow it.
+    const ReshapeResult b4 = reshape_model(*read.model, {{"x", dims("4,32,8")}, {"h", dims("4,1,8")}});
+    CHECK(b4.incompatible.empty());
+    const LayerShapes& ti = row(b4.after, "ti");
+    REQUIRE(ti.inferred.size() == 2);
+    CHECK(ti.inferred[0].str() == "[4,32,8]");
+    CHECK(ti.inferred[1].str() == "[4,1,8]");
+    // Eight features no longer broadcast with the hidden state's eight: the body's Add says so, once.
+    const ReshapeResult narrow = reshape_model(*read.model, {{"x", dims("1,16,6")}});
+    REQUIRE(narrow.incompatible.size() == 1);
+    CHECK(narrow.incompatible[0].layer.name == "h_next");
+    CHECK(narrow.incompatible[0].message == "Add-1: [1,1,6] and [1,1,8] do not broadcast (numpy): dim 2 is 6 against 8");
+    CHECK(row(narrow.after, "ti").inferred[0].str() == "[...]");
+}

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -51,11 +52,20 @@ struct OpProblem {
     std::string message;
 };
 
+// A body's Parameters or Results in a re-inference: the shape and type each takes or is given.
+struct BodyPort {
+    Shape shape;
+    std::optional<ElementType> type;
+};
+using BodyPorts = std::map<const Layer*, BodyPort>;
+
 class OpContext {
 public:
     using ValueSource = std::function<const TensorValue*(size_t input)>;
     // Floating-point values (Interpolate's scales): a small f32/f64 Const's data.
     using RealSource = std::function<const std::vector<double>*(size_t input)>;
+    // Infers the body graph `graph` of the model again from its Parameters' new shapes; gives its Results.
+    using BodyReinferrer = std::function<BodyPorts(size_t graph, const BodyPorts& parameters)>;
 
     OpContext(const Layer& layer, int version, std::span<const OpInput> inputs, ValueSource values,
               RealSource reals = {})
@@ -66,6 +76,13 @@ public:
     const Model* model() const { return model_; }
     void set_model(const Model* model) { model_ = model; }
     int version() const { return version_; }  // the op's version: 1, 3, 4, 8, ...
+    // In a re-inference (`infer --reshape`), OpenVINO infers a body again from the layer's new inputs; in a
+    // check the body's declared dims are OpenVINO's inference already. nullopt when there is no re-inference.
+    std::optional<BodyPorts> reinfer_body(size_t graph, const BodyPorts& parameters) const {
+        if (!body_reinferrer_) return std::nullopt;
+        return body_reinferrer_(graph, parameters);
+    }
+    void set_body_reinferrer(BodyReinferrer f) { body_reinferrer_ = std::move(f); }
     size_t input_count() const { return inputs_.size(); }
     const Shape& shape(size_t i) const { return inputs_[i].shape; }
     std::optional<ElementType> type(size_t i) const { return inputs_[i].type; }
@@ -127,6 +144,7 @@ private:
     std::optional<std::string> unknown_reason_;
     bool explain_ = false;
     const Model* model_ = nullptr;
+    BodyReinferrer body_reinferrer_;
 };
 
 // One op's inference: reads ctx, fills `out` (one entry per output it infers).

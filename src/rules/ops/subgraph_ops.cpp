@@ -1,6 +1,7 @@
 // The ops with bodies: TensorIterator, Loop and If, as OpenVINO's tensor_iterator.cpp, loop.cpp and if.cpp
 // infer them from their port maps and the shapes their bodies declare (the layers inside a body are checked
-// on their own, as graphs of their own).
+// on their own, as graphs of their own); in a re-inference, from their bodies inferred again from the new
+// inputs.
 
 #include <algorithm>
 #include <string>
@@ -239,6 +240,58 @@ std::optional<int64_t> absolute(int64_t v) {
     return v < 0 ? (CheckedInt(0) - CheckedInt(v)).get() : std::optional<int64_t>(v);
 }
 
+// ---------------------------------------------------------------- a body inferred again
+
+// The shape a body Parameter takes from the layer's input: one part of part_size along a sliced input's axis,
+// the whole input otherwise (an invariant input, or a merged one's first value).
+BodyPort parameter_port(const OpContext& ctx, const InputDesc& in) {
+    BodyPort p{ctx.shape(in.input), ctx.type(in.input)};
+    if (in.kind != InputDesc::Kind::sliced || p.shape.rank_dynamic) return p;
+    const auto axis = static_cast<uint64_t>(in.entry->axis);
+    if (axis < p.shape.rank()) p.shape.dims[axis] = in.entry->part_size > 0 ? Dim(in.entry->part_size) : Dim::dynamic();
+    return p;
+}
+
+// `fed` with the dims in which `back` (what the body hands back to it) disagrees made dynamic.
+Shape relaxed(const Shape& fed, const Shape& back) {
+    if (fed.rank_dynamic) return fed;
+    if (back.rank_dynamic || back.rank() != fed.rank()) return Shape::dynamic_rank();
+    Shape out = fed;
+    for (size_t i = 0; i < out.rank(); ++i)
+        if (!Dim::merge(fed.dims[i], back.dims[i])) out.dims[i] = Dim::dynamic();
+    return out;
+}
+
+// In a re-inference, body b inferred again from the layer's inputs. A Loop's body runs again when what it
+// hands back disagrees with what it was fed, with the disagreeing dims made dynamic, as OpenVINO's does.
+std::optional<BodyPorts> reinferred_body(const OpContext& ctx, const Descriptions& d, uint8_t b, bool loop) {
+    BodyPorts parameters;
+    for (const InputDesc& in : d.inputs) parameters[in.parameter] = parameter_port(ctx, in);
+    const size_t graph = ctx.layer().bodies[b];
+    auto results = ctx.reinfer_body(graph, parameters);
+    if (!results || !loop) return results;
+    bool fed_again = false;
+    for (const InputDesc& in : d.inputs) {
+        const auto back = in.kind == InputDesc::Kind::merged ? results->find(in.result) : results->end();
+        if (back == results->end()) continue;
+        Shape& fed = parameters[in.parameter].shape;
+        Shape wider = relaxed(fed, back->second.shape);
+        if (wider == fed) continue;
+        fed = std::move(wider);
+        fed_again = true;
+    }
+    return fed_again ? ctx.reinfer_body(graph, parameters) : results;
+}
+
+// What a body Result gives: what the body inferred again gives it, else what the body declares.
+BodyValue body_result(const std::optional<BodyPorts>& again, const Graph& graph, const Layer& result) {
+    BodyValue declared = result_value(graph, result);
+    if (!again) return declared;
+    const auto it = again->find(&result);
+    if (it == again->end()) return {Shape::dynamic_rank(), declared.type};
+    return {it->second.shape, it->second.type ? it->second.type : declared.type};
+}
+
 // ---------------------------------------------------------------- TensorIterator
 
 // OpenVINO counts a negative start or end from the end of the sliced dim.
@@ -347,9 +400,10 @@ void infer_tensor_iterator(OpContext& ctx, std::vector<OpOutput>& out) {
         iterations = *n;
     }
     if (!output_count_matches(ctx, d->outputs.size())) return;
+    const auto again = reinferred_body(ctx, *d, 0, false);
     out.resize(d->outputs.size());
     for (const OutputDesc& o : d->outputs) {
-        BodyValue v = result_value(*d->body, *o.result);
+        BodyValue v = body_result(again, *d->body, *o.result);
         out[o.output].type = v.type;
         if (!o.entry->has_axis) {
             out[o.output].shape = std::move(v.shape);
@@ -539,9 +593,10 @@ void infer_loop(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     }
     if (!output_count_matches(ctx, d->outputs.size())) return;
+    const auto again = reinferred_body(ctx, *d, 0, true);
     out.resize(d->outputs.size());
     for (const OutputDesc& o : d->outputs) {
-        BodyValue v = result_value(*d->body, *o.result);
+        BodyValue v = body_result(again, *d->body, *o.result);
         out[o.output].type = v.type;
         if (!o.entry->has_axis) {
             out[o.output].shape = loop_body_shape(ctx, *d, o, std::move(v.shape), no_iterations);
@@ -594,11 +649,13 @@ void infer_if(OpContext& ctx, std::vector<OpOutput>& out) {
     if (condition.failed) return;
     const size_t outputs = ctx.layer().outputs.size();
     out.assign(outputs, OpOutput{Shape::dynamic_rank(), std::nullopt, {}, {}});
+    const auto then_again = reinferred_body(ctx, *then_d, 0, false);
+    const auto else_again = reinferred_body(ctx, *else_d, 1, false);
     if (condition.value) {
         const Descriptions& d = *condition.value ? *then_d : *else_d;
         for (const OutputDesc& o : d.outputs) {
             if (o.output >= outputs) continue;
-            BodyValue v = result_value(*d.body, *o.result);
+            BodyValue v = body_result(*condition.value ? then_again : else_again, *d.body, *o.result);
             out[o.output] = OpOutput{std::move(v.shape), v.type, {}, {}};
         }
         return;
@@ -611,8 +668,8 @@ void infer_if(OpContext& ctx, std::vector<OpOutput>& out) {
                                               t ? "else_body" : "then_body"));
             return;
         }
-        const BodyValue tv = result_value(*then_d->body, *t->result);
-        const BodyValue ev = result_value(*else_d->body, *e->result);
+        const BodyValue tv = body_result(then_again, *then_d->body, *t->result);
+        const BodyValue ev = body_result(else_again, *else_d->body, *e->result);
         if (tv.type && ev.type && *tv.type != *ev.type && *tv.type != ElementType::dynamic &&
             *ev.type != ElementType::dynamic) {
             ctx.invalid_input(fmt::format("output {}: the then_body gives {} and the else_body {}; the types must be "
