@@ -45,14 +45,27 @@ bool strictly_relaxes(const Shape& wide, const Shape& narrow) {
     return true;
 }
 
-// New outputs irlint cannot tell: none (an op it does not infer), a dynamic rank after a failing layer, or
-// less precise than the declared ones where OpenVINO would know more (it tracks which dims are the same dim,
-// irlint only their bounds).
-bool outputs_unknown(const LayerShapes& s) {
+// New outputs irlint cannot tell: none (an op it does not infer), a dynamic rank after a failing layer, or,
+// when no input became less static, less precise than the declared ones where OpenVINO would know more (it
+// tracks which dims are the same dim, irlint only their bounds). New inputs with dynamic dims make outputs
+// with dynamic dims: a change, not an unknown.
+bool outputs_unknown(const LayerShapes& s, bool inputs_relaxed) {
     if (s.layer->kind == LayerKind::result) return false;
     if (s.inferred.size() != s.declared.size()) return true;
-    for (size_t k = 0; k < s.inferred.size(); ++k)
-        if (strictly_relaxes(s.inferred[k], s.declared[k])) return true;
+    for (size_t k = 0; k < s.inferred.size(); ++k) {
+        if (s.inferred[k].rank_dynamic && !s.declared[k].rank_dynamic) return true;
+        if (!inputs_relaxed && strictly_relaxes(s.inferred[k], s.declared[k])) return true;
+    }
+    return false;
+}
+
+// Whether some new input shape allows more than the Parameter's declared one ("?" for a batch of 1).
+bool relaxes_an_input(const ModelReport& before, const NewInputs& new_inputs) {
+    for (const LayerShapes& s : before.layers) {
+        if (s.layer->kind != LayerKind::parameter || s.graph != 0 || s.inferred.empty()) continue;
+        const auto it = new_inputs.find(s.layer->name);
+        if (it != new_inputs.end() && strictly_relaxes(it->second, s.inferred[0])) return true;
+    }
     return false;
 }
 
@@ -97,8 +110,9 @@ ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs) {
     r.before = check_model(model);
     r.after = reinfer_model(model, new_inputs);
     r.incompatible = new_rejections(r.before, r.after);
+    const bool inputs_relaxed = relaxes_an_input(r.before, new_inputs);
     for (const LayerShapes& s : r.after.layers) {
-        const bool unknown = outputs_unknown(s);
+        const bool unknown = outputs_unknown(s, inputs_relaxed);
         r.unknown_layers += unknown;
         r.changed_layers += !unknown && outputs_differ(s);
     }

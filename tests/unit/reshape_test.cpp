@@ -179,4 +179,9 @@ TEST_CASE("a TensorIterator's body is inferred again from the new inputs, and wh
     CHECK(narrow.incompatible[0].layer.name == "h_next");
     CHECK(narrow.incompatible[0].message == "Add-1: [1,1,6] and [1,1,8] do not broadcast (numpy): dim 2 is 6 against 8");
     CHECK(row(narrow.after, "ti").inferred[0].str() == "[...]");
+    // A dynamic batch asked for makes dynamic dims: layers that change, not layers irlint cannot tell.
+    const ReshapeResult any = reshape_model(*read.model, {{"x", dims("?,16,8")}, {"h", dims("?,1,8")}});
+    CHECK(row(any.after, "ti").inferred[0].str() == "[?,16,8]");
+    CHECK(any.changed_layers == 3);
+    CHECK(any.unknown_layers == 0);
 }
