@@ -223,7 +223,7 @@ private:
         // per input port.
         op_inputs_.clear();
         for (size_t p = 0; p < shapes.inputs.size(); ++p)
-            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p]});
+            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p], tensor_id(index, i, p)});
         in.inputs = op_inputs_;
         value_miss_.clear();
         graph_ = &graph;
@@ -275,6 +275,13 @@ private:
             if (reinferring() || !shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
             if (k < shapes.inferred_types.size() && shapes.inferred_types[k]) p.type = shapes.inferred_types[k];
         }
+    }
+
+    // The tensor that feeds input p of layer i, as the ops know it: its output port's place, plus one.
+    uint32_t tensor_id(const GraphIndex& index, size_t i, size_t p) const {
+        if (p >= index.producer_of[i].size() || !index.producer_of[i][p]) return 0;
+        const PortRef src = *index.producer_of[i][p];
+        return static_cast<uint32_t>(first_output_[src.layer] + src.port + 1);
     }
 
     void note_not_checked(const Layer& l, const std::string& reason) {

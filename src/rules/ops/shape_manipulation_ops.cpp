@@ -38,7 +38,12 @@ void infer_shape_of(OpContext& ctx, std::vector<OpOutput>& out) {
     o.shape.dims = {Dim(static_cast<int64_t>(data.rank()))};
     TensorValue value;
     value.reserve(data.rank());
-    for (const Dim& d : data.dims) value.push_back(dim_as_bound(d));
+    for (size_t k = 0; k < data.rank(); ++k) {
+        ValueBounds& b = value.emplace_back(dim_as_bound(data.dims[k]));
+        if (data.dims[k].is_static()) continue;
+        b.tensor = ctx.input(0).tensor;
+        b.dim = static_cast<uint32_t>(k);
+    }
     o.value = std::move(value);
     out.push_back(std::move(o));
 }
@@ -49,13 +54,17 @@ void infer_shape_of(OpContext& ctx, std::vector<OpOutput>& out) {
 struct ReshapePattern {
     std::vector<Dim> dims;
     std::optional<size_t> minus_one;
+    std::vector<std::optional<size_t>> input_dim;  // per target dim: the input's own dim it was taken from
 };
 
 std::optional<ReshapePattern> read_reshape_pattern(OpContext& ctx, const TensorValue& values) {
     ReshapePattern p;
     p.dims.reserve(values.size());
+    p.input_dim.resize(values.size());
+    const uint32_t input = ctx.input(0).tensor;
     for (size_t i = 0; i < values.size(); ++i) {
         const ValueBounds& b = values[i];
+        if (input != 0 && b.tensor == input) p.input_dim[i] = b.dim;
         if (b.lo == -1 && b.hi == -1) {
             if (p.minus_one) {
                 ctx.invalid_input(fmt::format("more than one dimension of the target shape is -1 (at {} and {})",
@@ -154,9 +163,13 @@ void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool sp
             }
         }
     } else {
+        // An input dim copied (special zero) or named by the target (its own ShapeOf) is the same dim on both
+        // sides: it takes no part in the -1.
+        std::vector<bool> same(data.rank(), false);
         for (size_t i = 0; i < pattern.dims.size(); ++i) {
             const Dim& pd = pattern.dims[i];
             const bool copy_input = special_zero && pd == Dim(0);
+            const auto named = pattern.input_dim[i];
             if (pattern.minus_one == i) {
                 shape.dims.push_back(Dim::dynamic());
             } else if (copy_input) {
@@ -167,13 +180,17 @@ void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool sp
                     return;
                 }
                 shape.dims.push_back(data.dims[i]);
+                same[i] = true;
+            } else if (named && *named < data.rank() && !same[*named] && Dim::merge(pd, data.dims[*named])) {
+                shape.dims.push_back(data.dims[*named]);
+                same[*named] = true;
             } else {
                 shape.dims.push_back(pd);
                 outs.push_back(pd);
             }
-            if (i < data.rank() && !copy_input) ins.push_back(data.dims[i]);
         }
-        for (size_t i = pattern.dims.size(); i < data.rank(); ++i) ins.push_back(data.dims[i]);
+        for (size_t i = 0; i < data.rank(); ++i)
+            if (!same[i]) ins.push_back(data.dims[i]);
     }
     if (!pattern.minus_one) return;
     ReshapeProduct p;
