@@ -1,12 +1,14 @@
 // irlint.run and irlint.compare: `irlint run` on arrays instead of .npy files. The model is read and checked,
 // the layer found and run, and the outputs compared as the command does it (exec/layer_run.hpp), with the
 // GIL released; the arrays go in and come out without copies where their dtype and layout allow
-// (arrays.hpp). What makes the command fail raises the exception of its kind with the command's message.
+// (arrays.hpp). What makes the command fail raises the exception of its kind with the message the command
+// prints: text from the model made printable.
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <pybind11/stl.h>
 
+#include "core/text.hpp"
 #include "exec/diagnosis/error_detail.hpp"
 #include "exec/io/npy.hpp"
 #include "exec/kernels/kernel_support.hpp"
@@ -23,6 +25,9 @@ namespace py = pybind11;
 
 namespace {
 
+// A message as `irlint run` prints it: the model's names and paths escaped where they hold control characters.
+std::string printed(const std::string& message) { return printable(message, kPrintedMessageChars); }
+
 // A model read and checked; the report points into the model.
 struct CheckedIr {
     Model model;
@@ -33,14 +38,15 @@ struct CheckedIr {
 // errors a model error listing them as the command prints them.
 std::unique_ptr<CheckedIr> read_checked(const std::string& path) {
     if (path.ends_with(".onnx"))
-        throw UsageError(fmt::format("{}: the Python module runs IR models (.xml); run ONNX models with `irlint run`",
-                                     path));
+        throw UsageError(
+            printed(fmt::format("{}: the Python module runs IR models (.xml); run ONNX models with `irlint run`", path)));
     ReadResult read = read_model(path);
     if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0)
-        throw UsageError(fmt::format("{}: {}", path, read.diagnostics[0].message));
+        throw UsageError(printed(fmt::format("{}: {}", path, read.diagnostics[0].message)));
     if (!read.model) {
         std::vector<std::string> lines;
-        for (const auto& d : read.diagnostics) lines.push_back(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule));
+        for (const auto& d : read.diagnostics)
+            lines.push_back(printed(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule)));
         throw ModelError(fmt::format("{}", fmt::join(lines, "\n")));
     }
     auto checked = std::make_unique<CheckedIr>();
@@ -52,8 +58,8 @@ std::unique_ptr<CheckedIr> read_checked(const std::string& path) {
 std::unique_ptr<RunnableLayer> find_layer(const CheckedIr& checked, const std::string& path, const std::string& layer) {
     std::string error;
     const LayerShapes* found = find_layer_to_run(checked.report, layer, &error);
-    if (!found) throw UsageError(fmt::format("{}: {}", path, error));
-    if (auto why = not_runnable(*found)) throw UsageError(fmt::format("{}: {}", path, *why));
+    if (!found) throw UsageError(printed(fmt::format("{}: {}", path, error)));
+    if (auto why = not_runnable(*found)) throw UsageError(printed(fmt::format("{}: {}", path, *why)));
     return ir_layer(*found);
 }
 
@@ -110,11 +116,11 @@ int thread_count(const std::optional<int>& threads) {
 [[noreturn]] void raise_run_error(const LayerRun& run) {
     switch (run.failure) {
         case RunFailure::layer:
-            throw ModelError(run.error);
+            throw ModelError(printed(run.error));
         case RunFailure::usage:
-            throw UsageError(run.error);
+            throw UsageError(printed(run.error));
         default:
-            throw DataError(run.error);
+            throw DataError(printed(run.error));
     }
 }
 

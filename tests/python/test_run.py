@@ -165,6 +165,8 @@ def test_adaptive_pool_output_size(cli, tmp_path):
 DTYPES = [  # IR precision, element type, NumPy dtype of the input
     ("FP32", "f32", np.float32), ("FP16", "f16", np.float16), ("FP64", "f64", np.float64),
     ("I8", "i8", np.int8), ("U8", "u8", np.uint8), ("I32", "i32", np.int32), ("I64", "i64", np.int64),
+    ("I16", "i16", np.int16), ("U16", "u16", np.uint16), ("U32", "u32", np.uint32), ("U64", "u64", np.uint64),
+    ("BOOL", "boolean", np.bool_),
 ]
 
 
@@ -267,6 +269,15 @@ def test_usage_errors_carry_the_cli_message(cli, tmp_path):
         with pytest.raises(irlint.UsageError) as e:
             irlint.run(model, layer, X3)
         assert str(e.value) == cli_error(err)
+
+
+def test_model_text_is_escaped_in_messages(cli, tmp_path):
+    model = tmp_path / "escape.xml"
+    model.write_text(MAXPOOL8.read_text().replace('name="pool"', 'name="po&#27;[31mol"'))
+    code, _, err, _ = irlint_run(cli, model, X3, layer="nope", tmp=tmp_path)
+    with pytest.raises(irlint.UsageError) as e:
+        irlint.run(model, "nope", X3)
+    assert "\x1b" not in str(e.value) and str(e.value) == cli_error(err)
 
 
 def test_more_expected_arrays_than_outputs(cli, tmp_path):
@@ -435,7 +446,9 @@ def test_gil_is_released_while_running_and_comparing(tmp_path):
         start = time.perf_counter()
         job()
         once = time.perf_counter() - start
-        pause, elapsed = longest_pause(lambda: [job() for _ in range(3)])
+        kept = []  # freed after the measurement: freeing an array holds the GIL, as for any NumPy array
+        pause, elapsed = longest_pause(lambda: kept.extend(job() for _ in range(3)))
+        kept.clear()
         assert once > 0.02, f"{name}: too little work to tell ({once:.3f} s)"
         assert pause < once / 2, f"{name}: another thread stood still for {pause:.3f} s; one call takes {once:.3f} s"
 
