@@ -79,35 +79,6 @@ std::optional<size_t> parse_size(const std::string& text) {
     return value << shift;
 }
 
-size_t default_memory_budget() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page_size <= 0) return size_t{4} << 30;
-    return static_cast<size_t>(pages) / 2 * static_cast<size_t>(page_size);
-}
-
-// The layer named by id, else by name; an ambiguous name is an error that lists the candidates.
-const LayerShapes* find_layer(const ModelReport& report, const std::string& wanted, std::string* error) {
-    for (const auto& l : report.layers)
-        if (l.layer->id == wanted && l.graph == 0) return &l;
-    std::vector<const LayerShapes*> by_name;
-    for (const auto& l : report.layers)
-        if (l.layer->name == wanted || l.layer->id == wanted) by_name.push_back(&l);
-    if (by_name.size() == 1) return by_name[0];
-    if (by_name.empty()) {
-        std::vector<std::string> pools;
-        for (const auto& l : report.layers)
-            if (is_runnable(l)) pools.push_back(fmt::format("{} '{}'", l.layer->id, l.layer->name));
-        *error = fmt::format("no layer with id or name '{}'{}{}", wanted,
-                             pools.empty() ? "" : "; pooling layers: ", fmt::join(pools, ", "));
-    } else {
-        std::vector<std::string_view> ids;
-        for (const auto* l : by_name) ids.push_back(l->layer->id);
-        *error =
-            fmt::format("'{}' names {} layers (ids {}): give the id", wanted, by_name.size(), fmt::join(ids, ", "));
-    }
-    return nullptr;
-}
-
 // An IR model: layers by id or name; only pooling layers run.
 class IrRunModel final : public RunModel {
 public:
@@ -115,14 +86,11 @@ public:
 
     LayerLookup find(const std::string& wanted) const override {
         LayerLookup found;
-        const LayerShapes* layer = find_layer(report_, wanted, &found.error);
+        const LayerShapes* layer = find_layer_to_run(report_, wanted, &found.error);
         if (!layer) return found;
-        if (!is_runnable(*layer)) {
+        if (auto why = not_runnable(*layer)) {
             const Layer& l = *layer->layer;
-            const std::string why = fmt::format(
-                "layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and AdaptiveMaxPool layers", l.id,
-                l.name, l.type);
-            found.refusal = Diagnostic{Severity::error, "", why, l.line, layer_ref(l)};
+            found.refusal = Diagnostic{Severity::error, "", *why, l.line, layer_ref(l)};
             return found;
         }
         found.layer = ir_layer(*layer);

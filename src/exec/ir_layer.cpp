@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/text.hpp"
 #include "exec/io/npy.hpp"
@@ -47,13 +48,8 @@ std::optional<Tensor> as_element_type(Tensor t, ElementType want, const std::str
     return std::nullopt;
 }
 
-std::optional<std::vector<int64_t>> read_output_size(const std::string& path, std::string* error) {
-    NpyRead r = read_npy(path, 1 << 20);
-    if (!r.tensor) {
-        *error = fmt::format("{}: {}", path, r.error);
-        return std::nullopt;
-    }
-    const Tensor& t = *r.tensor;
+// The values of an output_size tensor that `path` names, or nullopt with *error.
+std::optional<std::vector<int64_t>> output_size_values(const Tensor& t, const std::string& path, std::string* error) {
     if (t.rank() != 1 || (t.type() != ElementType::i32 && t.type() != ElementType::i64)) {
         *error = fmt::format("{}: output_size must be a 1D i32 or i64 array, not {} {}", path,
                              element_type_name(t.type()), shape_text(t.shape()));
@@ -62,6 +58,15 @@ std::optional<std::vector<int64_t>> read_output_size(const std::string& path, st
     std::vector<int64_t> values;
     for (size_t i = 0; i < t.size(); ++i) values.push_back(static_cast<int64_t>(t.value_as_double(i)));
     return values;
+}
+
+std::optional<std::vector<int64_t>> read_output_size(const std::string& path, std::string* error) {
+    NpyRead r = read_npy(path, 1 << 20);
+    if (!r.tensor) {
+        *error = fmt::format("{}: {}", path, r.error);
+        return std::nullopt;
+    }
+    return output_size_values(*r.tensor, path, error);
 }
 
 std::string first_error(const ParsedAttrs& attrs) {
@@ -79,6 +84,10 @@ public:
     std::string op_name() const override { return fmt::format("{}-{}", op_.type_name(), op_.version); }
     size_t output_count() const override { return layer_output_count(ls_); }
     bool takes_output_size() const override { return op_.is_adaptive(); }
+    std::optional<ElementType> input_type() const override {
+        std::string origin;
+        return declared_input_type(&origin);
+    }
 
     std::optional<std::string> unusable() const override {
         if (attrs_.usable()) return std::nullopt;
@@ -102,7 +111,9 @@ public:
         if (!op_.is_adaptive()) return std::nullopt;
         if (request.output_size_path) {
             std::string error;
-            output_size_ = read_output_size(*request.output_size_path, &error);
+            output_size_ = request.output_size
+                               ? output_size_values(*request.output_size, *request.output_size_path, &error)
+                               : read_output_size(*request.output_size_path, &error);
             return output_size_ ? std::nullopt : std::optional<std::string>(error);
         }
         if ((output_size_ = ls_.output_size)) return std::nullopt;
@@ -140,6 +151,35 @@ private:
 };
 
 }  // namespace
+
+const LayerShapes* find_layer_to_run(const ModelReport& report, const std::string& wanted, std::string* error) {
+    for (const auto& l : report.layers)
+        if (l.layer->id == wanted && l.graph == 0) return &l;
+    std::vector<const LayerShapes*> by_name;
+    for (const auto& l : report.layers)
+        if (l.layer->name == wanted || l.layer->id == wanted) by_name.push_back(&l);
+    if (by_name.size() == 1) return by_name[0];
+    if (by_name.empty()) {
+        std::vector<std::string> pools;
+        for (const auto& l : report.layers)
+            if (is_runnable(l)) pools.push_back(fmt::format("{} '{}'", l.layer->id, l.layer->name));
+        *error = fmt::format("no layer with id or name '{}'{}{}", wanted,
+                             pools.empty() ? "" : "; pooling layers: ", fmt::join(pools, ", "));
+    } else {
+        std::vector<std::string_view> ids;
+        for (const auto* l : by_name) ids.push_back(l->layer->id);
+        *error =
+            fmt::format("'{}' names {} layers (ids {}): give the id", wanted, by_name.size(), fmt::join(ids, ", "));
+    }
+    return nullptr;
+}
+
+std::optional<std::string> not_runnable(const LayerShapes& layer) {
+    if (is_runnable(layer)) return std::nullopt;
+    const Layer& l = *layer.layer;
+    return fmt::format("layer {} '{}' is a {}: irlint runs AvgPool, MaxPool, AdaptiveAvgPool and AdaptiveMaxPool layers",
+                       l.id, l.name, l.type);
+}
 
 std::unique_ptr<RunnableLayer> ir_layer(const LayerShapes& layer) { return std::make_unique<IrLayer>(layer); }
 

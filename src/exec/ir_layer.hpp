@@ -16,6 +16,13 @@ bool is_runnable(const LayerShapes& layer);
 // (MaxPool-8/14, AdaptiveMaxPool) and the layer declares their port. `run` reports and compares these only.
 size_t layer_output_count(const LayerShapes& layer);
 
+// The layer `run --layer` names: by id, else by name. nullptr with *error when there is none (the error lists
+// the pooling layers) or the name is ambiguous (it lists the ids).
+const LayerShapes* find_layer_to_run(const ModelReport& report, const std::string& wanted, std::string* error);
+
+// Why `run` cannot execute the layer (it is no pooling layer), or nullopt.
+std::optional<std::string> not_runnable(const LayerShapes& layer);
+
 // A runnable layer; it refers to `layer`, which must outlive it.
 std::unique_ptr<RunnableLayer> ir_layer(const LayerShapes& layer);
 

@@ -1,5 +1,7 @@
 #include "exec/layer_run.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -68,6 +70,15 @@ OutputRun output_run(size_t index, ElementType type, const std::vector<int64_t>&
     return o;
 }
 
+// An expected tensor for a bf16 output: f32 data (NumPy has no bf16) rounded to bf16, ties to even; u16 data
+// given in memory holds the bits of bf16 values (a file's u16 data stays u16). Any other tensor as it is.
+Tensor as_bf16(Tensor expected, ElementType computed, bool in_memory) {
+    if (computed != ElementType::bf16) return expected;
+    if (expected.type() == ElementType::f32) return convert_f32_to_bf16(expected);
+    if (expected.type() == ElementType::u16 && in_memory) return expected.retyped(ElementType::bf16);
+    return expected;
+}
+
 // Where the compared output's mismatches are (a second pass over the data only when there are any).
 MismatchMap mismatch_map(const Tensor& computed, const Tensor& expected, const OutputRun& o) {
     MismatchMapBuilder map(computed.shape());
@@ -91,15 +102,16 @@ public:
     }
 
 private:
-    bool fail(std::string message) {
+    bool fail(std::string message, RunFailure failure = RunFailure::data) {
         r_.error = std::move(message);
+        r_.failure = failure;
         return false;
     }
 
     bool execute() {
-        if (auto why = layer_.unusable()) return fail(*why);
+        if (auto why = layer_.unusable()) return fail(*why, RunFailure::layer);
         const size_t outputs = layer_.output_count();
-        if (auto excess = excess_files(req_, outputs, layer_.excess_subject())) return fail(*excess);
+        if (auto excess = excess_files(req_, outputs, layer_.excess_subject())) return fail(*excess, RunFailure::usage);
         std::optional<Tensor> x = load_input();
         if (!x) return false;
         if (auto error = layer_.prepare(*x, req_)) return fail(*error);
@@ -113,6 +125,10 @@ private:
         for (size_t i = 0; i < result.outputs.size(); ++i)
             if (!finish_output(i, result.outputs[i], expected[i])) return false;
         if (auto setup = layer_.convention_setup(*x)) explain(*setup, result.outputs, expected);
+        if (req_.keep_tensors) {
+            r_.input = std::move(*x);
+            r_.computed = std::move(result.outputs);
+        }
         return true;
     }
 
@@ -126,7 +142,9 @@ private:
         return result;
     }
 
-    bool compares_only() const { return named_outputs(req_.save_paths) == 0 && named_outputs(req_.expect_paths) > 0; }
+    bool compares_only() const {
+        return !req_.keep_tensors && named_outputs(req_.save_paths) == 0 && named_outputs(req_.expect_paths) > 0;
+    }
 
     // A run that saves nothing keeps no output (see ComparingSink). True when that settled every comparison.
     // Otherwise the usual run follows, which also explains mismatches: on `whole`, when the kernels kept
@@ -143,7 +161,9 @@ private:
                 ComparingSink::Output& o = plan.emplace_back(ComparingSink::Output{specs[i], nullptr, run.tolerance});
                 if (i >= outputs || path_of(req_.expect_paths, i).empty()) continue;
                 std::string ignored;  // the usual run reports it
-                auto e = layer_.read_tensor(req_.expect_paths[i], req_.max_bytes, &ignored);
+                auto e = i < req_.expected.size() && req_.expected[i]
+                             ? req_.expected[i]
+                             : layer_.read_tensor(req_.expect_paths[i], req_.max_bytes, &ignored);
                 if (!e || e->type() != specs[i].type || e->shape() != specs[i].shape) return nullptr;
                 expected[i] = std::move(e);
                 o.expected = &*expected[i];
@@ -191,7 +211,7 @@ private:
     }
 
     std::optional<Tensor> load_input() {
-        std::optional<Tensor> in = read(req_.input_path);
+        std::optional<Tensor> in = req_.input ? req_.input : read(req_.input_path);
         if (!in) return std::nullopt;
         std::string error;
         std::optional<Tensor> x = layer_.take_input(std::move(*in), req_.input_path, &error);
@@ -207,23 +227,23 @@ private:
     bool finish_output(size_t i, const Tensor& computed, std::optional<Tensor>& expected) {
         OutputRun o = output_run(i, computed.type(), computed.shape(), req_);
         if (const std::string& path = path_of(req_.expect_paths, i); !path.empty()) {
-            expected = compare_with(path, computed, o);
+            expected = compare_with(i, path, computed, o);
             if (!expected) return false;
         }
         if (const std::string& path = path_of(req_.save_paths, i); !path.empty()) {
-            if (auto error = write_npy(path, computed)) return fail(*error);
+            if (auto error = write_npy(path, computed)) return fail(*error, RunFailure::usage);
             o.saved_path = path;
         }
         add_output(std::move(o));
         return true;
     }
 
-    // The expected tensor, compared with `computed` into `o`; nullopt when it cannot be read.
-    std::optional<Tensor> compare_with(const std::string& path, const Tensor& computed, OutputRun& o) {
-        std::optional<Tensor> expected = read(path);
+    // Output i's expected tensor, compared with `computed` into `o`; nullopt when it cannot be read.
+    std::optional<Tensor> compare_with(size_t i, const std::string& path, const Tensor& computed, OutputRun& o) {
+        const bool in_memory = i < req_.expected.size() && req_.expected[i];
+        std::optional<Tensor> expected = in_memory ? req_.expected[i] : read(path);
         if (!expected) return std::nullopt;
-        if (computed.type() == ElementType::bf16 && expected->type() == ElementType::f32)
-            expected = convert_f32_to_bf16(*expected);
+        expected = as_bf16(std::move(*expected), computed.type(), in_memory);
         o.expect_path = path;
         o.comparison = compare_tensors(computed, *expected, o.tolerance, kernels::resolve_threads(req_.threads));
         if (o.comparison.compared()) o.map = mismatch_map(computed, *expected, o);
@@ -268,6 +288,12 @@ void finish_run(const LayerShapes& layer, LayerRun& run) {
     const bool compared =
         std::any_of(run.outputs.begin(), run.outputs.end(), [](const OutputRun& o) { return !o.expect_path.empty(); });
     if (run.status == RunStatus::ok && !compared) run.status = RunStatus::not_compared;
+}
+
+size_t default_memory_budget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0) return size_t{4} << 30;
+    return static_cast<size_t>(pages) / 2 * static_cast<size_t>(page_size);
 }
 
 LayerRun run_layer(RunnableLayer& layer, const RunRequest& request) {

@@ -1,7 +1,7 @@
 #pragma once
-// Runs one pooling layer of a model on tensor files, whatever the model's format: the input is checked
-// against the layer's declared input, the kernels compute every output, and each output is compared with
-// its expected tensor; a mismatching output gets its map and the conventions that explain it.
+// Runs one pooling layer of a model on tensor files or tensors in memory, whatever the model's format: the
+// input is checked against the layer's declared input, the kernels compute every output, and each output is
+// compared with its expected tensor; a mismatching output gets its map and the conventions that explain it.
 
 #include <optional>
 #include <string>
@@ -19,15 +19,21 @@
 
 namespace irlint {
 
+// A tensor given in memory (the Python module's arrays) takes the place of its file: the path then only names
+// it in messages and reports.
 struct RunRequest {
     std::string input_path;
+    std::optional<Tensor> input;                  // in memory: used instead of reading input_path
     std::optional<std::string> output_size_path;  // adaptive pools: overrides the Const output_size
+    std::optional<Tensor> output_size;            // in memory: used instead of reading output_size_path
     std::vector<std::string> expect_paths;        // per output, in port order; "" or missing: not compared
+    std::vector<std::optional<Tensor>> expected;  // per output, in memory: used instead of reading expect_paths[i]
     std::vector<std::string> save_paths;          // per output, in port order; "" or missing: not saved
     std::optional<double> atol, rtol;             // unset: the element type's default
     int threads = 0;
     size_t max_bytes = SIZE_MAX;  // memory budget for the tensors of this run
     bool error_detail = false;    // an output with mismatches gets its ErrorDetail (the HTML report)
+    bool keep_tensors = false;    // LayerRun keeps the input as the layer took it and every computed output
 };
 
 struct OutputRun {
@@ -50,18 +56,25 @@ struct OutputRun {
 enum class RunStatus { ok, mismatch, error, not_compared };
 std::string_view run_status_name(RunStatus s);
 
+// What stopped a run (status error): the layer itself, the tensors it was given, or a request asking for
+// more outputs than the layer has.
+enum class RunFailure { none, layer, data, usage };
+
 struct LayerRun {
     LayerRef layer;
     std::string version;  // "opset8"
     std::string op_name;  // "MaxPool-8"
     RunStatus status = RunStatus::ok;
     std::string error;  // why the layer could not run (status error)
+    RunFailure failure = RunFailure::none;
     std::vector<int64_t> input_shape;
     ElementType input_type = ElementType::f32;
     std::string input_path;
     std::vector<OutputRun> outputs;
     std::vector<std::string> warnings;  // the run is right, the file is not: an output declared otherwise
     double milliseconds = 0;            // kernel time
+    Tensor input;                       // with RunRequest::keep_tensors: the input as the layer took it
+    std::vector<Tensor> computed;       // with RunRequest::keep_tensors: the outputs, in port order
 };
 
 // What a model format supplies to `run`: how its layer takes its input and reads tensor files, and what
@@ -83,6 +96,8 @@ public:
     virtual std::string excess_subject() const { return op_name(); }
     // Whether `run --data DIR` gives it DIR/<id>.in1 as its second input (an adaptive pool's output_size).
     virtual bool takes_output_size() const { return false; }
+    // The element type its input must have, where the layer declares one.
+    virtual std::optional<ElementType> input_type() const { return std::nullopt; }
 
     // A tensor file (an input or an expected output), nullopt with *error when it cannot be read.
     virtual std::optional<Tensor> read_tensor(const std::string& path, size_t max_bytes, std::string* error) const;
@@ -106,5 +121,8 @@ std::optional<std::string> excess_files(const RunRequest& request, size_t output
 void finish_run(const LayerShapes& layer, LayerRun& run);
 
 LayerRun run_layer(RunnableLayer& layer, const RunRequest& request);
+
+// Half the physical memory: the budget of a run when none is given (`run --max-memory`).
+size_t default_memory_budget();
 
 }  // namespace irlint

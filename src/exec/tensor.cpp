@@ -70,6 +70,12 @@ Tensor Tensor::borrow(ElementType type, std::vector<int64_t> shape, const std::b
     return t;
 }
 
+Tensor Tensor::retyped(ElementType type) const {
+    Tensor t = *this;
+    if (element_type_bits(type) == element_type_bits(type_)) t.type_ = type;
+    return t;
+}
+
 size_t Tensor::byte_size() const { return size_ * static_cast<size_t>(element_type_bits(type_) / 8); }
 
 std::byte* Tensor::mutable_bytes() { return owned_ ? data_ : nullptr; }

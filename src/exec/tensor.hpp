@@ -47,6 +47,9 @@ public:
         return reinterpret_cast<T*>(mutable_bytes());
     }
 
+    // The same bytes read as `type`, an element type of the same width (u16 data holding bf16 values).
+    Tensor retyped(ElementType type) const;
+
     // Element i widened to double (f16/bf16 decoded, integers converted): for reports and comparison.
     double value_as_double(size_t i) const;
 
