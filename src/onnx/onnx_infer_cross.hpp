@@ -13,12 +13,21 @@
 
 namespace irlint {
 
+// What becomes of the nodes the library rejects. ignored: their outputs are left without a shape (what `check`
+// asks: a declaration is compared with what can be inferred). reported: the library runs strict, which still
+// infers every node it can and then names each node that failed; `infer --reshape` asks for that.
+enum class LibraryErrors { ignored, reported };
+
 struct LibraryShapes {
     std::optional<std::string> skipped;  // why there is no inference: a newer opset than the library knows, ...
     std::map<std::string, Shape> shapes;  // value name -> the shape the library infers
     std::map<std::string, int> elem_types;  // value name -> the TensorProto.DataType it infers (never 0)
+    // With LibraryErrors::reported, by index of a node of the main graph: the library's message for each node
+    // it rejected, and why each node the guard (onnx_infer_guard.hpp) kept from it was kept out.
+    std::map<size_t, std::string> node_errors;
+    std::map<size_t, std::string> withheld;
 };
 
-LibraryShapes library_shape_inference(const OnnxModel& model);
+LibraryShapes library_shape_inference(const OnnxModel& model, LibraryErrors errors = LibraryErrors::ignored);
 
 }  // namespace irlint
