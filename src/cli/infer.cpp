@@ -125,6 +125,24 @@ std::vector<Endpoint> model_endpoints(const ModelReport& report) {
     return out;
 }
 
+std::vector<Endpoint> endpoints_of(const CheckedModel& checked) {
+    if (!checked.onnx) return model_endpoints(*checked.report);
+    std::vector<Endpoint> out;
+    for (const auto& v : checked.onnx->values) out.push_back({v.kind, v.name, v.shape, v.type, {}});
+    return out;
+}
+
+std::string onnx_producer(const OnnxSummary& s) {
+    return s.producer_version.empty() ? s.producer_name : fmt::format("{} {}", s.producer_name, s.producer_version);
+}
+
+std::string opsets_text(const OnnxSummary& s) {
+    std::vector<std::string> out;
+    for (const auto& [domain, version] : s.opsets)
+        out.push_back(fmt::format("{} {}", domain.empty() ? "ai.onnx" : printable(domain), version));
+    return fmt::format("{}", fmt::join(out, ", "));
+}
+
 std::string glance_text(const InferOptions& o, const CheckedModel& checked) {
     std::string out = fmt::format("model {}", printable(o.model));
     if (const Model* m = checked.model) {
@@ -132,8 +150,14 @@ std::string glance_text(const InferOptions& o, const CheckedModel& checked) {
         if (m->producer.known()) out += fmt::format(", written by {}", printable(m->producer.describe()));
         out += ")";
     }
+    if (const auto& s = checked.onnx) {
+        out += fmt::format(" (ONNX IR v{}", s->ir_version);
+        if (!s->producer_name.empty()) out += fmt::format(", written by {}", printable(onnx_producer(*s)));
+        if (!s->opsets.empty()) out += fmt::format("; opsets {}", opsets_text(*s));
+        out += ")";
+    }
     out += "\n";
-    for (const Endpoint& e : model_endpoints(*checked.report))
+    for (const Endpoint& e : endpoints_of(checked))
         out += fmt::format("  {:<6}  {}  {}{}{}\n", e.kind, printable(e.name), e.shape.str(),
                            e.type ? fmt::format(":{}", element_type_name(*e.type)) : "",
                            e.layout.empty() ? "" : fmt::format("  layout {}", printable(e.layout)));
@@ -146,9 +170,16 @@ void write_glance(JsonWriter& json, const CheckedModel& checked) {
         json.field("ir_version", checked.model->ir_version);
         json.field("producer", checked.model->producer.describe());
     }
+    if (const auto& s = checked.onnx) {
+        json.field("ir_version", s->ir_version).field("producer", onnx_producer(*s));
+        json.key("opsets").begin_array();
+        for (const auto& [domain, version] : s->opsets)
+            json.begin_object().field("domain", domain).field("version", version).end();
+        json.end();
+    }
     for (const std::string_view kind : {"input", "output"}) {
         json.key(kind == "input" ? "inputs" : "outputs").begin_array();
-        for (const Endpoint& e : model_endpoints(*checked.report)) {
+        for (const Endpoint& e : endpoints_of(checked)) {
             if (e.kind != kind) continue;
             json.begin_object().field("name", e.name).key("dims").raw(dims_json(e.shape));
             if (e.type) json.field("type", element_type_name(*e.type));

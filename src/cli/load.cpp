@@ -53,7 +53,7 @@ std::optional<CheckedModel> load_checked_model(const std::string& path, int* exi
     mark_layers_with_errors(owner->report);
     const ModelReport* report = &owner->report;
     const Model* checked_model = &owner->model;
-    return CheckedModel{std::move(owner), report, checked_model};
+    return CheckedModel{std::move(owner), report, checked_model, std::nullopt};
 }
 
 }  // namespace irlint::cli

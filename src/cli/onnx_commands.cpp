@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
+#include "cli/reshape_report.hpp"
+#include "core/atomic_file.hpp"
+#include "core/text.hpp"
 #include "onnx/onnx_check.hpp"
+#include "onnx/onnx_reshape.hpp"
 #include "onnx/onnx_run.hpp"
 #include "rules/registry.hpp"
 
@@ -18,16 +22,54 @@ FileResult check_onnx_model_file(const std::string& path) { return check_onnx_fi
 
 namespace {
 
-std::shared_ptr<const OnnxCheck> load_onnx(const std::string& path, int* exit_code) {
+std::optional<OnnxModel> read_onnx_model(const std::string& path, int* exit_code) {
     OnnxRead read = read_onnx(path);
     if (!read.model) {
         const std::string why = read.missing ? "no such file or directory" : read.error;
         print_finding_error(fmt::format("{}: {}", path, why),
                             make_finding(rule::ir_structure, why));
         *exit_code = read.missing ? exit_code::usage : exit_code::findings;
-        return nullptr;
     }
-    return check_onnx(std::move(*read.model));
+    return std::move(read.model);
+}
+
+std::shared_ptr<const OnnxCheck> load_onnx(const std::string& path, int* exit_code) {
+    auto model = read_onnx_model(path, exit_code);
+    if (!model) return nullptr;
+    return check_onnx(std::move(*model));
+}
+
+ReshapeView onnx_view(const OnnxReshape& r, const NewInputs& inputs) {
+    ReshapeView v;
+    v.unit = "node";
+    v.unknown_why = "ONNX's shape inference does not infer them, or they follow a node that cannot take its inputs";
+    for (OnnxEndpoint& e : r.endpoints())
+        v.endpoints.push_back({e.kind, std::move(e.name), std::move(e.before), std::move(e.after), e.type});
+    for (const LayerShapes& a : r.after->report.layers) {
+        const size_t node = v.rows.size();
+        v.rows.push_back({a.layer, a.inputs, r.before->report.layers[node].declared, r.outputs_before(node), a.inferred,
+                          a.status});
+    }
+    v.inputs = inputs;
+    v.changed = r.changed_nodes;
+    v.unknown = r.unknown_nodes;
+    v.incompatible = r.incompatible;
+    return v;
+}
+
+int write_reshaped_onnx(const InferOptions& o, const OnnxReshape& r) {
+    std::string error;
+    const auto bytes = serialize_reshaped_onnx(r, error);
+    if (!bytes) {
+        print_error(fmt::format("-o {}: not written: {}", o.output, error));
+        return exit_code::findings;
+    }
+    if (const auto failed = write_file_atomically(o.output, *bytes)) {
+        print_error(fmt::format("-o {}: {}", o.output, *failed));
+        return exit_code::usage;
+    }
+    fmt::print(stderr, "irlint: wrote {}\n", printable(o.output));
+    return exit_code::ok;
 }
 
 // An ONNX model: nodes by name, index or output name; a node that is no pool runs into an error that says why.
@@ -55,11 +97,60 @@ private:
 
 }  // namespace
 
+namespace {
+
+// A value as the file declares it, else as the node that writes it is inferred.
+OnnxSummary::Value summary_value(const OnnxCheck& c, std::string_view kind, const std::string& name) {
+    OnnxSummary::Value v{kind, name, Shape::dynamic_rank(), std::nullopt};
+    if (const auto it = c.onnx.values.find(name); it != c.onnx.values.end()) {
+        v.type = it->second.type;
+        if (it->second.shape) v.shape = *it->second.shape;
+    }
+    if (!v.shape.rank_dynamic) return v;
+    for (const OnnxNode& n : c.onnx.nodes)
+        for (size_t k = 0; k < n.outputs.size(); ++k) {
+            const LayerShapes& ls = c.report.layers[n.index];
+            if (n.outputs[k] != name) continue;
+            if (k < ls.inferred.size()) v.shape = ls.inferred[k];
+            if (!v.type && k < ls.inferred_types.size()) v.type = ls.inferred_types[k];
+        }
+    return v;
+}
+
+OnnxSummary summarize(const OnnxCheck& c) {
+    OnnxSummary s;
+    s.ir_version = c.onnx.ir_version;
+    s.producer_name = c.onnx.producer_name;
+    s.producer_version = c.onnx.producer_version;
+    s.opsets.assign(c.onnx.opsets.begin(), c.onnx.opsets.end());
+    for (const std::string& name : c.onnx.input_order) s.values.push_back(summary_value(c, "input", name));
+    for (const std::string& name : c.onnx.outputs) s.values.push_back(summary_value(c, "output", name));
+    return s;
+}
+
+}  // namespace
+
 std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code) {
     auto c = load_onnx(path, exit_code);
     if (!c) return std::nullopt;
     const ModelReport* report = &c->report;
-    return CheckedModel{std::move(c), report, nullptr};
+    OnnxSummary summary = summarize(*c);
+    return CheckedModel{std::move(c), report, nullptr, std::move(summary)};
+}
+
+int run_onnx_reshape(const InferOptions& o) {
+    int failure = exit_code::ok;
+    const auto model = read_onnx_model(o.model, &failure);
+    if (!model) return failure;
+    std::string error;
+    const auto inputs = parse_reshape_arguments(onnx_graph_input_names(*model), "graph input", o.reshape, error);
+    if (!inputs) {
+        print_error(error);
+        return exit_code::usage;
+    }
+    const OnnxReshape r = reshape_onnx(*model, *inputs);
+    if (const int printed = print_reshape(o, onnx_view(r, *inputs)); printed != exit_code::ok) return printed;
+    return o.output.empty() ? exit_code::ok : write_reshaped_onnx(o, r);
 }
 
 std::unique_ptr<RunModel> load_onnx_run_model(const std::string& path, int* exit_code) {

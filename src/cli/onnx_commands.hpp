@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/run_common.hpp"
@@ -28,11 +30,26 @@ std::optional<std::string> hand_over_onnx_command();
 
 FileResult check_onnx_model_file(const std::string& path);
 
+// What `infer` shows of an ONNX model before its nodes.
+struct OnnxSummary {
+    struct Value {
+        std::string_view kind;  // "input" or "output"
+        std::string name;
+        Shape shape;  // as the file declares it, else as inferred
+        std::optional<ElementType> type;
+    };
+    int64_t ir_version = 0;
+    std::string producer_name, producer_version;
+    std::vector<std::pair<std::string, int64_t>> opsets;  // domain ("" for ai.onnx) and version
+    std::vector<Value> values;
+};
+
 // A checked model of either kind: the report's layers point into what `owner` keeps alive.
 struct CheckedModel {
     std::shared_ptr<const void> owner;
     const ModelReport* report = nullptr;
     const Model* model = nullptr;  // an IR model (its producer, IR version); null for ONNX
+    std::optional<OnnxSummary> onnx;  // an ONNX model's
 };
 // nullopt with *exit_code set (and the reason printed) when the model cannot be used.
 std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit_code);
@@ -40,6 +57,9 @@ std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit
 // The model `run` executes layers of; nullptr with *exit_code set (and the reason printed) when it cannot
 // be used.
 std::unique_ptr<RunModel> load_onnx_run_model(const std::string& path, int* exit_code);
+
+// `infer MODEL.onnx --reshape ...` (cli/reshape_report.hpp prints it); an exit code.
+int run_onnx_reshape(const InferOptions& o);
 
 // For --version: whether this build reads ONNX, and where from.
 std::string onnx_support_summary();

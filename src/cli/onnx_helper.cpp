@@ -83,6 +83,11 @@ std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit
     return std::nullopt;
 }
 
+int run_onnx_reshape(const InferOptions& o) {
+    print_unreadable(o.model, *hand_over_onnx_command());
+    return exit_code::usage;
+}
+
 std::unique_ptr<RunModel> load_onnx_run_model(const std::string& path, int* exit_code) {
     print_unreadable(path, *hand_over_onnx_command());
     *exit_code = exit_code::usage;

@@ -27,6 +27,11 @@ std::optional<CheckedModel> load_checked_onnx(const std::string& path, int* exit
     return std::nullopt;
 }
 
+int run_onnx_reshape(const InferOptions& o) {
+    print_unreadable(o.model, kNoOnnx);
+    return exit_code::usage;
+}
+
 std::string onnx_support_summary() { return "no (built without libonnx-dev; IR .xml only)"; }
 
 std::unique_ptr<RunModel> load_onnx_run_model(const std::string& path, int* exit_code) {

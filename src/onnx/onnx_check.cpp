@@ -78,18 +78,27 @@ public:
     explicit Checker(OnnxCheck& c) : c_(c) {
         for (const auto& [name, value] : c.onnx.values)
             if (value.shape) known_[name] = *value.shape;
+        for (const auto& n : c.onnx.nodes) produced_.insert(n.outputs.begin(), n.outputs.end());
     }
 
-    void run(bool cross_check) {
+    void run(bool cross_check, LibraryErrors errors) {
         const auto& nodes = c_.onnx.nodes;
+        std::optional<LibraryShapes> lib;
+        if (cross_check && !nodes.empty()) lib = isolated_library_shape_inference(c_.onnx, {}, errors);
+        if (lib && !lib->skipped) learn_undeclared(*lib);
         for (size_t i = 0; i < nodes.size(); ++i) c_.report.layers.push_back(check_node(nodes[i], i));
-        if (cross_check) use_library();
+        if (lib) use_library(*lib);
         std::stable_sort(c_.report.diagnostics.begin(), c_.report.diagnostics.end(),
                          [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
     }
 
 private:
     const Layer& layer(size_t i) const { return c_.model.graphs[0].layers[i]; }
+
+    // A pooling node whose input the file leaves undeclared takes it from the library's inference.
+    void learn_undeclared(const LibraryShapes& lib) {
+        for (const auto& [name, shape] : lib.shapes) known_.emplace(name, shape);
+    }
 
     void emit(Severity s, const Rule& rule, size_t node, std::string message) {
         const Layer& l = layer(node);
@@ -215,12 +224,10 @@ private:
     // AveragePool, MaxPool and the global pools of the default domain are irlint's to infer, in any opset.
     bool irlint_infers(const OnnxNode& n) const { return n.domain.empty() && onnx_pool_op_for(n.op_type, 1000); }
 
-    void use_library() {
+    void use_library(const LibraryShapes& lib) {
         std::vector<size_t> others;
         for (const auto& n : c_.onnx.nodes)
             if (!irlint_infers(n)) others.push_back(n.index);
-        if (others.empty() && c_.pools.empty()) return;
-        const LibraryShapes lib = isolated_library_shape_inference(c_.onnx);
         if (lib.skipped) {
             if (!others.empty())
                 emit(Severity::note, rule::unsupported_op, others[0],
@@ -228,47 +235,64 @@ private:
             return;
         }
         cross_check_pools(lib);
-        report_rejections(lib);
-        for (size_t i : others)
-            if (!lib.rejected.count(i)) check_with_library(c_.onnx.nodes[i], lib);
+        for (size_t i : others) check_with_library(c_.onnx.nodes[i], lib);
+        for (const auto& [i, message] : lib.node_errors)
+            if (i < c_.onnx.nodes.size()) library_rejects(c_.onnx.nodes[i], message, lib);
+        for (const auto& [i, why] : lib.withheld)
+            if (i < c_.onnx.nodes.size() && !irlint_infers(c_.onnx.nodes[i]))
+                emit(Severity::note, rule::unsupported_op, i,
+                     fmt::format("{} '{}' is not given to ONNX's shape inference: {}", c_.onnx.nodes[i].op_type,
+                                 c_.onnx.nodes[i].display_name(), why));
     }
 
-    // A node ONNX's shape inference rejects is one ONNX Runtime refuses to load. A node that fails only
-    // because an input comes from a rejected node has no type there: the first rejection says it all.
-    void report_rejections(const LibraryShapes& lib) {
-        std::set<std::string> from_rejected;
-        for (const auto& [index, reason] : lib.rejected) {
-            if (index >= c_.onnx.nodes.size()) continue;
-            const OnnxNode& n = c_.onnx.nodes[index];
-            const bool follows = std::any_of(n.inputs.begin(), n.inputs.end(),
-                                             [&](const std::string& v) { return from_rejected.count(v) > 0; });
-            from_rejected.insert(n.outputs.begin(), n.outputs.end());
-            if (irlint_infers(n)) {
-                report_pool_rejection(n, reason);
-                continue;
-            }
-            LayerShapes& ls = c_.report.layers[index];
-            ls.status = LayerStatus::invalid;
-            if (follows && reason.find("but instead is null") != std::string::npos) {
-                ls.not_checked = "an input comes from a node ONNX's shape inference rejects";
-                continue;
-            }
-            ls.not_checked = "ONNX's shape inference rejects it";
-            const bool attribute = reason.find("ttribute") != std::string::npos;
-            emit(Severity::error, attribute ? rule::attr_invalid : rule::input_invalid, index,
-                 fmt::format("{} '{}': ONNX's shape inference rejects the node: {}", n.op_type, n.display_name(), reason));
+    // A value the library had to start from: a graph input or an initializer, or an output it inferred.
+    bool reached(const std::string& value, const LibraryShapes& lib) const {
+        return value.empty() || lib.elem_types.count(value) || c_.onnx.graph_inputs.count(value) ||
+               (c_.onnx.values.count(value) && !produced_.count(value));
+    }
+
+    // The strict library's rejection of a node, which ONNX Runtime refuses to load: an error of its own
+    // (attr-invalid when the library's reason names an attribute), unless an input is missing because an
+    // earlier node was rejected (the library then rejects every node after it; the first one is the finding).
+    // A pooling node is irlint's: the library's rejection is a cross-check note unless irlint rejects it too.
+    void library_rejects(const OnnxNode& n, const std::string& message, const LibraryShapes& lib) {
+        LayerShapes& ls = c_.report.layers[n.index];
+        if (irlint_infers(n)) {
+            if (ls.status != LayerStatus::invalid)
+                emit(Severity::note, rule::onnx_shape_inference_mismatch, n.index,
+                     fmt::format("{} '{}': irlint infers it, ONNX's shape inference rejects it: {}", n.op_type,
+                                 n.display_name(), message));
+            return;
         }
+        if (!std::all_of(n.inputs.begin(), n.inputs.end(), [&](const std::string& v) { return reached(v, lib); })) {
+            ls.not_checked = "an input is missing: ONNX's shape inference rejected a node before it";
+            return;
+        }
+        const bool attribute = message.find("ttribute") != std::string::npos;
+        emit(Severity::error, attribute ? rule::attr_invalid : rule::input_invalid, n.index,
+             fmt::format("{} '{}': ONNX's shape inference rejects it: {}", n.op_type, n.display_name(), message));
+        ls.status = LayerStatus::invalid;
+        ls.not_checked = "ONNX's shape inference rejects it";
     }
 
-    // A pooling node is irlint's to judge: the library's rejection of one irlint accepts is a divergence.
-    void report_pool_rejection(const OnnxNode& n, const std::string& reason) {
-        const bool judged = std::any_of(c_.report.diagnostics.begin(), c_.report.diagnostics.end(), [&](const Diagnostic& d) {
-            return d.severity == Severity::error && d.layer == layer_ref(layer(n.index));
-        });
-        if (judged) return;
-        emit(Severity::note, rule::onnx_shape_inference_mismatch, n.index,
-             fmt::format("{} '{}': irlint accepts the node, ONNX's own shape inference rejects it: {}", n.op_type,
-                         n.display_name(), reason));
+    // Reshape's inference takes a target without a -1 as it is: the element counts are irlint's to compare.
+    void check_reshape_count(const OnnxNode& n, const LayerShapes& ls) {
+        if (!n.domain.empty() || n.op_type != "Reshape" || ls.inputs.empty() || ls.inferred.empty()) return;
+        const Shape& in = ls.inputs[0];
+        const Shape& out = ls.inferred[0];
+        if (in.rank_dynamic || out.rank_dynamic || !in.is_static() || !out.is_static()) return;
+        const Dim from = element_count(in), to = element_count(out);
+        if (!from.is_static() || !to.is_static() || from == to) return;
+        emit(Severity::error, rule::input_invalid, n.index,
+             fmt::format("Reshape '{}': the input {} holds {} elements, the target shape {} holds {}",
+                         n.display_name(), in.str(), from.length(), out.str(), to.length()));
+        c_.report.layers[n.index].status = LayerStatus::invalid;
+    }
+
+    static Dim element_count(const Shape& s) {
+        Dim count(1);
+        for (const Dim& d : s.dims) count = count * d;
+        return count;
     }
 
     void cross_check_pools(const LibraryShapes& lib) {
@@ -321,6 +345,7 @@ private:
         }
         ls.checked = named > 0 && inferred == named;
         ls.status = mismatch ? LayerStatus::mismatch : ls.checked ? LayerStatus::ok : LayerStatus::unsupported;
+        check_reshape_count(n, ls);
         if (ls.checked) ++c_.report.checked;
         else ls.not_checked = fmt::format("ONNX's shape inference infers the shape of {} of its {} outputs", inferred, named);
     }
@@ -348,18 +373,19 @@ private:
 
     OnnxCheck& c_;
     std::map<std::string, Shape> known_;
+    std::set<std::string> produced_;  // every value a node writes
 };
 
 }  // namespace
 
-std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check) {
+std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check, LibraryErrors errors) {
     auto c = std::make_unique<OnnxCheck>();
     c->onnx = std::move(model);
     c->model.xml_path = c->onnx.path;
     c->model.ir_version = c->onnx.ir_version;
     c->model.graphs.resize(1);
     for (const auto& n : c->onnx.nodes) c->model.graphs[0].layers.push_back(layer_for(n, c->onnx, c->model));
-    Checker(*c).run(cross_check);
+    Checker(*c).run(cross_check, errors);
     return c;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/model.hpp"
+#include "onnx/onnx_infer_cross.hpp"
 #include "onnx/onnx_model.hpp"
 #include "onnx/onnx_pool.hpp"
 #include "report/report.hpp"
@@ -34,8 +35,11 @@ struct OnnxCheck {
 };
 
 // Checks the model; ONNX's own shape inference checks the other nodes and cross-checks the pooling ones when
-// cross_check is set.
-std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check = true);
+// cross_check is set. With LibraryErrors::reported (what check, infer and infer --reshape ask), each node the
+// library rejects is an error, attr-invalid or input-invalid (the first of a chain; the nodes after it are
+// left unchecked).
+std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check = true,
+                                      LibraryErrors errors = LibraryErrors::reported);
 
 // A node by name, else index in graph order, else first output name; nullopt with *error set when none or several match.
 std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& wanted, std::string* error);

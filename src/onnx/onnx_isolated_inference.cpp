@@ -23,9 +23,9 @@ namespace {
 
 IsolatedChildHook child_hook = nullptr;
 
-// The pipe's format: magic, then 'S' and a reason, or 'V', the values and the rejected nodes, then the end mark. Integers are
+// The pipe's format: magic, then 'S' and a reason, or 'V' and the values, then the end mark. Integers are
 // little-endian as the machine writes them: both ends are this binary.
-constexpr std::string_view kMagic = "IRLS2";
+constexpr std::string_view kMagic = "IRLS1";
 constexpr std::string_view kEnd = "END!";
 
 void put_u32(std::string& out, uint32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
@@ -35,7 +35,17 @@ void put_text(std::string& out, std::string_view s) {
     out.append(s);
 }
 
-// Each value: name, elem type (0: none), rank (UINT32_MAX: unknown), dims (-1: unknown).
+// Node index and text, for the node errors and the withheld nodes.
+void put_node_texts(std::string& out, const std::map<size_t, std::string>& texts) {
+    put_u32(out, static_cast<uint32_t>(texts.size()));
+    for (const auto& [index, text] : texts) {
+        put_i64(out, static_cast<int64_t>(index));
+        put_text(out, text);
+    }
+}
+
+// Each value: name, elem type (0: none), rank (UINT32_MAX: unknown), dims (-1: unknown); then the node errors
+// and the withheld nodes.
 std::string serialize(const LibraryShapes& lib) {
     std::string out(kMagic);
     if (lib.skipped) {
@@ -57,11 +67,8 @@ std::string serialize(const LibraryShapes& lib) {
             put_u32(out, static_cast<uint32_t>(v.second->rank()));
             for (const Dim& d : v.second->dims) put_i64(out, d.is_static() ? d.length() : -1);
         }
-        put_u32(out, static_cast<uint32_t>(lib.rejected.size()));
-        for (const auto& [node, reason] : lib.rejected) {
-            put_u32(out, static_cast<uint32_t>(node));
-            put_text(out, reason);
-        }
+        put_node_texts(out, lib.node_errors);
+        put_node_texts(out, lib.withheld);
     }
     out += kEnd;
     return out;
@@ -118,6 +125,18 @@ bool read_value(Reader& r, LibraryShapes& lib) {
     return true;
 }
 
+bool read_node_texts(Reader& r, std::map<size_t, std::string>& texts) {
+    uint32_t count = 0;
+    if (!r.number(count) || count > r.left() / 12) return false;
+    for (uint32_t i = 0; i < count; ++i) {
+        int64_t index = 0;
+        std::string text;
+        if (!r.number(index) || index < 0 || !r.text(text)) return false;
+        texts[static_cast<size_t>(index)] = std::move(text);
+    }
+    return true;
+}
+
 std::optional<LibraryShapes> deserialize(std::string_view data) {
     Reader r(data);
     LibraryShapes lib;
@@ -132,13 +151,7 @@ std::optional<LibraryShapes> deserialize(std::string_view data) {
         if (!r.number(count) || count > r.left() / 12) return std::nullopt;
         for (uint32_t i = 0; i < count; ++i)
             if (!read_value(r, lib)) return std::nullopt;
-        if (!r.number(count) || count > r.left() / 8) return std::nullopt;
-        for (uint32_t i = 0; i < count; ++i) {
-            uint32_t node = 0;
-            std::string reason;
-            if (!r.number(node) || !r.text(reason)) return std::nullopt;
-            lib.rejected[node] = std::move(reason);
-        }
+        if (!read_node_texts(r, lib.node_errors) || !read_node_texts(r, lib.withheld)) return std::nullopt;
     } else {
         return std::nullopt;
     }
@@ -164,7 +177,8 @@ uint64_t mapped_bytes() {
     return pages * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
-[[noreturn]] void run_child(const OnnxModel& model, const IsolationLimits& limits, uint64_t mapped, int fd) {
+[[noreturn]] void run_child(const OnnxModel& model, const IsolationLimits& limits, LibraryErrors errors,
+                            uint64_t mapped, int fd) {
     const rlimit as{mapped + limits.address_space, mapped + limits.address_space};
     const rlimit cpu{limits.cpu_seconds, limits.cpu_seconds + 1};
     const rlimit no_core{0, 0};  // a crash must leave no core file in the user's directory
@@ -178,7 +192,7 @@ uint64_t mapped_bytes() {
     if (child_hook) child_hook(fd);
     std::string out;
     try {
-        out = serialize(library_shape_inference(model));
+        out = serialize(library_shape_inference(model, errors));
     } catch (...) {
         ::_exit(3);  // std::bad_alloc under the address-space limit, most likely
     }
@@ -237,7 +251,8 @@ LibraryShapes unavailable(std::string why) {
 
 void set_isolated_inference_child_hook(IsolatedChildHook hook) { child_hook = hook; }
 
-LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const IsolationLimits& limits) {
+LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const IsolationLimits& limits,
+                                               LibraryErrors errors) {
     if (!model.proto) return unavailable("no model");
     // Built before the fork: a child of a threaded process must not be the first to take their locks.
     (void)onnx::OpSchemaRegistry::Instance();
@@ -253,7 +268,7 @@ LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const Iso
     }
     if (pid == 0) {
         ::close(fds[0]);
-        run_child(model, limits, mapped, fds[1]);
+        run_child(model, limits, errors, mapped, fds[1]);
     }
     ::close(fds[1]);
     std::string data, why;

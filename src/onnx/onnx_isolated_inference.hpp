@@ -19,7 +19,8 @@ struct IsolationLimits {
     size_t max_bytes = size_t{64} << 20;  // what the parent reads from the pipe
 };
 
-LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const IsolationLimits& limits = {});
+LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const IsolationLimits& limits = {},
+                                               LibraryErrors errors = LibraryErrors::ignored);
 
 // Tests only: runs in the child before the inference, with the pipe's write end (to crash, hang or write
 // garbage). nullptr restores the default.

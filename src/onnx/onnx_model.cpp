@@ -112,7 +112,10 @@ OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std
         m.values[init.name()] = v;
     }
     for (const auto& vi : g.input())
-        if (!m.values.contains(vi.name())) m.graph_inputs.insert(vi.name());
+        if (!m.values.contains(vi.name()) && m.graph_inputs.insert(vi.name()).second) m.input_order.push_back(vi.name());
+    for (const auto& vi : g.output()) m.outputs.push_back(vi.name());
+    m.producer_name = proto->producer_name();
+    m.producer_version = proto->producer_version();
     for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
         for (const auto& vi : *list) merge_value(m.values[vi.name()], convert_type(vi.type()));
     m.proto = std::move(proto);

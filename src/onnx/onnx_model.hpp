@@ -55,6 +55,9 @@ struct OnnxModel {
     std::vector<OnnxNode> nodes;
     std::map<std::string, OnnxValue> values;  // graph inputs, initializers, value_info, graph outputs
     std::set<std::string> graph_inputs;       // the main graph's inputs that no initializer feeds
+    std::vector<std::string> input_order;     // the same in the graph's order
+    std::vector<std::string> outputs;         // the main graph's outputs in order
+    std::string producer_name, producer_version;
     std::shared_ptr<const onnx::ModelProto> proto;
 
     // The default domain's opset; 0 when the model imports none.

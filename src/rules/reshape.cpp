@@ -121,26 +121,32 @@ ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs) {
 
 std::optional<NewInputs> parse_reshape_arguments(const Model& model, const std::vector<std::string>& arguments,
                                                  std::string& error) {
-    const auto params = parameters(model);
+    std::vector<std::string> names;
+    for (const Layer* p : parameters(model)) names.emplace_back(p->name);
+    return parse_reshape_arguments(names, "input (Parameter)", arguments, error);
+}
+
+std::optional<NewInputs> parse_reshape_arguments(const std::vector<std::string>& input_names, std::string_view what,
+                                                 const std::vector<std::string>& arguments, std::string& error) {
     NewInputs out;
     for (const std::string& a : arguments) {
         const size_t eq = a.rfind('=');
         const std::string_view dims_text = eq == std::string::npos ? std::string_view(a) : std::string_view(a).substr(eq + 1);
         std::string name;
         if (eq == std::string::npos) {
-            if (params.size() != 1) {
+            if (input_names.size() != 1) {
                 error = fmt::format("--reshape {}: the model has {} inputs; name the one to reshape (NAME=DIMS)",
-                                    printable(a), params.size());
+                                    printable(a), input_names.size());
                 return std::nullopt;
             }
-            name = std::string(params.front()->name);
+            name = input_names.front();
         } else {
             name = a.substr(0, eq);
-            if (!parameter_named(model, name)) {
+            if (std::find(input_names.begin(), input_names.end(), name) == input_names.end()) {
                 std::vector<std::string> names;
-                for (const Layer* p : params) names.push_back(printable(p->name));
-                error = fmt::format("--reshape {}: the model has no input (Parameter) named '{}'; its inputs: {}",
-                                    printable(a), printable(name), fmt::join(names, ", "));
+                for (const std::string& n : input_names) names.push_back(printable(n));
+                error = fmt::format("--reshape {}: the model has no {} named '{}'; its inputs: {}", printable(a), what,
+                                    printable(name), fmt::join(names, ", "));
                 return std::nullopt;
             }
         }

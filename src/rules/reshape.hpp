@@ -32,6 +32,10 @@ ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs);
 // with one Parameter, "DIMS"; nullopt with `error` naming the problem (an unknown name, a malformed shape).
 std::optional<NewInputs> parse_reshape_arguments(const Model& model, const std::vector<std::string>& arguments,
                                                  std::string& error);
+// The same for a model whose inputs are `input_names`; `what` says what they are in messages ("input
+// (Parameter)", "graph input").
+std::optional<NewInputs> parse_reshape_arguments(const std::vector<std::string>& input_names, std::string_view what,
+                                                 const std::vector<std::string>& arguments, std::string& error);
 
 // The edits that write the new shapes into the file the model was read from: each Parameter's `shape`
 // attribute, every output port's dims and the input ports the edges feed (a dynamic dim as -1). nullopt with

@@ -20,6 +20,7 @@
 #include "onnx/onnx_isolated_inference.hpp"
 #include "onnx/onnx_kernel.hpp"
 #include "onnx/onnx_pool.hpp"
+#include "onnx/onnx_reshape.hpp"
 #include "onnx/onnx_run.hpp"
 #include "onnx/onnx_tensor.hpp"
 #include "rules/registry.hpp"
@@ -496,10 +497,14 @@ TEST_CASE("onnx: nodes ONNX's shape inference would divide by zero, index past a
     const NodeSpec zero_stride{"LpPool", {{"kernel_shape", {2, 2}}, {"strides", {0, 0}}}, {}, {}};
     auto m = beside_good_pool(zero_stride, {1, 1, 4, 4});
     CHECK(hazard_of_second_node(*m) == "strides holds 0, outside 1..2147483648");
-    // The check of the whole model runs the library on the valid pool and leaves the LpPool out.
+    // The check of the whole model runs the library on the valid pool and leaves the LpPool out, with a note.
     const auto c = check_onnx(describe_onnx(m, "t.onnx"));
     CHECK(c->pools.size() == 1);
-    CHECK(c->report.diagnostics.empty());
+    REQUIRE(c->report.diagnostics.size() == 1);
+    CHECK(c->report.diagnostics[0].rule == rule::unsupported_op.id);
+    CHECK(c->report.diagnostics[0].severity == Severity::note);
+    CHECK(c->report.diagnostics[0].message.ends_with(
+        "is not given to ONNX's shape inference: strides holds 0, outside 1..2147483648"));
 
     const NodeSpec huge_kernel{"MaxPool", {{"kernel_shape", {kMax, 2}}}, {}, {}};
     CHECK(hazard_of_second_node(*beside_good_pool(huge_kernel, {1, 1, 4, 4})) ==
@@ -710,14 +715,11 @@ TEST_CASE("onnx: a node ONNX's shape inference rejects is an error on that node,
     const Diagnostic& d = c->report.diagnostics[0];
     CHECK(d.rule == rule::input_invalid.id);
     CHECK(d.layer.type == "Reshape");
-    CHECK(d.message == "Reshape 'Reshape_node': ONNX's shape inference rejects the node: [ShapeInferenceError] Target "
+    CHECK(d.message == "Reshape 'Reshape_node': ONNX's shape inference rejects it: [ShapeInferenceError] Target "
                        "shape may not have multiple -1 dimensions");
     CHECK(c->report.checked == 2);
     CHECK(c->report.layers[2].status == LayerStatus::invalid);
-    CHECK(c->report.layers[3].not_checked == "an input comes from a node ONNX's shape inference rejects");
-    // The isolated child sends the rejections as the library gives them in-process.
-    const auto model = describe_onnx(c->onnx.proto, "t.onnx");
-    CHECK(isolated_library_shape_inference(model).rejected == library_shape_inference(model).rejected);
+    CHECK(c->report.layers[3].not_checked == "an input is missing: ONNX's shape inference rejected a node before it");
 }
 
 TEST_CASE("onnx: an attribute ONNX's shape inference rejects is attr-invalid") {
@@ -735,7 +737,7 @@ TEST_CASE("onnx: an attribute ONNX's shape inference rejects is attr-invalid") {
     REQUIRE(c->report.diagnostics.size() == 1);
     CHECK(c->report.diagnostics[0].rule == rule::attr_invalid.id);
     CHECK(c->report.diagnostics[0].message ==
-          "Transpose 't': ONNX's shape inference rejects the node: [TypeInferenceError] Attribute perm for Transpose has "
+          "Transpose 't': ONNX's shape inference rejects it: [TypeInferenceError] Attribute perm for Transpose has "
           "repeated value: 1");
 }
 
@@ -809,4 +811,102 @@ TEST_CASE("onnx: a crash, a garbled answer or a hang of ONNX's shape inference i
         CHECK(c->report.diagnostics.empty());
         CHECK(c->report.checked == 1);
     }
+}
+
+namespace {
+
+NewInputs x_dims(std::string_view dims) { return {{"x", *parse_shape(dims, nullptr)}}; }
+
+// conv_add_reshape flattened to [16,-1], a Relu after it, without value_info: 16 no longer divides the element
+// count of a 3x3 input.
+std::shared_ptr<onnx::ModelProto> flatten16(int64_t side) {
+    return conv_add_reshape([side](onnx::GraphProto& g) {
+        auto* dims = g.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+        dims->mutable_dim(2)->set_dim_value(side);
+        dims->mutable_dim(3)->set_dim_value(side);
+        g.mutable_initializer(2)->set_int64_data(0, 16);
+        g.clear_value_info();
+        g.mutable_output(0)->clear_type();
+        auto* relu = g.add_node();
+        relu->set_op_type("Relu");
+        relu->set_name("Relu_node");
+        relu->add_input("y");
+        relu->add_output("z");
+    });
+}
+
+}  // namespace
+
+TEST_CASE("onnx: strict, ONNX's shape inference names every node it rejects, isolated as in-process") {
+    const auto model = describe_onnx(flatten16(3), "t.onnx");
+    const LibraryShapes in_process = library_shape_inference(model, LibraryErrors::reported);
+    const LibraryShapes isolated = isolated_library_shape_inference(model, {}, LibraryErrors::reported);
+    REQUIRE(!isolated.skipped);
+    CHECK(isolated.node_errors == in_process.node_errors);
+    REQUIRE(isolated.node_errors.count(2));
+    CHECK(isolated.node_errors.at(2).find("incompatible shapes") != std::string::npos);
+    CHECK(isolated.shapes.at("a").str() == "[1,4,3,3]");
+    CHECK(library_shape_inference(model).node_errors.empty());
+
+    // The Reshape is the finding; the Relu after it only lacks its input.
+    const auto c = check_onnx(model, true, LibraryErrors::reported);
+    REQUIRE(c->report.diagnostics.size() == 1);
+    CHECK(c->report.diagnostics[0].rule == rule::input_invalid.id);
+    CHECK(c->report.diagnostics[0].message.starts_with("Reshape 'Reshape_node': ONNX's shape inference rejects it: "));
+    CHECK(c->report.layers[2].status == LayerStatus::invalid);
+    CHECK(c->report.layers[3].not_checked == "an input is missing: ONNX's shape inference rejected a node before it");
+}
+
+TEST_CASE("onnx: a Reshape to a target of another element count is a finding") {
+    const auto c = check_model(conv_add_reshape([](onnx::GraphProto& g) {
+        g.mutable_initializer(2)->set_int64_data(1, 100);
+        g.mutable_output(0)->clear_type();
+    }));
+    REQUIRE(c->report.diagnostics.size() == 1);
+    CHECK(c->report.diagnostics[0].rule == rule::input_invalid.id);
+    CHECK(c->report.diagnostics[0].message ==
+          "Reshape 'Reshape_node': the input [1,4,8,8] holds 256 elements, the target shape [1,100] holds 100");
+    CHECK(c->report.layers[2].status == LayerStatus::invalid);
+}
+
+TEST_CASE("onnx: reshape_onnx infers the model again from new graph-input dims") {
+    const auto model = describe_onnx(conv_add_reshape(), "t.onnx");
+    const OnnxReshape same = reshape_onnx(model, x_dims("1,3,8,8"));
+    CHECK(same.incompatible.empty());
+    CHECK(same.changed_nodes == 0);
+    CHECK(same.unknown_nodes == 0);
+
+    const OnnxReshape batch = reshape_onnx(model, x_dims("2,3,8,8"));
+    CHECK(batch.incompatible.empty());
+    CHECK(batch.changed_nodes == 3);
+    CHECK(batch.after->report.layers[2].inferred[0].str() == "[1,512]");
+    std::string error;
+    const auto bytes = serialize_reshaped_onnx(batch, error);
+    REQUIRE(bytes);
+    onnx::ModelProto written;
+    REQUIRE(written.ParseFromString(*bytes));
+    const auto dims = [](const onnx::ValueInfoProto& v) {
+        std::vector<int64_t> out;
+        for (const auto& d : v.type().tensor_type().shape().dim()) out.push_back(d.dim_value());
+        return out;
+    };
+    CHECK(dims(written.graph().input(0)) == std::vector<int64_t>{2, 3, 8, 8});
+    REQUIRE(written.graph().value_info_size() == 2);
+    CHECK(dims(written.graph().value_info(0)) == std::vector<int64_t>{2, 4, 8, 8});
+    CHECK(dims(written.graph().output(0)) == std::vector<int64_t>{1, 512});
+}
+
+TEST_CASE("onnx: reshape_onnx reports the node that cannot take its new input and writes nothing") {
+    const auto model = describe_onnx(flatten16(8), "t.onnx");
+    const OnnxReshape same = reshape_onnx(model, x_dims("1,3,8,8"));
+    CHECK(same.incompatible.empty());
+    const OnnxReshape small = reshape_onnx(model, x_dims("1,3,3,3"));
+    REQUIRE(small.incompatible.size() == 1);
+    CHECK(small.incompatible[0].rule == rule::reshape_incompatible.id);
+    CHECK(small.incompatible[0].layer.name == "Reshape_node");
+    CHECK(small.unknown_nodes == 2);  // the Reshape and the Relu after it
+    CHECK(small.changed_nodes == 2);  // the Conv and the Add
+    std::string error;
+    CHECK_FALSE(serialize_reshaped_onnx(small, error));
+    CHECK(error == "1 node cannot take the new shapes");
 }
