@@ -4,9 +4,9 @@
 #   share/bash-completion/completions/irlint       generated the same way (packaging/gen_completion.py)
 #   share/doc/irlint/README.md, share/doc/irlint/docs/*.md
 
-find_program(IRLINT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
-if(NOT IRLINT_PYTHON)
-  find_program(IRLINT_PYTHON NAMES python3 REQUIRED)
+find_program(IRLINT_SCRIPT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT IRLINT_SCRIPT_PYTHON)
+  find_program(IRLINT_SCRIPT_PYTHON NAMES python3 REQUIRED)
 endif()
 
 set(IRLINT_MAN_PAGE "${PROJECT_BINARY_DIR}/irlint.1")
@@ -14,14 +14,14 @@ set(IRLINT_COMPLETION "${PROJECT_BINARY_DIR}/irlint.bash-completion")
 set(IRLINT_HELP_READER "${PROJECT_SOURCE_DIR}/packaging/cli_help.py")
 add_custom_command(
   OUTPUT "${IRLINT_MAN_PAGE}"
-  COMMAND "${IRLINT_PYTHON}" "${PROJECT_SOURCE_DIR}/packaging/gen_man.py" --irlint $<TARGET_FILE:irlint>
+  COMMAND "${IRLINT_SCRIPT_PYTHON}" "${PROJECT_SOURCE_DIR}/packaging/gen_man.py" --irlint $<TARGET_FILE:irlint>
           --out "${IRLINT_MAN_PAGE}"
   DEPENDS irlint "${PROJECT_SOURCE_DIR}/packaging/gen_man.py" "${IRLINT_HELP_READER}"
   COMMENT "Generating the man page irlint.1 from irlint --help"
   VERBATIM)
 add_custom_command(
   OUTPUT "${IRLINT_COMPLETION}"
-  COMMAND "${IRLINT_PYTHON}" "${PROJECT_SOURCE_DIR}/packaging/gen_completion.py" --irlint $<TARGET_FILE:irlint>
+  COMMAND "${IRLINT_SCRIPT_PYTHON}" "${PROJECT_SOURCE_DIR}/packaging/gen_completion.py" --irlint $<TARGET_FILE:irlint>
           --out "${IRLINT_COMPLETION}"
   DEPENDS irlint "${PROJECT_SOURCE_DIR}/packaging/gen_completion.py" "${IRLINT_HELP_READER}"
   COMMENT "Generating the bash completion of irlint from irlint --help"

@@ -1,4 +1,40 @@
-"""irlint: OpenVINO IR and ONNX models checked against the runtime's shape rules."""
+"""irlint: OpenVINO IR and ONNX models checked against the runtime's shape rules.
 
-from ._irlint import *  # noqa: F401,F403
-from ._irlint import __version__  # noqa: F401
+check() reports what `irlint check` reports, infer() what `irlint infer` infers, shape() what
+`irlint shape --op` answers; every error irlint raises is
+an irlint.Error. See docs/python.md.
+"""
+
+from ._irlint import (
+    ConfigError,
+    DataError,
+    Error,
+    Finding,
+    InferResult,
+    ModelError,
+    Report,
+    ShapeResult,
+    UsageError,
+    __version__,
+    check,
+    infer,
+    shape,
+)
+
+__all__ = [
+    "ConfigError",
+    "DataError",
+    "Error",
+    "Finding",
+    "InferResult",
+    "ModelError",
+    "Report",
+    "ShapeResult",
+    "UsageError",
+    "__version__",
+    "check",
+    "infer",
+    "shape",
+]
+
+# run and compare: see run_bindings.cpp
