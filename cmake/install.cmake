@@ -3,6 +3,7 @@
 #   share/man/man1/irlint.1                        generated from the binary's --help (packaging/gen_man.py)
 #   share/bash-completion/completions/irlint       generated the same way (packaging/gen_completion.py)
 #   share/doc/irlint/README.md, share/doc/irlint/docs/*.md
+#   the Python package irlint in the interpreter's site directory (python/CMakeLists.txt), when IRLINT_PYTHON
 
 find_program(IRLINT_SCRIPT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(NOT IRLINT_SCRIPT_PYTHON)
@@ -50,4 +51,14 @@ set(CPACK_PACKAGE_DESCRIPTION
     "irlint infers the output shapes of AvgPool, MaxPool and the adaptive pools exactly as OpenVINO does and \
 reports every disagreement with the file, with the arithmetic, as text, JSON, SARIF or JUnit XML. It also \
 runs one pooling layer on .npy data and explains mismatches.")
+# The Python module ships in the same package, not in a python3-irlint beside it: it is the same code as the
+# binary (one pipeline, one version), built by the same build, and a second package would be a second thing
+# to keep in step for the few hundred kilobytes it costs. Its libraries are the helper irlint-onnx's (libonnx,
+# libprotobuf), so it adds no Depends; python3 is only suggested, in the version the module was built for
+# (the extension's ABI tag names it), since the command line needs no Python.
+if(IRLINT_PYTHON)
+  math(EXPR irlint_python_next_minor "${Python_VERSION_MINOR} + 1")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+      "python3 (>= ${Python_VERSION_MAJOR}.${Python_VERSION_MINOR}~), python3 (<< ${Python_VERSION_MAJOR}.${irlint_python_next_minor}), python3-numpy")
+endif()
 include(CPack)
