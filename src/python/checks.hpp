@@ -38,6 +38,10 @@ struct Finding {
     bool operator==(const Finding&) const = default;
 };
 
+// Why an .onnx file cannot be read by a build without ONNX support: the command line's words.
+inline constexpr const char* kNoOnnxSupport =
+    "this irlint was built without ONNX support (configure with libonnx-dev and IRLINT_ONNX=ON)";
+
 // An .onnx file checked as `irlint check` checks it (with the module's own libonnx), or, in a build without
 // ONNX support, a check-failed finding that says so.
 FileResult check_onnx_path(const std::string& path);

@@ -135,9 +135,7 @@ Checked check_onnx_model(const std::string& path) {
     out.keep = std::move(c);
     return out;
 #else
-    raise_model_error(fmt::format("{}: this irlint was built without ONNX support (configure with libonnx-dev and "
-                                  "IRLINT_ONNX=ON)",
-                                  path));
+    raise_model_error(fmt::format("{}: {}", path, kNoOnnxSupport));
 #endif
 }
 

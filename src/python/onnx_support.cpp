@@ -14,8 +14,7 @@ FileResult check_onnx_path(const std::string& path) { return check_onnx_file(pat
 FileResult check_onnx_path(const std::string& path) {
     FileResult out;
     out.path = path;
-    out.diagnostics.push_back(make_finding(
-        rule::check_failed, "this irlint was built without ONNX support (configure with libonnx-dev and IRLINT_ONNX=ON)"));
+    out.diagnostics.push_back(make_finding(rule::check_failed, kNoOnnxSupport));
     return out;
 }
 #endif

@@ -31,7 +31,16 @@ def test_python_runs_while_a_check_runs(big_directory):
     assert counted > 10000
 
 
-def test_two_checks_in_two_threads_overlap(big_directory):
+def two_processes_ratio(binary, directory):
+    """How two `irlint check` processes side by side compare with one after the other: what the machine gives
+    right now, for the failure message."""
+    command = [binary, "check", str(directory), "-j1", "-q", "--no-config"]
+    sequential = timed(lambda: [subprocess.run(command, stdout=subprocess.DEVNULL, check=False) for _ in range(2)])
+    parallel = timed(lambda: [p.wait() for p in [subprocess.Popen(command, stdout=subprocess.DEVNULL) for _ in range(2)]])
+    return parallel / sequential
+
+
+def test_two_checks_in_two_threads_overlap(binary, big_directory):
     """On 2 cores two checks in two threads take about half the time of one after the other. The machine may be
     busy with other work for a moment: the best of three tries counts."""
     if (os.cpu_count() or 1) < 2:
@@ -51,7 +60,10 @@ def test_two_checks_in_two_threads_overlap(big_directory):
               f"({ratios[-1]:.2f}x)")
         if ratios[-1] < 0.8:
             break
-    assert min(ratios) < 0.8
+    if min(ratios) >= 0.8:
+        pytest.fail(f"two checks in two threads took {min(ratios):.2f}x the time of one after the other (best of "
+                    f"{len(ratios)}); two irlint processes side by side take {two_processes_ratio(binary, big_directory):.2f}x "
+                    f"right now (above 0.8 the machine has no second core free)")
 
 
 def test_ctrl_c_raises_keyboard_interrupt(big_directory):
