@@ -5,11 +5,11 @@ from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Uni
 
 __version__: str
 
-StrPath = Union[str, "os.PathLike[str]"]
-Level = Literal["error", "warning", "note"]
+_StrPath = Union[str, "os.PathLike[str]"]
+_Level = Literal["error", "warning", "note"]
 # Dims as the JSON reports spell them: an int per static dim, -1 for a dynamic one, "lo..hi" for an
 # interval; None for a dynamic rank.
-Dims = Optional[List[Union[int, str]]]
+_Dims = Optional[List[Union[int, str]]]
 
 class Error(Exception):
     """The base of every error irlint raises; str(e) is the message the command line prints."""
@@ -33,7 +33,7 @@ class Finding:
     def rule(self) -> str:
         """The rule id, e.g. 'output-shape-mismatch'."""
     @property
-    def severity(self) -> Level:
+    def severity(self) -> _Level:
         """'error', 'warning' or 'note' (after the severity overrides)."""
     @property
     def path(self) -> str:
@@ -100,13 +100,13 @@ class Report:
         """The text report, uncolored, with its summary table (including the wall time)."""
 
 def check(
-    paths: Union[StrPath, Sequence[StrPath]],
+    paths: Union[_StrPath, Sequence[_StrPath]],
     *,
     select: Union[str, Sequence[str], None] = None,
     ignore: Union[str, Sequence[str], None] = None,
     severity: Optional[Dict[str, Optional[Literal["error", "warning", "note", "off"]]]] = None,
-    config: Union[StrPath, Literal[False], None] = None,
-    min_severity: Optional[Level] = None,
+    config: Union[_StrPath, Literal[False], None] = None,
+    min_severity: Optional[_Level] = None,
     threads: Optional[int] = None,
     timeout_per_file: Optional[float] = None,
     exclude: Union[str, Sequence[str], None] = None,
@@ -156,12 +156,12 @@ class InferResult:
     @property
     def failing(self) -> List[Finding]:
         """After a reshape: the reshape-incompatible findings, the layers that cannot take the new shapes."""
-    def write(self, path: StrPath) -> None:
+    def write(self, path: _StrPath) -> None:
         """Writes the reshaped IR to path atomically, as `infer --reshape ... -o` does; raises ModelError when a
         layer fails or the file cannot be rewritten in place."""
 
 def infer(
-    model: StrPath,
+    model: _StrPath,
     *,
     reshape: Union[str, Sequence[int], Dict[str, Union[str, Sequence[int]]], None] = None,
 ) -> InferResult:
@@ -185,7 +185,7 @@ class ShapeResult:
     def label(self) -> str:
         """The op version, e.g. 'MaxPool-14'."""
     @property
-    def outputs(self) -> List[Dims]:
+    def outputs(self) -> List[_Dims]:
         """Each output's dims: an int per static dim, -1 dynamic, 'lo..hi' an interval; None for a dynamic rank."""
     @property
     def types(self) -> List[Optional[str]]:
@@ -209,16 +209,16 @@ class ShapeResult:
     def findings(self) -> List[Finding]:
         """Why OpenVINO would reject the layer, as `check` would report it (warnings about attributes too)."""
 
-DimsArg = Union[str, Sequence[Union[int, str]]]
+_DimsArg = Union[str, Sequence[Union[int, str]]]
 
 def shape(
     op: str,
-    inputs: Sequence[Union[DimsArg, Tuple[DimsArg, str]]],
+    inputs: Sequence[Union[_DimsArg, Tuple[_DimsArg, str]]],
     *,
     opset: Optional[int] = None,
     attrs: Optional[Dict[str, Union[str, int, float, bool, Sequence[int]]]] = None,
     values: Optional[Dict[int, Sequence[Union[int, float]]]] = None,
-    output_size: Optional[DimsArg] = None,
+    output_size: Optional[_DimsArg] = None,
 ) -> ShapeResult:
     """Infers what comes out of one layer, as `irlint shape --op` does, for any op `irlint ops` lists.
 
