@@ -5,7 +5,7 @@ from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Uni
 
 __version__: str
 
-_StrPath = Union[str, "os.PathLike[str]"]
+_StrPath = Union[str, bytes, "os.PathLike[str]"]
 _Level = Literal["error", "warning", "note"]
 # Dims as the JSON reports spell them: an int per static dim, -1 for a dynamic one, "lo..hi" for an
 # interval; None for a dynamic rank.

@@ -24,11 +24,11 @@ namespace {
 
 py::object layer_tuple(const LayerRef& layer) {
     if (layer.id.empty() && layer.name.empty() && layer.type.empty()) return py::none();
-    return py::make_tuple(layer.id, layer.name, layer.type);
+    return py::make_tuple(model_text(layer.id), model_text(layer.name), model_text(layer.type));
 }
 
-std::string finding_repr(const Finding& f) {
-    return fmt::format("<irlint.Finding {}:{}: {} [{}]>", f.path, f.d.line, severity_name(f.d.severity), f.d.rule);
+py::str finding_repr(const Finding& f) {
+    return model_text(fmt::format("<irlint.Finding {}:{}: {} [{}]>", f.path, f.d.line, severity_name(f.d.severity), f.d.rule));
 }
 
 // What a check produced, as the command line would report it.
@@ -78,10 +78,10 @@ std::vector<std::string> strings_of(const py::object& value, const char* argumen
 }
 
 std::vector<std::string> paths_of(const py::object& paths) {
-    const py::object fspath = py::module_::import("os").attr("fspath");
-    if (py::isinstance<py::str>(paths) || py::hasattr(paths, "__fspath__")) return {fspath(paths).cast<std::string>()};
+    if (py::isinstance<py::str>(paths) || py::isinstance<py::bytes>(paths) || py::hasattr(paths, "__fspath__"))
+        return {path_arg(paths)};
     std::vector<std::string> out;
-    for (const auto& item : paths) out.push_back(fspath(item).cast<std::string>());
+    for (const auto& item : paths) out.push_back(path_arg(item));
     return out;
 }
 
@@ -101,7 +101,7 @@ void set_config(CheckRequest& request, const py::object& config) {
         request.discover_config = false;
         return;
     }
-    request.config = py::module_::import("os").attr("fspath")(config).cast<std::string>();
+    request.config = path_arg(config);
 }
 
 std::string level_of(const py::object& level, const char* argument) {
@@ -185,19 +185,19 @@ void bind_finding(py::module_& m) {
         .def_property_readonly("rule", [](const Finding& f) { return f.d.rule; }, "The rule id, e.g. 'output-shape-mismatch'.")
         .def_property_readonly("severity", [](const Finding& f) { return std::string(severity_name(f.d.severity)); },
                                "'error', 'warning' or 'note' (after the severity overrides).")
-        .def_property_readonly("path", [](const Finding& f) { return f.path; }, "The file, as the walk reached it.")
+        .def_property_readonly("path", [](const Finding& f) { return path_text(f.path); }, "The file, as the walk reached it.")
         .def_property_readonly("line", [](const Finding& f) { return f.d.line; }, "The line in the file; 0 when none.")
         .def_property_readonly("layer", [](const Finding& f) { return layer_tuple(f.d.layer); },
                                "(id, name, type) of the layer the finding is about, or None.")
-        .def_property_readonly("message", [](const Finding& f) { return f.d.message; }, "The message, with its arithmetic.")
+        .def_property_readonly("message", [](const Finding& f) { return model_text(f.d.message); }, "The message, with its arithmetic.")
         .def_property_readonly("fingerprint", [](const Finding& f) { return f.d.fingerprint; },
                                "16 hex digits that stay when lines move (what --baseline files hold).")
-        .def_property_readonly("port", [](const Finding& f) { return f.d.port; },
+        .def_property_readonly("port", [](const Finding& f) { return model_text(f.d.port); },
                                "The port id the finding is about; '' when none.")
         .def("__repr__", finding_repr)
-        .def("__str__", [](const Finding& f) { return finding_line(f.path, f.d, Palette::plain()); })
+        .def("__str__", [](const Finding& f) { return model_text(finding_line(f.path, f.d, Palette::plain())); })
         .def(py::self == py::self)
-        .def("__hash__", [](const Finding& f) { return py::hash(py::make_tuple(f.path, f.d.line, f.d.rule, f.d.fingerprint, f.d.message)); });
+        .def("__hash__", [](const Finding& f) { return py::hash(py::make_tuple(path_text(f.path), f.d.line, f.d.rule, f.d.fingerprint, model_text(f.d.message))); });
 }
 
 void bind_report(py::module_& m) {
@@ -209,8 +209,8 @@ void bind_report(py::module_& m) {
         .def_property_readonly("warnings", [](const Report& r) { return r.summary.warnings; }, "How many warnings.")
         .def_property_readonly("notes", [](const Report& r) { return r.summary.notes; }, "How many notes.")
         .def_property_readonly("files", [](const Report& r) {
-            std::vector<std::string> out;
-            for (const FileResult& f : r.files) out.push_back(f.path);
+            py::list out;
+            for (const FileResult& f : r.files) out.append(path_text(f.path));
             return out;
         }, "The files checked, in path order.")
         .def_property_readonly("layers", [](const Report& r) { return r.summary.layers; }, "Layers in the files.")
@@ -226,12 +226,12 @@ void bind_report(py::module_& m) {
             return fmt::format("<irlint.Report {} files, {} errors, {} warnings, {} notes>", r.summary.files,
                                r.summary.errors, r.summary.warnings, r.summary.notes);
         })
-        .def("to_json", [](const Report& r) { return r.render("json"); },
+        .def("to_json", [](const Report& r) { return model_text(r.render("json")); },
              "The JSON report: the bytes of `irlint check --format json` for the same run.")
-        .def("to_sarif", [](const Report& r) { return r.render("sarif"); },
+        .def("to_sarif", [](const Report& r) { return model_text(r.render("sarif")); },
              "The SARIF 2.1.0 report, URIs relative to the working directory of the check.")
-        .def("to_junit", [](const Report& r) { return r.render("junit"); }, "The JUnit XML report.")
-        .def("to_text", [](const Report& r) { return r.render("text"); },
+        .def("to_junit", [](const Report& r) { return model_text(r.render("junit")); }, "The JUnit XML report.")
+        .def("to_text", [](const Report& r) { return model_text(r.render("text")); },
              "The text report, uncolored, with its summary table (including the wall time).");
 }
 

@@ -6,9 +6,26 @@
 
 #include <pybind11/pybind11.h>
 
+#include "core/text.hpp"
 #include "report/report.hpp"
 
 namespace irlint::python {
+
+// Text from a model (a layer name, a message quoting one) as a Python str: a byte sequence that is not UTF-8
+// becomes U+FFFD, as in the JSON report, where pybind11 would raise UnicodeDecodeError.
+inline pybind11::str model_text(std::string_view s) { return pybind11::str(to_valid_utf8(s)); }
+
+// A path as Python spells a file name it cannot decode (os.fsdecode: surrogateescape), so that open() finds it.
+inline pybind11::str path_text(const std::string& s) {
+    return pybind11::reinterpret_steal<pybind11::str>(
+        PyUnicode_DecodeFSDefaultAndSize(s.data(), static_cast<Py_ssize_t>(s.size())));
+}
+
+// A path argument (str, bytes or os.PathLike) as the bytes of the file name (os.fsencode), so that a name
+// that is not UTF-8 reaches the file it names.
+inline std::string path_arg(const pybind11::handle& path) {
+    return pybind11::module_::import("os").attr("fsencode")(path).cast<std::string>();
+}
 
 // Ctrl-C while the GIL is released: poll() (from the thread that released it, while the work goes on) runs
 // Python's signal handlers; once one raised (KeyboardInterrupt), interrupted() is true, the work stops taking

@@ -71,10 +71,10 @@ py::dict layer_dict(const LayerShapes& r) {
     std::vector<std::optional<ElementType>> declared_types;
     for (const Port& p : l.outputs) declared_types.push_back(p.precision);
     py::dict out;
-    out["id"] = l.id;
-    out["name"] = l.name;
-    out["type"] = l.type;
-    out["version"] = l.version;
+    out["id"] = model_text(l.id);
+    out["name"] = model_text(l.name);
+    out["type"] = model_text(l.type);
+    out["version"] = model_text(l.version);
     out["inputs"] = dims_list(r.inputs);
     out["declared"] = dims_list(r.declared);
     out["inferred"] = dims_list(r.inferred);
@@ -82,7 +82,7 @@ py::dict layer_dict(const LayerShapes& r) {
     out["inferred_types"] = types_list(r.inferred_types);
     out["status"] = std::string(layer_status_name(r.status));
     out["checked"] = r.checked;
-    out["not_checked"] = r.not_checked ? py::object(py::str(*r.not_checked)) : py::none();
+    out["not_checked"] = r.not_checked ? py::object(model_text(*r.not_checked)) : py::none();
     return out;
 }
 
@@ -91,10 +91,10 @@ py::list endpoints(const ModelReport& report, std::string_view kind) {
     for (const Endpoint& e : model_endpoints(report)) {
         if (e.kind != kind) continue;
         py::dict d;
-        d["name"] = std::string(e.name);
+        d["name"] = model_text(e.name);
         d["dims"] = dims(e.shape);
         d["type"] = type_name(e.type);
-        d["layout"] = std::string(e.layout);
+        d["layout"] = model_text(e.layout);
         out.append(d);
     }
     return out;
@@ -193,9 +193,9 @@ py::list changed_layers(const ReshapeResult& r) {
         const std::vector<Shape>& before = r.before.layers[i].declared;
         if (a.inferred == before || a.inferred.size() != before.size()) continue;
         py::dict d;
-        d["id"] = a.layer->id;
-        d["name"] = a.layer->name;
-        d["type"] = a.layer->type;
+        d["id"] = model_text(a.layer->id);
+        d["name"] = model_text(a.layer->name);
+        d["type"] = model_text(a.layer->type);
         d["before"] = dims_list(before);
         d["after"] = dims_list(a.inferred);
         out.append(d);
@@ -206,7 +206,7 @@ py::list changed_layers(const ReshapeResult& r) {
 void write_reshaped(const InferResult& result, const py::object& target) {
     const Checked& c = *result.checked;
     if (!c.reshaped) raise_usage_error("write(): only the result of infer(model, reshape=...) can be written");
-    const std::string out = py::module_::import("os").attr("fspath")(target).cast<std::string>();
+    const std::string out = path_arg(target);
     if (!c.reshaped->incompatible.empty())
         raise_model_error(fmt::format("-o {}: not written: {} layer{} cannot take the new shapes", out,
                                       c.reshaped->incompatible.size(), c.reshaped->incompatible.size() == 1 ? "" : "s"));
@@ -222,7 +222,7 @@ void write_reshaped(const InferResult& result, const py::object& target) {
 
 InferResult infer(const py::object& model, const py::object& reshape) {
     InferResult result;
-    result.path = py::module_::import("os").attr("fspath")(model).cast<std::string>();
+    result.path = path_arg(model);
     const std::vector<std::string> arguments = reshape.is_none() ? std::vector<std::string>{} : reshape_arguments(reshape);
     py::gil_scoped_release release;
     result.checked = std::make_shared<Checked>(check_path(result.path, arguments));
@@ -235,13 +235,13 @@ void bind_infer(py::module_& m) {
     py::class_<InferResult>(m, "InferResult",
                             "What irlint.infer found: the model's inputs and outputs, every layer's declared and "
                             "inferred shapes, the findings; after a reshape, what changed and what fails.")
-        .def_property_readonly("path", [](const InferResult& r) { return r.path; }, "The model file.")
+        .def_property_readonly("path", [](const InferResult& r) { return path_text(r.path); }, "The model file.")
         .def_property_readonly("ir_version", [](const InferResult& r) {
             return r.checked->model ? py::object(py::int_(r.checked->model->ir_version)) : py::none();
         }, "The IR version; None for ONNX.")
         .def_property_readonly("producer", [](const InferResult& r) {
             const Model* m = r.checked->model;
-            return m && m->producer.known() ? py::object(py::str(m->producer.describe())) : py::none();
+            return m && m->producer.known() ? py::object(model_text(m->producer.describe())) : py::none();
         }, "What wrote the IR (from its rt_info), or None.")
         .def_property_readonly("inputs", [](const InferResult& r) { return endpoints(r.checked->report, "input"); },
                                "The model's inputs: dicts with name, dims, type, layout.")
@@ -266,8 +266,8 @@ void bind_infer(py::module_& m) {
              "Writes the reshaped IR to path atomically, as `infer --reshape ... -o` does; raises ModelError when "
              "a layer fails or the file cannot be rewritten in place.")
         .def("__repr__", [](const InferResult& r) {
-            return fmt::format("<irlint.InferResult {}: {} layers, {} findings>", r.path, r.checked->report.layers.size(),
-                               r.checked->report.diagnostics.size());
+            return model_text(fmt::format("<irlint.InferResult {}: {} layers, {} findings>", r.path,
+                                          r.checked->report.layers.size(), r.checked->report.diagnostics.size()));
         });
     m.def("infer", infer, py::arg("model"), py::kw_only(), py::arg("reshape") = py::none(),
           R"(Infers every layer's output dims and element types, as `irlint infer --all` does.

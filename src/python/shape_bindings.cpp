@@ -121,7 +121,9 @@ void bind_shape(py::module_& m) {
                                "Pooling ops: the effective pads after auto_pad.")
         .def_property_readonly("pads_end", [](const ShapeResult& r) { return r.answer.pads_end; },
                                "Pooling ops: the effective pads after auto_pad.")
-        .def_property_readonly("unknown", [](const ShapeResult& r) { return r.answer.unknown; },
+        .def_property_readonly("unknown", [](const ShapeResult& r) {
+            return r.answer.unknown ? py::object(model_text(*r.answer.unknown)) : py::none();
+        },
                                "A value the op needed and was not given (give it with values=), or None.")
         .def_property_readonly("findings", [](const ShapeResult& r) {
             std::vector<Finding> out;

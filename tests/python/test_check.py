@@ -146,3 +146,19 @@ def test_a_file_that_is_not_a_model_is_a_finding(tmp_path):
     report = irlint.check(model, config=False)
     assert report.exit_code == 1 and report.errors >= 1
     assert all(f.path == str(model) for f in report)
+
+
+def test_bytes_that_are_not_utf8_never_break_a_report(tmp_path):
+    """A layer name of bytes that are not UTF-8 becomes U+FFFD, as in the JSON report; a file name that is not
+    UTF-8 comes back as os.fsdecode spells it, so that it opens."""
+    model = tmp_path / os.fsdecode(b"m\xff.xml")
+    model.write_bytes(b'<?xml version="1.0"?>\n<net name="x" version="11"><layers><layer id="0" name="in\xff\xfe" '
+                      b'type="Parameter" version="opset1"><data shape="1,3" element_type="f32"/><output><port id="0" '
+                      b'precision="FP32"><dim>1</dim><dim>4</dim></port></output></layer></layers><edges/></net>\n')
+    report = irlint.check(tmp_path, config=False)
+    assert report.files == [str(model)] and os.path.exists(report.files[0])
+    (finding,) = report.findings
+    assert finding.layer == ("0", "in\ufffd\ufffd", "Parameter")
+    assert "m\\xff.xml" in str(finding) and "'in\\xff\\xfe'" in str(finding)
+    assert json.loads(report.to_json())["files"][0]["diagnostics"][0]["layer_name"] == "in\ufffd\ufffd"
+    assert irlint.infer(model).inputs[0]["name"] == "in\ufffd\ufffd"
