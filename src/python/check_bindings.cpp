@@ -143,7 +143,37 @@ CheckRequest request_for(const py::object& paths, const py::object& select, cons
 }
 
 void warn_problems(const std::vector<std::string>& problems) {
-    for (const auto& p : problems) PyErr_WarnEx(PyExc_RuntimeWarning, p.c_str(), 1);
+    for (const auto& p : problems)  // an error when warnings are turned into errors (-W error)
+        if (PyErr_WarnEx(PyExc_RuntimeWarning, to_valid_utf8(p).c_str(), 1) != 0) throw py::error_already_set();
+}
+
+// The pipeline with the GIL released; Ctrl-C stops it and raises KeyboardInterrupt here.
+std::optional<CheckRun> run_interruptibly(const CheckRequest& request, CheckFailure& failure,
+                                          std::vector<std::string>& problems) {
+    const InterruptWatch watch;
+    CheckHooks hooks;
+    hooks.idle = [&] { watch.poll(); };
+    hooks.cancelled = [&] { return watch.interrupted(); };
+    std::optional<CheckRun> run;
+    {
+        py::gil_scoped_release release;
+        run = run_checks(request, hooks, failure, problems);
+    }
+    watch.raise_if_interrupted();
+    return run;
+}
+
+Report report_of(CheckRun& run, std::chrono::steady_clock::time_point start) {
+    Report report;
+    report.summary = run.summary;
+    report.summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.files = std::move(run.files);
+    report.hidden_notes = run.hidden_notes;
+    report.files_with_errors = std::move(run.files_with_errors);
+    report.exit_code = run.exit_code();
+    std::error_code ec;
+    report.base_dir = std::filesystem::current_path(ec).string();
+    return report;
 }
 
 Report check(const py::object& paths, const py::object& select, const py::object& ignore, const py::object& severity,
@@ -154,30 +184,10 @@ Report check(const py::object& paths, const py::object& select, const py::object
     const CheckRequest request = request_for(paths, select, ignore, severity, config, min_severity, threads, timeout, exclude);
     CheckFailure failure;
     std::vector<std::string> problems;
-    std::optional<CheckRun> run;
-    {
-        const InterruptWatch watch;
-        CheckHooks hooks;
-        hooks.idle = [&] { watch.poll(); };
-        hooks.cancelled = [&] { return watch.interrupted(); };
-        {
-            py::gil_scoped_release release;
-            run = run_checks(request, hooks, failure, problems);
-        }
-        watch.raise_if_interrupted();
-    }
+    std::optional<CheckRun> run = run_interruptibly(request, failure, problems);
     warn_problems(problems);
     if (!run) raise_failure(failure);
-    Report report;
-    report.summary = run->summary;
-    report.summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report.files = std::move(run->files);
-    report.hidden_notes = run->hidden_notes;
-    report.files_with_errors = std::move(run->files_with_errors);
-    report.exit_code = run->exit_code();
-    std::error_code ec;
-    report.base_dir = std::filesystem::current_path(ec).string();
-    return report;
+    return report_of(*run, start);
 }
 
 void bind_finding(py::module_& m) {
