@@ -3,10 +3,11 @@
 #   share/man/man1/irlint.1                        generated from the binary's --help (packaging/gen_man.py)
 #   share/bash-completion/completions/irlint       generated the same way (packaging/gen_completion.py)
 #   share/doc/irlint/README.md, share/doc/irlint/docs/*.md
+#   the Python package irlint in the interpreter's site directory (python/CMakeLists.txt), when IRLINT_PYTHON
 
-find_program(IRLINT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
-if(NOT IRLINT_PYTHON)
-  find_program(IRLINT_PYTHON NAMES python3 REQUIRED)
+find_program(IRLINT_SCRIPT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT IRLINT_SCRIPT_PYTHON)
+  find_program(IRLINT_SCRIPT_PYTHON NAMES python3 REQUIRED)
 endif()
 
 set(IRLINT_MAN_PAGE "${PROJECT_BINARY_DIR}/irlint.1")
@@ -14,14 +15,14 @@ set(IRLINT_COMPLETION "${PROJECT_BINARY_DIR}/irlint.bash-completion")
 set(IRLINT_HELP_READER "${PROJECT_SOURCE_DIR}/packaging/cli_help.py")
 add_custom_command(
   OUTPUT "${IRLINT_MAN_PAGE}"
-  COMMAND "${IRLINT_PYTHON}" "${PROJECT_SOURCE_DIR}/packaging/gen_man.py" --irlint $<TARGET_FILE:irlint>
+  COMMAND "${IRLINT_SCRIPT_PYTHON}" "${PROJECT_SOURCE_DIR}/packaging/gen_man.py" --irlint $<TARGET_FILE:irlint>
           --out "${IRLINT_MAN_PAGE}"
   DEPENDS irlint "${PROJECT_SOURCE_DIR}/packaging/gen_man.py" "${IRLINT_HELP_READER}"
   COMMENT "Generating the man page irlint.1 from irlint --help"
   VERBATIM)
 add_custom_command(
   OUTPUT "${IRLINT_COMPLETION}"
-  COMMAND "${IRLINT_PYTHON}" "${PROJECT_SOURCE_DIR}/packaging/gen_completion.py" --irlint $<TARGET_FILE:irlint>
+  COMMAND "${IRLINT_SCRIPT_PYTHON}" "${PROJECT_SOURCE_DIR}/packaging/gen_completion.py" --irlint $<TARGET_FILE:irlint>
           --out "${IRLINT_COMPLETION}"
   DEPENDS irlint "${PROJECT_SOURCE_DIR}/packaging/gen_completion.py" "${IRLINT_HELP_READER}"
   COMMENT "Generating the bash completion of irlint from irlint --help"
@@ -50,4 +51,14 @@ set(CPACK_PACKAGE_DESCRIPTION
     "irlint infers the output shapes of AvgPool, MaxPool and the adaptive pools exactly as OpenVINO does and \
 reports every disagreement with the file, with the arithmetic, as text, JSON, SARIF or JUnit XML. It also \
 runs one pooling layer on .npy data and explains mismatches.")
+# The Python module ships in the same package, not in a python3-irlint beside it: it is the same code as the
+# binary (one pipeline, one version), built by the same build, and a second package would be a second thing
+# to keep in step for the few hundred kilobytes it costs. Its libraries are the helper irlint-onnx's (libonnx,
+# libprotobuf), so it adds no Depends; python3 is only suggested, in the version the module was built for
+# (the extension's ABI tag names it), since the command line needs no Python.
+if(IRLINT_PYTHON)
+  math(EXPR irlint_python_next_minor "${Python_VERSION_MINOR} + 1")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+      "python3 (>= ${Python_VERSION_MAJOR}.${Python_VERSION_MINOR}~), python3 (<< ${Python_VERSION_MAJOR}.${irlint_python_next_minor}), python3-numpy")
+endif()
 include(CPack)

@@ -21,7 +21,11 @@ if dpkg-query -W -f='${Status}' irlint 2>/dev/null | grep -q "install ok install
 fi
 
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build_dir" -j "$(nproc)" --target irlint irlint_help_files
+python_module=no
+grep -q "IRLINT_PYTHON:BOOL=ON" "$build_dir/CMakeCache.txt" && python_module=yes
+targets=(irlint irlint_help_files)
+[ "$python_module" = no ] || targets+=(irlint_python)
+cmake --build "$build_dir" -j "$(nproc)" --target "${targets[@]}"
 rm -f "$build_dir"/irlint_*.deb
 (cd "$build_dir" && cpack -G DEB >/dev/null)
 deb=$(ls "$build_dir"/irlint_*.deb)
@@ -61,7 +65,22 @@ completion=/usr/share/bash-completion/completions/irlint
 bash -c "source $completion && complete -p irlint" >/dev/null || fail "$completion defines no completion for irlint"
 [ -f /usr/share/doc/irlint/docs/cli.md ] || fail "/usr/share/doc/irlint/docs/cli.md is missing"
 
+# The Python module, from a directory outside the tree so that nothing but the installed package is imported.
+if [ "$python_module" = yes ]; then
+  outside=$(mktemp -d)
+  valid="$PWD/testdata/valid"
+  version=$(cd "$outside" && env -u PYTHONPATH /usr/bin/python3 -c "import irlint; print(irlint.__version__)") \
+    || fail "import irlint fails after dpkg -i"
+  [ "$version" = "$(dpkg-deb -f "$deb" Version)" ] || fail "irlint.__version__ is $version, not the package's version"
+  (cd "$outside" && env -u PYTHONPATH /usr/bin/python3 -c "import irlint, sys; sys.exit(irlint.check(sys.argv[1]).exit_code)" \
+    "$valid") || fail "irlint.check of testdata/valid is not clean with the installed module"
+  rmdir "$outside"
+fi
+
 $sudo dpkg -r irlint >/dev/null
 trap - EXIT
 [ ! -e "$installed" ] || fail "$installed is still there after dpkg -r"
+if [ "$python_module" = yes ]; then
+  (cd / && env -u PYTHONPATH /usr/bin/python3 -c "import irlint" 2>/dev/null) && fail "import irlint still works after dpkg -r"
+fi
 echo "package test: installed, ran irlint on testdata/, removed: ok"

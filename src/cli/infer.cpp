@@ -11,6 +11,7 @@
 #include "cli/onnx_commands.hpp"
 #include "core/text.hpp"
 #include "rules/engine.hpp"
+#include "rules/model_glance.hpp"
 #include "rules/structure.hpp"
 
 namespace irlint::cli {
@@ -95,33 +96,6 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
         }
         out += line + "\n";
     }
-    return out;
-}
-
-// The model at a glance: its inputs and outputs (name, dims, element type, layout where the file gives one),
-// as benchmark_app and Netron show them.
-struct Endpoint {
-    std::string_view kind;  // "input" or "output"
-    std::string_view name;
-    Shape shape;
-    std::optional<ElementType> type;
-    std::string_view layout;
-};
-
-std::vector<Endpoint> model_endpoints(const ModelReport& report) {
-    std::vector<Endpoint> out;
-    for (const LayerShapes& r : report.layers) {
-        const Layer& l = *r.layer;
-        if (r.graph != 0) continue;
-        if (l.kind == LayerKind::parameter && !l.outputs.empty())
-            out.push_back({"input", l.name, r.inferred.empty() ? r.declared.front() : r.inferred.front(),
-                           r.inferred_types.empty() ? l.outputs.front().precision : r.inferred_types.front(),
-                           l.outputs.front().layout});
-        if (l.kind == LayerKind::result && !r.inputs.empty())
-            out.push_back({"output", l.name, r.inputs.front(), r.input_types.front(),
-                           l.inputs.empty() ? std::string_view() : l.inputs.front().layout});
-    }
-    std::stable_sort(out.begin(), out.end(), [](const Endpoint& a, const Endpoint& b) { return a.kind < b.kind; });
     return out;
 }
 

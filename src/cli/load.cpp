@@ -1,14 +1,11 @@
 #include "cli/load.hpp"
 
-#include <algorithm>
-#include <iterator>
-
 #include <fmt/format.h>
 
 #include "cli/common.hpp"
 #include "cli/onnx_commands.hpp"
 #include "ir/reader.hpp"
-#include "rules/engine.hpp"
+#include "rules/model_glance.hpp"
 #include "rules/registry.hpp"
 
 namespace irlint::cli {
@@ -46,11 +43,7 @@ std::optional<CheckedModel> load_checked_model(const std::string& path, int* exi
     };
     auto owner = std::make_shared<Owner>();
     owner->model = std::move(*model);
-    owner->report = check_model(owner->model);
-    Diagnostics& all = owner->report.diagnostics;
-    all.insert(all.end(), std::make_move_iterator(read_findings.begin()), std::make_move_iterator(read_findings.end()));
-    std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
-    mark_layers_with_errors(owner->report);
+    owner->report = check_read_model(owner->model, std::move(read_findings));
     const ModelReport* report = &owner->report;
     const Model* checked_model = &owner->model;
     return CheckedModel{std::move(owner), report, checked_model, std::nullopt};

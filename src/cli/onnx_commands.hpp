@@ -14,14 +14,13 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_common.hpp"
+#include "pipeline/check_run.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
 
 namespace irlint::cli {
 
-inline bool names_onnx_model(const std::string& path) {
-    return path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
-}
+using irlint::names_onnx_model;
 
 // Before a command opens an .onnx file: in irlint, replaces the process with irlint-onnx on the same command
 // line, and returns only when that fails, with the reason; nullopt in a binary that reads ONNX itself (or in

@@ -5,12 +5,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/shape_op.hpp"
 #include "core/text.hpp"
-#include "rules/pool_attrs.hpp"
-#include "rules/ops/op_registry.hpp"
-#include "rules/pool_rules.hpp"
-#include "rules/registry.hpp"
+#include "rules/pooling.hpp"
+#include "rules/shape_query.hpp"
 
 namespace irlint::cli {
 
@@ -52,124 +49,105 @@ void write_ints(JsonWriter& json, std::string_view key, const std::vector<int64_
     json.end();
 }
 
-// What `check` would report on such a layer, for the JSON error document: the layer has only its type.
-Diagnostic attr_finding(Severity severity, const PoolOp& op, std::string message) {
-    return make_finding(rule::attr_invalid, severity, std::move(message), 0, {"", "", std::string(op.type_name())});
+std::string typed_shape(const Shape& shape, const std::optional<ElementType>& type) {
+    return type ? fmt::format("{}:{}", shape.str(), element_type_name(*type)) : shape.str();
 }
 
-// The attribute findings, as `check` would word them, on stderr.
-void print_attr_issues(const PoolOp& op, const ParsedAttrs& parsed, const std::string& label) {
-    for (const AttrIssue& issue : parsed.issues) {
-        fmt::print(stderr, "irlint: {}: {}: {}\n", severity_name(issue.severity), printable(label),
-                   printable(issue.message, kPrintedMessageChars));
-        keep_finding(attr_finding(issue.severity, op, fmt::format("{}: {}", label, issue.message)));
-    }
-}
-
-// An adaptive pool's output from --output-size (dynamic dims when it is not given); nullopt (and the error
-// printed) for sizes that cannot be read.
-std::optional<PoolShape> infer_adaptive(const ShapeOptions& o, const Shape& input) {
-    std::optional<std::vector<Dim>> sizes;
-    Shape size_shape{false, {Dim::dynamic()}};
-    if (!o.output_size.empty()) {
-        std::string error;
-        const auto dims = parse_shape(o.output_size, &error);
-        if (!dims || dims->rank_dynamic) {
-            print_error(fmt::format("--output-size {}: {}", o.output_size,
-                                    dims ? "give one dim per spatial axis, not '...'" : error));
-            return std::nullopt;
-        }
-        sizes = dims->dims;
-        size_shape.dims = {Dim(static_cast<int64_t>(sizes->size()))};
-    }
-    return infer_adaptive_shape_from_dims(input, size_shape, sizes);
-}
-
-std::string shape_json(const PoolOp& op, const PoolShape& result) {
+// The pooling ops: each output's dims and the effective pads.
+std::string pool_json(const ShapeAnswer& a) {
     JsonWriter json;
     json.begin_object().key("outputs").begin_array();
-    for (size_t k = 0; k < op.output_count(); ++k) json.raw(dims_json(result.output));
+    for (const ShapeOutput& out : a.outputs) json.raw(dims_json(out.shape));
     json.end();
-    write_ints(json, "pads_begin", result.pads_begin);
-    write_ints(json, "pads_end", result.pads_end);
+    write_ints(json, "pads_begin", a.pads_begin);
+    write_ints(json, "pads_end", a.pads_end);
     return json.end().take() + "\n";
 }
 
-// The arithmetic per axis, the pads and each output.
-std::string shape_text(const PoolOp& op, const ParsedAttrs& parsed, const PoolShape& result, const std::string& label,
-                       const Shape& input) {
+// The pooling ops: the arithmetic per axis, the pads and each output.
+std::string pool_text(const ShapeAnswer& a) {
     const Palette p = palette_for(STDOUT_FILENO);
-    std::string out = fmt::format("{} on {}\n", fmt::styled(label, p.bold), input.str());
-    for (size_t i = 0; i < result.axis_formulas.size(); ++i)
-        out += fmt::format("  dim {}: {}\n", i + 2, result.axis_formulas[i]);
-    if (!op.is_adaptive())
-        out += fmt::format("  pads_begin {}  pads_end {}\n", join_ints(result.pads_begin), join_ints(result.pads_end));
-    const auto types = pool_output_types(op, parsed.desc, ElementType::f32);
-    for (size_t k = 0; k < op.output_count(); ++k)
-        out += fmt::format("output {}{}: {}\n", k, k == 1 ? fmt::format(" (indices, {})", element_type_name(types[1])) : "",
-                           fmt::styled(result.output.str(), p.ok));
+    std::string out = fmt::format("{} on {}\n", fmt::styled(a.label, p.bold), a.input_shapes.front().str());
+    for (size_t i = 0; i < a.axis_formulas.size(); ++i) out += fmt::format("  dim {}: {}\n", i + 2, a.axis_formulas[i]);
+    if (!a.adaptive)
+        out += fmt::format("  pads_begin {}  pads_end {}\n", join_ints(a.pads_begin), join_ints(a.pads_end));
+    for (size_t k = 0; k < a.outputs.size(); ++k)
+        out += fmt::format("output {}{}: {}\n", k,
+                           k == 1 ? fmt::format(" (indices, {})", element_type_name(*a.outputs[1].type)) : "",
+                           fmt::styled(a.outputs[k].shape.str(), p.ok));
     return out;
 }
 
-// The pooling ops' own arithmetic: the pads, the rounding, the output_size of --output-size.
-int run_pool_shape(const ShapeOptions& o, int opset) {
-    const auto op = pool_op_for(o.op, opset);
-    if (!op) {
-        print_error(fmt::format("--op {}: not a pooling operator of opset{} (AvgPool, MaxPool, AdaptiveAvgPool, "
-                                "AdaptiveMaxPool; the adaptive ones from opset8)",
-                                o.op, opset));
-        return exit_code::usage;
-    }
-    if (o.inputs.size() != 1 || !o.values.empty()) {
-        print_error(fmt::format("--op {}: a pooling op takes one --input (the data) and no --value; {} --input "
-                                "given (an adaptive pool's output_size is --output-size)",
-                                o.op, o.inputs.size()));
-        return exit_code::usage;
-    }
-    std::string error;
-    const auto input = parse_shape(o.inputs[0], &error);
-    if (!input) {
-        print_error(fmt::format("--input {}: {}", o.inputs[0], error));
-        return exit_code::usage;
-    }
-    const auto attrs = parse_attr_options(o.attrs);
-    if (!attrs) return exit_code::usage;
-    const ParsedAttrs parsed = parse_pool_attrs(*op, *attrs);
-    const std::string label = fmt::format("{}-{}", op->type_name(), op->version);
-    print_attr_issues(*op, parsed, label);
-    if (!parsed.usable()) return exit_code::findings;
+// "floor((224+3+3-7)/2)+1 = 112": the note with the dim it gives, unless the note already ends with it.
+std::string dim_line(size_t i, const std::string& note, const Dim& dim) {
+    const std::string result = fmt::format("= {}", dim.str());
+    if (note == dim.str() || note.ends_with(result)) return fmt::format("    dim {}: {}\n", i, note);
+    return fmt::format("    dim {}: {} {}\n", i, note, result);
+}
 
-    const std::optional<PoolShape> result =
-        op->is_adaptive() ? infer_adaptive(o, *input) : infer_pool_shape(*op, parsed.desc, *input);
-    if (!result) return exit_code::usage;
-    if (result->error) {
-        const std::string message = fmt::format("{}: {}", label, *result->error);
-        print_finding_error(message, attr_finding(Severity::error, *op, message));
-        return exit_code::findings;
+std::string output_text(size_t k, const ShapeOutput& out, const Palette& p) {
+    std::string text = fmt::format("  output {}: {}\n", k, fmt::styled(typed_shape(out.shape, out.type), p.ok));
+    for (size_t i = 0; i < out.dim_notes.size() && i < out.shape.rank(); ++i)
+        if (!out.dim_notes[i].empty()) text += dim_line(i, out.dim_notes[i], out.shape.dims[i]);
+    return text;
+}
+
+// The registry's ops: the outputs with their element types and the arithmetic per dim.
+std::string op_text(const ShapeAnswer& a) {
+    const Palette p = palette_for(STDOUT_FILENO);
+    std::string text = fmt::format("{} on", fmt::styled(a.label, p.bold));
+    for (size_t i = 0; i < a.input_shapes.size(); ++i) text += fmt::format(" {}", typed_shape(a.input_shapes[i], a.input_types[i]));
+    text += "\n";
+    for (size_t k = 0; k < a.outputs.size(); ++k) text += output_text(k, a.outputs[k], p);
+    if (a.unknown)
+        text += fmt::format("  note: {}; the outputs are what OpenVINO infers without it (give it with --value)\n",
+                            printable(*a.unknown, kPrintedMessageChars));
+    return text;
+}
+
+std::string op_json(const ShapeAnswer& a) {
+    JsonWriter json;
+    json.begin_object().key("outputs").begin_array();
+    for (const ShapeOutput& out : a.outputs) json.raw(dims_json(out.shape));
+    json.end().key("types").begin_array();
+    for (const ShapeOutput& out : a.outputs) {
+        if (out.type) json.string(element_type_name(*out.type));
+        else json.null();
     }
-    emit_output("", o.format == "json" ? shape_json(*op, *result) : shape_text(*op, parsed, *result, label, *input));
-    return exit_code::ok;
+    json.end();
+    if (a.unknown) json.key("unknown").string(*a.unknown);
+    return json.end().take() + "\n";
+}
+
+ShapeQuery query_for(const ShapeOptions& o) {
+    return {o.op, o.opset, o.inputs, o.values, o.attrs, o.output_size};
+}
+
+// The attribute issues of a pooling op (warnings too) in their own words; then why the layer is rejected,
+// as `check` would word it, or why the question cannot be read.
+void print_problems(const ShapeAnswer& a) {
+    for (const AttrIssue& issue : a.attr_issues)
+        fmt::print(stderr, "irlint: {}: {}: {}\n", severity_name(issue.severity), printable(a.label),
+                   printable(issue.message, kPrintedMessageChars));
+    for (size_t i = 0; i < a.findings.size(); ++i) {
+        if (i < a.attr_issues.size()) keep_finding(a.findings[i]);
+        else print_finding_error(a.findings[i].message, a.findings[i]);
+    }
+    if (a.status == ShapeAnswer::Status::usage) print_error(a.usage_error);
 }
 
 }  // namespace
 
-std::vector<std::string> shape_report_lists(const ShapeOptions& o) {
-    // An unknown type keeps the pooling document, the only one `shape` had before the registry.
-    if (pool_op_for(o.op, kNewestOpset) || !op_type_known(o.op)) return {"outputs", "pads_begin", "pads_end"};
-    return {"outputs", "types"};
-}
+std::vector<std::string> shape_report_lists(const ShapeOptions& o) { return irlint::shape_report_lists(o.op); }
 
 // Reads the op, the inputs and the attributes as `check` would, infers, and prints the arithmetic or JSON.
 int run_shape(const ShapeOptions& o) {
-    const int opset = o.opset > 0 ? o.opset : kNewestOpset;
-    if (pool_op_for(o.op, kNewestOpset)) return run_pool_shape(o, opset);
-    if (!o.output_size.empty()) {
-        print_error(fmt::format("--output-size {}: only the adaptive pools take it; give the values of an input "
-                                "with --value INDEX=v1,v2,...",
-                                printable(o.output_size)));
-        return exit_code::usage;
-    }
-    return run_registry_shape(o, opset);
+    const ShapeAnswer a = answer_shape(query_for(o));
+    print_problems(a);
+    if (a.status == ShapeAnswer::Status::usage) return exit_code::usage;
+    if (a.status == ShapeAnswer::Status::rejected) return exit_code::findings;
+    const bool json = o.format == "json";
+    return emit_output("", a.pooling ? (json ? pool_json(a) : pool_text(a)) : (json ? op_json(a) : op_text(a)));
 }
 
 }  // namespace irlint::cli

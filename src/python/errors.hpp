@@ -6,12 +6,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/text.hpp"
+
 namespace irlint::python {
 
 // irlint.Error: the base of every error irlint raises on purpose.
+// The message may quote a model or a path: it is made valid UTF-8 (U+FFFD) for Python's str.
 class Error : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit Error(const std::string& message) : std::runtime_error(to_valid_utf8(message)) {}
 };
 
 // irlint.UsageError: bad arguments, the command line's exit-2 cases (a missing path, an unknown rule, ...).

@@ -1,5 +1,6 @@
 // The check pipeline below the command line: the walk that finds the files, the shards, which
-// configuration and flags apply to each file, and the pool that hands results over in file order.
+// configuration and flags apply to each file, the pool that hands results over in file order, and the run
+// of all of them that `check` and Python share.
 
 #include <doctest/doctest.h>
 
@@ -11,6 +12,7 @@
 #include <thread>
 
 #include "pipeline/check_plan.hpp"
+#include "pipeline/check_run.hpp"
 #include "pipeline/ordered_pool.hpp"
 #include "pipeline/shard.hpp"
 #include "pipeline/walk.hpp"
@@ -193,4 +195,78 @@ TEST_CASE("ordered pool: once cancelled, no new file starts, and the started one
     CHECK(taken == started.load());
     CHECK(taken < 100);
     for (size_t i = 0; i < handed.size(); ++i) CHECK(handed[i] == i);
+}
+
+namespace {
+
+CheckRequest request_for(const std::string& path, int jobs) {
+    CheckRequest r;
+    r.paths = {path};
+    r.jobs = jobs;
+    r.keep_files = true;
+    r.default_min_severity = Severity::note;
+    r.check_onnx = [](const std::string& p) { return FileResult{p, 0, 0, {}, {}}; };
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("run: the same files, findings and totals for any number of threads; the hooks see every file") {
+    const std::string spec = std::string(IRLINT_TESTDATA) + "/spec";
+    CheckFailure failure;
+    std::vector<std::string> problems;
+    const auto one = run_checks(request_for(spec, 1), {}, failure, problems);
+    REQUIRE(one);
+    std::atomic<size_t> checked{0};
+    size_t taken = 0;
+    CheckHooks hooks;
+    hooks.checked = [&](const FileResult&) { ++checked; };
+    hooks.take = [&](FileResult&) { ++taken; };
+    const auto four = run_checks(request_for(spec, 4), hooks, failure, problems);
+    REQUIRE(four);
+    CHECK(one->files == four->files);
+    CHECK(one->files.size() >= 10);
+    CHECK(checked == one->files.size());
+    CHECK(taken == one->files.size());
+    CHECK(one->summary.errors > 0);
+    CHECK(one->summary.errors == four->summary.errors);
+    CHECK(one->failed);
+    CHECK(one->exit_code() == 1);
+    CHECK(!one->cancelled());
+    for (const FileResult& f : one->files)
+        for (const Diagnostic& d : f.diagnostics) CHECK(d.fingerprint.size() == 16);
+}
+
+TEST_CASE("run: cancelled before the first file, nothing is checked (one thread asks before each file)") {
+    CheckHooks hooks;
+    hooks.cancelled = [] { return true; };
+    CheckFailure failure;
+    std::vector<std::string> problems;
+    const auto run = run_checks(request_for(std::string(IRLINT_TESTDATA) + "/spec", 1), hooks, failure, problems);
+    REQUIRE(run);
+    CHECK(run->cancelled());
+    CHECK(run->done == 0);
+    CHECK(run->files.empty());
+}
+
+TEST_CASE("run: why a run cannot start, as a usage or a configuration failure with the command line's message") {
+    const ScratchDir dir("run-failures");
+    CheckFailure failure;
+    std::vector<std::string> problems;
+    CHECK(!run_checks(request_for((dir.path / "missing.xml").string(), 1), {}, failure, problems));
+    CHECK(failure.kind == CheckFailure::Kind::usage);
+    CHECK(failure.message == (dir.path / "missing.xml").string() + ": no such file or directory");
+    CHECK(!run_checks(request_for(dir.path.string(), 1), {}, failure, problems));
+    CHECK(failure.message == "no .xml files found");
+    auto unknown = request_for(dir.path.string(), 1);
+    unknown.select = {"no-such-rule"};
+    CHECK(!run_checks(unknown, {}, failure, problems));
+    CHECK(failure.kind == CheckFailure::Kind::usage);
+    CHECK(failure.message.find("no-such-rule") != std::string::npos);
+    dir.file("m.xml");
+    const std::string config = dir.file("irlint.toml", "select = [");
+    auto broken = request_for(dir.path.string(), 1);
+    broken.config = config;
+    CHECK(!run_checks(broken, {}, failure, problems));
+    CHECK(failure.kind == CheckFailure::Kind::config);
 }

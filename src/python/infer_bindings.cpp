@@ -1,0 +1,282 @@
+// irlint.infer: the model checked as `irlint infer` checks it (rules/engine.hpp, rules/reshape.hpp), its
+// inputs and outputs and every layer's declared and inferred shapes returned as Python data.
+
+#include <memory>
+
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/read_file.hpp"
+#include "ir/reader.hpp"
+#include "pipeline/check_run.hpp"
+#include "python/bindings.hpp"
+#include "python/checks.hpp"
+#include "python/errors.hpp"
+#include "rules/model_glance.hpp"
+#include "rules/reshape.hpp"
+#include "rules/structure.hpp"
+#ifdef IRLINT_PYTHON_ONNX
+#include "onnx/onnx_check.hpp"
+#include "onnx/onnx_model.hpp"
+#endif
+
+namespace py = pybind11;
+
+namespace irlint::python {
+
+namespace {
+
+// What the result's layers point into: the IR model or the ONNX check, and for a reshape what write() needs.
+struct Checked {
+    std::shared_ptr<const void> keep;
+    const Model* model = nullptr;  // IR only
+    ModelReport report;
+    std::optional<ReshapeResult> reshaped;
+    NewInputs new_inputs;
+};
+
+// Dims as the JSON reports spell them: an int per static dim, -1 for a dynamic one, "lo..hi" for an interval;
+// None for a dynamic rank.
+py::object dims(const Shape& shape) {
+    if (shape.rank_dynamic) return py::none();
+    py::list out;
+    for (const Dim& d : shape.dims) {
+        if (d.is_static()) out.append(d.length());
+        else if (d.is_fully_dynamic()) out.append(-1);
+        else out.append(d.str());
+    }
+    return out;
+}
+
+py::list dims_list(const std::vector<Shape>& shapes) {
+    py::list out;
+    for (const Shape& s : shapes) out.append(dims(s));
+    return out;
+}
+
+py::object type_name(const std::optional<ElementType>& type) {
+    return type ? py::object(py::str(std::string(element_type_name(*type)))) : py::none();
+}
+
+py::list types_list(const std::vector<std::optional<ElementType>>& types) {
+    py::list out;
+    for (const auto& t : types) out.append(type_name(t));
+    return out;
+}
+
+py::dict layer_dict(const LayerShapes& r) {
+    const Layer& l = *r.layer;
+    std::vector<std::optional<ElementType>> declared_types;
+    for (const Port& p : l.outputs) declared_types.push_back(p.precision);
+    py::dict out;
+    out["id"] = model_text(l.id);
+    out["name"] = model_text(l.name);
+    out["type"] = model_text(l.type);
+    out["version"] = model_text(l.version);
+    out["inputs"] = dims_list(r.inputs);
+    out["declared"] = dims_list(r.declared);
+    out["inferred"] = dims_list(r.inferred);
+    out["declared_types"] = types_list(declared_types);
+    out["inferred_types"] = types_list(r.inferred_types);
+    out["status"] = std::string(layer_status_name(r.status));
+    out["checked"] = r.checked;
+    out["not_checked"] = r.not_checked ? py::object(model_text(*r.not_checked)) : py::none();
+    return out;
+}
+
+py::list endpoints(const ModelReport& report, std::string_view kind) {
+    py::list out;
+    for (const Endpoint& e : model_endpoints(report)) {
+        if (e.kind != kind) continue;
+        py::dict d;
+        d["name"] = model_text(e.name);
+        d["dims"] = dims(e.shape);
+        d["type"] = type_name(e.type);
+        d["layout"] = model_text(e.layout);
+        out.append(d);
+    }
+    return out;
+}
+
+std::vector<Finding> findings_of(const std::string& path, const Diagnostics& diagnostics) {
+    std::vector<Finding> out;
+    for (const Diagnostic& d : diagnostics) out.push_back({path, d});
+    return out;
+}
+
+// A missing file is a usage error, as on the command line; a file that is not a readable IR a model error
+// with the reader's findings.
+std::shared_ptr<Model> read_ir(const std::string& path, Diagnostics& read_findings) {
+    ReadResult read = read_model(path);
+    if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0)
+        raise_usage_error(fmt::format("{}: {}", path, read.diagnostics[0].message));
+    if (!read.model) {
+        std::string message;
+        for (const auto& d : read.diagnostics)
+            message += fmt::format("{}{}:{}: {} [{}]", message.empty() ? "" : "\n", path, d.line, d.message, d.rule);
+        raise_model_error(message);
+    }
+    read_findings = std::move(read.diagnostics);
+    return std::make_shared<Model>(std::move(*read.model));
+}
+
+Checked check_onnx_model(const std::string& path) {
+#ifdef IRLINT_PYTHON_ONNX
+    OnnxRead read = read_onnx(path);
+    if (!read.model) {
+        if (read.missing) raise_usage_error(fmt::format("{}: no such file or directory", path));
+        raise_model_error(fmt::format("{}: {}", path, read.error));
+    }
+    std::shared_ptr<const OnnxCheck> c = check_onnx(std::move(*read.model));
+    Checked out;
+    out.report = c->report;
+    out.keep = std::move(c);
+    return out;
+#else
+    raise_model_error(fmt::format("{}: {}", path, kNoOnnxSupport));
+#endif
+}
+
+std::vector<std::string> reshape_arguments(const py::object& reshape) {
+    if (py::isinstance<py::str>(reshape)) return {reshape.cast<std::string>()};
+    const auto joined = [](const py::handle& value) {
+        if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+        std::string out;
+        for (const auto& d : value) out += (out.empty() ? "" : ",") + py::str(d).cast<std::string>();
+        return out;
+    };
+    if (py::isinstance<py::dict>(reshape)) {
+        std::vector<std::string> out;
+        for (const auto& [name, value] : reshape.cast<py::dict>())
+            out.push_back(py::str(name).cast<std::string>() + "=" + joined(value));
+        return out;
+    }
+    return {joined(reshape)};
+}
+
+Checked check_path(const std::string& path, const std::vector<std::string>& reshape) {
+    if (names_onnx_model(path)) {
+        if (!reshape.empty())
+            raise_usage_error(fmt::format("{}: --reshape reads IR models; ONNX models are not reshaped yet", path));
+        return check_onnx_model(path);
+    }
+    Diagnostics read_findings;
+    std::shared_ptr<Model> model = read_ir(path, read_findings);
+    Checked out;
+    out.model = model.get();
+    out.keep = model;
+    if (reshape.empty()) {
+        out.report = check_read_model(*model, std::move(read_findings));
+        return out;
+    }
+    std::string error;
+    auto inputs = parse_reshape_arguments(*model, reshape, error);
+    if (!inputs) raise_usage_error(error);
+    out.new_inputs = std::move(*inputs);
+    out.reshaped = reshape_model(*model, out.new_inputs);
+    out.report = out.reshaped->after;
+    return out;
+}
+
+// The result of irlint.infer; the checked model stays alive with it (write() needs it).
+struct InferResult {
+    std::string path;
+    std::shared_ptr<Checked> checked;
+};
+
+py::list changed_layers(const ReshapeResult& r) {
+    py::list out;
+    for (size_t i = 0; i < r.after.layers.size() && i < r.before.layers.size(); ++i) {
+        const LayerShapes& a = r.after.layers[i];
+        const std::vector<Shape>& before = r.before.layers[i].declared;
+        if (a.inferred == before || a.inferred.size() != before.size()) continue;
+        py::dict d;
+        d["id"] = model_text(a.layer->id);
+        d["name"] = model_text(a.layer->name);
+        d["type"] = model_text(a.layer->type);
+        d["before"] = dims_list(before);
+        d["after"] = dims_list(a.inferred);
+        out.append(d);
+    }
+    return out;
+}
+
+void write_reshaped(const InferResult& result, const py::object& target) {
+    const Checked& c = *result.checked;
+    if (!c.reshaped) raise_usage_error("write(): only the result of infer(model, reshape=...) can be written");
+    const std::string out = path_arg(target);
+    if (!c.reshaped->incompatible.empty())
+        raise_model_error(fmt::format("-o {}: not written: {} layer{} cannot take the new shapes", out,
+                                      c.reshaped->incompatible.size(), c.reshaped->incompatible.size() == 1 ? "" : "s"));
+    py::gil_scoped_release release;
+    const auto text = read_whole_file(result.path);
+    if (!text) raise_usage_error(fmt::format("{}: cannot read the file again", result.path));
+    std::string error;
+    const auto edits = plan_reshape_edits(*c.model, *text, *c.reshaped, c.new_inputs, error);
+    if (!edits) raise_model_error(fmt::format("-o {}: not written: {}", out, error));
+    if (const auto failed = write_file_atomically(out, apply_text_edits(*text, *edits)))
+        raise_usage_error(fmt::format("-o {}: {}", out, *failed));
+}
+
+InferResult infer(const py::object& model, const py::object& reshape) {
+    InferResult result;
+    result.path = path_arg(model);
+    const std::vector<std::string> arguments = reshape.is_none() ? std::vector<std::string>{} : reshape_arguments(reshape);
+    py::gil_scoped_release release;
+    result.checked = std::make_shared<Checked>(check_path(result.path, arguments));
+    return result;
+}
+
+}  // namespace
+
+void bind_infer(py::module_& m) {
+    py::class_<InferResult>(m, "InferResult",
+                            "What irlint.infer found: the model's inputs and outputs, every layer's declared and "
+                            "inferred shapes, the findings; after a reshape, what changed and what fails.")
+        .def_property_readonly("path", [](const InferResult& r) { return path_text(r.path); }, "The model file.")
+        .def_property_readonly("ir_version", [](const InferResult& r) {
+            return r.checked->model ? py::object(py::int_(r.checked->model->ir_version)) : py::none();
+        }, "The IR version; None for ONNX.")
+        .def_property_readonly("producer", [](const InferResult& r) {
+            const Model* m = r.checked->model;
+            return m && m->producer.known() ? py::object(model_text(m->producer.describe())) : py::none();
+        }, "What wrote the IR (from its rt_info), or None.")
+        .def_property_readonly("inputs", [](const InferResult& r) { return endpoints(r.checked->report, "input"); },
+                               "The model's inputs: dicts with name, dims, type, layout.")
+        .def_property_readonly("outputs", [](const InferResult& r) { return endpoints(r.checked->report, "output"); },
+                               "The model's outputs: dicts with name, dims, type, layout.")
+        .def_property_readonly("layers", [](const InferResult& r) {
+            py::list out;
+            for (const LayerShapes& l : r.checked->report.layers) out.append(layer_dict(l));
+            return out;
+        }, "Every layer: dicts with id, name, type, version, inputs, declared, inferred, declared_types, "
+           "inferred_types, status ('ok', 'mismatch', ...), checked, not_checked. Dims are lists: an int per "
+           "static dim, -1 dynamic, 'lo..hi' an interval; None for a dynamic rank.")
+        .def_property_readonly("findings", [](const InferResult& r) { return findings_of(r.path, r.checked->report.diagnostics); },
+                               "Every finding `check` gives on the model (after a reshape: on the reshaped model).")
+        .def_property_readonly("changed", [](const InferResult& r) {
+            return r.checked->reshaped ? changed_layers(*r.checked->reshaped) : py::list();
+        }, "After a reshape: the layers whose outputs change, dicts with id, name, type, before, after.")
+        .def_property_readonly("failing", [](const InferResult& r) {
+            return r.checked->reshaped ? findings_of(r.path, r.checked->reshaped->incompatible) : std::vector<Finding>{};
+        }, "After a reshape: the reshape-incompatible findings, the layers that cannot take the new shapes.")
+        .def("write", write_reshaped, py::arg("path"),
+             "Writes the reshaped IR to path atomically, as `infer --reshape ... -o` does; raises ModelError when "
+             "a layer fails or the file cannot be rewritten in place.")
+        .def("__repr__", [](const InferResult& r) {
+            return model_text(fmt::format("<irlint.InferResult {}: {} layers, {} findings>", r.path,
+                                          r.checked->report.layers.size(), r.checked->report.diagnostics.size()));
+        });
+    m.def("infer", infer, py::arg("model"), py::kw_only(), py::arg("reshape") = py::none(),
+          R"(Infers every layer's output dims and element types, as `irlint infer --all` does.
+
+model: an IR .xml or an ONNX .onnx path (str or os.PathLike).
+reshape: new input dims, as `--reshape`: a dims string "1,3,320,320" or a list of ints for a model with one
+input, or a dict {input name: dims string or list}. The whole model is inferred again from them.
+
+Raises UsageError (no such file, a bad reshape argument) and ModelError (a file that is not a readable model).)");
+}
+
+}  // namespace irlint::python
