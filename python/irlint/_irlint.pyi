@@ -159,8 +159,8 @@ class InferResult:
     def failing(self) -> List[Finding]:
         """After a reshape: the reshape-incompatible findings, the layers that cannot take the new shapes."""
     def write(self, path: _StrPath) -> None:
-        """Writes the reshaped IR to path atomically, as `infer --reshape ... -o` does; raises ModelError when a
-        layer fails or the file cannot be rewritten in place."""
+        """Writes the reshaped model (IR or ONNX) to path atomically, as `infer --reshape ... -o` does; raises ModelError when a
+        layer fails or the file cannot be rewritten."""
 
 def infer(
     model: _StrPath,

@@ -17,6 +17,7 @@
 #include "pipeline/check_run.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
+#include "rules/model_glance.hpp"
 
 namespace irlint::cli {
 
@@ -28,20 +29,6 @@ using irlint::names_onnx_model;
 std::optional<std::string> hand_over_onnx_command();
 
 FileResult check_onnx_model_file(const std::string& path);
-
-// What `infer` shows of an ONNX model before its nodes.
-struct OnnxSummary {
-    struct Value {
-        std::string_view kind;  // "input" or "output"
-        std::string name;
-        Shape shape;  // as the file declares it, else as inferred
-        std::optional<ElementType> type;
-    };
-    int64_t ir_version = 0;
-    std::string producer_name, producer_version;
-    std::vector<std::pair<std::string, int64_t>> opsets;  // domain ("" for ai.onnx) and version
-    std::vector<Value> values;
-};
 
 // A checked model of either kind: the report's layers point into what `owner` keeps alive.
 struct CheckedModel {

@@ -431,4 +431,37 @@ FileResult check_onnx_file(const std::string& path) {
     return out;
 }
 
+namespace {
+
+// A value as the file declares it, else as the node that writes it is inferred.
+OnnxSummary::Value summary_value(const OnnxCheck& c, std::string_view kind, const std::string& name) {
+    OnnxSummary::Value v{kind, name, Shape::dynamic_rank(), std::nullopt};
+    if (const auto it = c.onnx.values.find(name); it != c.onnx.values.end()) {
+        v.type = it->second.type;
+        if (it->second.shape) v.shape = *it->second.shape;
+    }
+    if (!v.shape.rank_dynamic) return v;
+    for (const OnnxNode& n : c.onnx.nodes)
+        for (size_t k = 0; k < n.outputs.size(); ++k) {
+            const LayerShapes& ls = c.report.layers[n.index];
+            if (n.outputs[k] != name) continue;
+            if (k < ls.inferred.size()) v.shape = ls.inferred[k];
+            if (!v.type && k < ls.inferred_types.size()) v.type = ls.inferred_types[k];
+        }
+    return v;
+}
+
+}  // namespace
+
+OnnxSummary summarize_onnx(const OnnxCheck& c) {
+    OnnxSummary s;
+    s.ir_version = c.onnx.ir_version;
+    s.producer_name = c.onnx.producer_name;
+    s.producer_version = c.onnx.producer_version;
+    s.opsets.assign(c.onnx.opsets.begin(), c.onnx.opsets.end());
+    for (const std::string& name : c.onnx.input_order) s.values.push_back(summary_value(c, "input", name));
+    for (const std::string& name : c.onnx.outputs) s.values.push_back(summary_value(c, "output", name));
+    return s;
+}
+
 }  // namespace irlint

@@ -16,6 +16,7 @@
 #include "onnx/onnx_pool.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
+#include "rules/model_glance.hpp"
 
 namespace irlint {
 
@@ -43,6 +44,10 @@ std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check = true,
 
 // A node by name, else index in graph order, else first output name; nullopt with *error set when none or several match.
 std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& wanted, std::string* error);
+
+// The model at a glance: IR version, producer, opsets, and the graph's inputs and outputs (as declared, else
+// as inferred).
+OnnxSummary summarize_onnx(const OnnxCheck& c);
 
 // `check` of one .onnx file.
 FileResult check_onnx_file(const std::string& path);

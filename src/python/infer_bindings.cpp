@@ -1,6 +1,7 @@
 // irlint.infer: the model checked as `irlint infer` checks it (rules/engine.hpp, rules/reshape.hpp), its
 // inputs and outputs and every layer's declared and inferred shapes returned as Python data.
 
+#include <functional>
 #include <memory>
 
 #include <pybind11/stl.h>
@@ -20,6 +21,7 @@
 #ifdef IRLINT_PYTHON_ONNX
 #include "onnx/onnx_check.hpp"
 #include "onnx/onnx_model.hpp"
+#include "onnx/onnx_reshape.hpp"
 #endif
 
 namespace py = pybind11;
@@ -28,13 +30,24 @@ namespace irlint::python {
 
 namespace {
 
-// What the result's layers point into: the IR model or the ONNX check, and for a reshape what write() needs.
+// A layer whose outputs a reshape changes.
+struct Change {
+    const Layer* layer = nullptr;
+    std::vector<Shape> before, after;
+};
+
+// What the result's layers point into (the IR model or the ONNX check), and after a reshape what changed,
+// what fails and how the reshaped model is written.
 struct Checked {
     std::shared_ptr<const void> keep;
-    const Model* model = nullptr;  // IR only
+    const Model* model = nullptr;         // IR only
+    std::optional<OnnxSummary> onnx;      // ONNX only: the graph's inputs and outputs
     ModelReport report;
-    std::optional<ReshapeResult> reshaped;
-    NewInputs new_inputs;
+    bool reshaped = false;
+    std::vector<Change> changes;
+    Diagnostics failing;
+    // The reshaped model's bytes, or nullopt with the reason it is not written; `original` is the file as read.
+    std::function<std::optional<std::string>(const std::string& original, std::string& error)> reshaped_file;
 };
 
 // Dims as the JSON reports spell them: an int per static dim, -1 for a dynamic one, "lo..hi" for an interval;
@@ -86,9 +99,21 @@ py::dict layer_dict(const LayerShapes& r) {
     return out;
 }
 
-py::list endpoints(const ModelReport& report, std::string_view kind) {
+py::list endpoints(const Checked& c, std::string_view kind) {
     py::list out;
-    for (const Endpoint& e : model_endpoints(report)) {
+    if (c.onnx) {
+        for (const OnnxSummary::Value& v : c.onnx->values) {
+            if (v.kind != kind) continue;
+            py::dict d;
+            d["name"] = model_text(v.name);
+            d["dims"] = dims(v.shape);
+            d["type"] = type_name(v.type);
+            d["layout"] = "";
+            out.append(d);
+        }
+        return out;
+    }
+    for (const Endpoint& e : model_endpoints(c.report)) {
         if (e.kind != kind) continue;
         py::dict d;
         d["name"] = model_text(e.name);
@@ -122,19 +147,49 @@ std::shared_ptr<Model> read_ir(const std::string& path, Diagnostics& read_findin
     return std::make_shared<Model>(std::move(*read.model));
 }
 
-Checked check_onnx_model(const std::string& path) {
 #ifdef IRLINT_PYTHON_ONNX
+OnnxModel read_onnx_or_raise(const std::string& path) {
     OnnxRead read = read_onnx(path);
     if (!read.model) {
         if (read.missing) raise_usage_error(fmt::format("{}: no such file or directory", path));
         raise_model_error(fmt::format("{}: {}", path, read.error));
     }
-    std::shared_ptr<const OnnxCheck> c = check_onnx(std::move(*read.model));
+    return std::move(*read.model);
+}
+
+Checked reshaped_onnx(const std::string& path, const std::vector<std::string>& reshape) {
+    OnnxModel model = read_onnx_or_raise(path);
+    std::string error;
+    const auto inputs = parse_reshape_arguments(onnx_graph_input_names(model), "graph input", reshape, error);
+    if (!inputs) raise_usage_error(error);
+    auto r = std::make_shared<OnnxReshape>(reshape_onnx(model, *inputs));
     Checked out;
+    out.onnx = summarize_onnx(*r->after);
+    out.report = r->after->report;
+    out.reshaped = true;
+    out.failing = r->incompatible;
+    for (size_t i = 0; i < out.report.layers.size(); ++i) {
+        const LayerShapes& a = out.report.layers[i];
+        std::vector<Shape> before = r->outputs_before(i);
+        if (a.inferred != before && a.inferred.size() == before.size()) out.changes.push_back({a.layer, std::move(before), a.inferred});
+    }
+    out.reshaped_file = [r](const std::string&, std::string& why) { return serialize_reshaped_onnx(*r, why); };
+    out.keep = std::move(r);
+    return out;
+}
+#endif
+
+Checked check_onnx_model(const std::string& path, const std::vector<std::string>& reshape) {
+#ifdef IRLINT_PYTHON_ONNX
+    if (!reshape.empty()) return reshaped_onnx(path, reshape);
+    std::shared_ptr<const OnnxCheck> c = check_onnx(read_onnx_or_raise(path));
+    Checked out;
+    out.onnx = summarize_onnx(*c);
     out.report = c->report;
     out.keep = std::move(c);
     return out;
 #else
+    (void)reshape;
     raise_model_error(fmt::format("{}: {}", path, kNoOnnxSupport));
 #endif
 }
@@ -157,11 +212,7 @@ std::vector<std::string> reshape_arguments(const py::object& reshape) {
 }
 
 Checked check_path(const std::string& path, const std::vector<std::string>& reshape) {
-    if (names_onnx_model(path)) {
-        if (!reshape.empty())
-            raise_usage_error(fmt::format("{}: --reshape reads IR models; ONNX models are not reshaped yet", path));
-        return check_onnx_model(path);
-    }
+    if (names_onnx_model(path)) return check_onnx_model(path, reshape);
     Diagnostics read_findings;
     std::shared_ptr<Model> model = read_ir(path, read_findings);
     Checked out;
@@ -174,9 +225,21 @@ Checked check_path(const std::string& path, const std::vector<std::string>& resh
     std::string error;
     auto inputs = parse_reshape_arguments(*model, reshape, error);
     if (!inputs) raise_usage_error(error);
-    out.new_inputs = std::move(*inputs);
-    out.reshaped = reshape_model(*model, out.new_inputs);
-    out.report = out.reshaped->after;
+    auto r = std::make_shared<ReshapeResult>(reshape_model(*model, *inputs));
+    out.report = r->after;
+    out.reshaped = true;
+    out.failing = r->incompatible;
+    for (size_t i = 0; i < r->after.layers.size() && i < r->before.layers.size(); ++i) {
+        const LayerShapes& a = r->after.layers[i];
+        const std::vector<Shape>& before = r->before.layers[i].declared;
+        if (a.inferred != before && a.inferred.size() == before.size()) out.changes.push_back({a.layer, before, a.inferred});
+    }
+    out.reshaped_file = [model, r, new_inputs = std::move(*inputs)](const std::string& original,
+                                                                   std::string& why) -> std::optional<std::string> {
+        const auto edits = plan_reshape_edits(*model, original, *r, new_inputs, why);
+        if (!edits) return std::nullopt;
+        return apply_text_edits(original, *edits);
+    };
     return out;
 }
 
@@ -186,18 +249,15 @@ struct InferResult {
     std::shared_ptr<Checked> checked;
 };
 
-py::list changed_layers(const ReshapeResult& r) {
+py::list changed_layers(const Checked& c) {
     py::list out;
-    for (size_t i = 0; i < r.after.layers.size() && i < r.before.layers.size(); ++i) {
-        const LayerShapes& a = r.after.layers[i];
-        const std::vector<Shape>& before = r.before.layers[i].declared;
-        if (a.inferred == before || a.inferred.size() != before.size()) continue;
+    for (const Change& change : c.changes) {
         py::dict d;
-        d["id"] = model_text(a.layer->id);
-        d["name"] = model_text(a.layer->name);
-        d["type"] = model_text(a.layer->type);
-        d["before"] = dims_list(before);
-        d["after"] = dims_list(a.inferred);
+        d["id"] = model_text(change.layer->id);
+        d["name"] = model_text(change.layer->name);
+        d["type"] = model_text(change.layer->type);
+        d["before"] = dims_list(change.before);
+        d["after"] = dims_list(change.after);
         out.append(d);
     }
     return out;
@@ -207,16 +267,17 @@ void write_reshaped(const InferResult& result, const py::object& target) {
     const Checked& c = *result.checked;
     if (!c.reshaped) raise_usage_error("write(): only the result of infer(model, reshape=...) can be written");
     const std::string out = path_arg(target);
-    if (!c.reshaped->incompatible.empty())
-        raise_model_error(fmt::format("-o {}: not written: {} layer{} cannot take the new shapes", out,
-                                      c.reshaped->incompatible.size(), c.reshaped->incompatible.size() == 1 ? "" : "s"));
+    const char* unit = c.onnx ? "node" : "layer";
+    if (!c.failing.empty())
+        raise_model_error(fmt::format("-o {}: not written: {} {}{} cannot take the new shapes", out, c.failing.size(),
+                                      unit, c.failing.size() == 1 ? "" : "s"));
     py::gil_scoped_release release;
     const auto text = read_whole_file(result.path);
     if (!text) raise_usage_error(fmt::format("{}: cannot read the file again", result.path));
     std::string error;
-    const auto edits = plan_reshape_edits(*c.model, *text, *c.reshaped, c.new_inputs, error);
-    if (!edits) raise_model_error(fmt::format("-o {}: not written: {}", out, error));
-    if (const auto failed = write_file_atomically(out, apply_text_edits(*text, *edits)))
+    const auto bytes = c.reshaped_file(*text, error);
+    if (!bytes) raise_model_error(fmt::format("-o {}: not written: {}", out, error));
+    if (const auto failed = write_file_atomically(out, *bytes))
         raise_usage_error(fmt::format("-o {}: {}", out, *failed));
 }
 
@@ -237,15 +298,20 @@ void bind_infer(py::module_& m) {
                             "inferred shapes, the findings; after a reshape, what changed and what fails.")
         .def_property_readonly("path", [](const InferResult& r) { return path_text(r.path); }, "The model file.")
         .def_property_readonly("ir_version", [](const InferResult& r) {
+            if (r.checked->onnx) return py::object(py::int_(r.checked->onnx->ir_version));
             return r.checked->model ? py::object(py::int_(r.checked->model->ir_version)) : py::none();
-        }, "The IR version; None for ONNX.")
+        }, "The IR version (of an ONNX model: its ModelProto.ir_version).")
         .def_property_readonly("producer", [](const InferResult& r) {
+            if (const auto& o = r.checked->onnx; o && !o->producer_name.empty())
+                return py::object(model_text(o->producer_version.empty()
+                                                 ? o->producer_name
+                                                 : fmt::format("{} {}", o->producer_name, o->producer_version)));
             const Model* m = r.checked->model;
             return m && m->producer.known() ? py::object(model_text(m->producer.describe())) : py::none();
-        }, "What wrote the IR (from its rt_info), or None.")
-        .def_property_readonly("inputs", [](const InferResult& r) { return endpoints(r.checked->report, "input"); },
+        }, "What wrote the model (an IR's rt_info, an ONNX model's producer_name and version), or None.")
+        .def_property_readonly("inputs", [](const InferResult& r) { return endpoints(*r.checked, "input"); },
                                "The model's inputs: dicts with name, dims, type, layout.")
-        .def_property_readonly("outputs", [](const InferResult& r) { return endpoints(r.checked->report, "output"); },
+        .def_property_readonly("outputs", [](const InferResult& r) { return endpoints(*r.checked, "output"); },
                                "The model's outputs: dicts with name, dims, type, layout.")
         .def_property_readonly("layers", [](const InferResult& r) {
             py::list out;
@@ -257,14 +323,14 @@ void bind_infer(py::module_& m) {
         .def_property_readonly("findings", [](const InferResult& r) { return findings_of(r.path, r.checked->report.diagnostics); },
                                "Every finding `check` gives on the model (after a reshape: on the reshaped model).")
         .def_property_readonly("changed", [](const InferResult& r) {
-            return r.checked->reshaped ? changed_layers(*r.checked->reshaped) : py::list();
+            return changed_layers(*r.checked);
         }, "After a reshape: the layers whose outputs change, dicts with id, name, type, before, after.")
         .def_property_readonly("failing", [](const InferResult& r) {
-            return r.checked->reshaped ? findings_of(r.path, r.checked->reshaped->incompatible) : std::vector<Finding>{};
+            return findings_of(r.path, r.checked->failing);
         }, "After a reshape: the reshape-incompatible findings, the layers that cannot take the new shapes.")
         .def("write", write_reshaped, py::arg("path"),
-             "Writes the reshaped IR to path atomically, as `infer --reshape ... -o` does; raises ModelError when "
-             "a layer fails or the file cannot be rewritten in place.")
+             "Writes the reshaped model (IR or ONNX) to path atomically, as `infer --reshape ... -o` does; raises "
+             "ModelError when a layer fails or the file cannot be rewritten.")
         .def("__repr__", [](const InferResult& r) {
             return model_text(fmt::format("<irlint.InferResult {}: {} layers, {} findings>", r.path,
                                           r.checked->report.layers.size(), r.checked->report.diagnostics.size()));

@@ -2,7 +2,10 @@
 // The model at a glance: its inputs and outputs (name, dims, element type, layout where the file gives one),
 // as benchmark_app and Netron show them; `infer` prints them above its table, Python's irlint.infer returns them.
 
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +25,20 @@ struct Endpoint {
 
 // The inputs, then the outputs, of the main graph; the views point into the report's model.
 std::vector<Endpoint> model_endpoints(const ModelReport& report);
+
+// What `infer` shows of an ONNX model before its nodes (onnx/onnx_check.hpp: summarize_onnx).
+struct OnnxSummary {
+    struct Value {
+        std::string_view kind;  // "input" or "output"
+        std::string name;
+        Shape shape;  // as the file declares it, else as inferred
+        std::optional<ElementType> type;
+    };
+    int64_t ir_version = 0;
+    std::string producer_name, producer_version;
+    std::vector<std::pair<std::string, int64_t>> opsets;  // domain ("" for ai.onnx) and version
+    std::vector<Value> values;
+};
 
 // A read model checked as `check` checks it, with the reader's findings among the rules' (sorted by line) and
 // every layer with an error marked so.

@@ -57,11 +57,50 @@ def test_reshape_changes_and_writes(testdata, tmp_path):
         irlint.infer(model).write(tmp_path / "x.xml")
 
 
-def test_infer_onnx(testdata):
-    models = sorted(testdata.rglob("*.onnx"))
-    assert models
-    result = irlint.infer(models[0])
-    assert result.ir_version is None and result.layers
+def conv_pool_onnx(path):
+    """x [1,3,8,8] -> Conv 4x3x3x3 (pads 1) -> MaxPool 3x3/1 -> y [1,4,6,6], with value_info for the Conv."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    weight = helper.make_tensor("w", TensorProto.FLOAT, [4, 3, 3, 3], [0.1] * 108)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+         helper.make_node("MaxPool", ["c"], ["y"], name="pool", kernel_shape=[3, 3], strides=[1, 1])],
+        "conv_pool", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 6, 6])], [weight],
+        value_info=[helper.make_tensor_value_info("c", TensorProto.FLOAT, [1, 4, 8, 8])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="irlint-test")
+    onnx.save(model, str(path))
+    return path
+
+
+def test_infer_onnx(tmp_path):
+    result = irlint.infer(conv_pool_onnx(tmp_path / "m.onnx"))
+    assert result.ir_version == 8 and result.producer == "irlint-test"
+    assert result.inputs == [{"name": "x", "dims": [1, 3, 8, 8], "type": "f32", "layout": ""}]
+    assert result.outputs == [{"name": "y", "dims": [1, 4, 6, 6], "type": "f32", "layout": ""}]
+    assert [(l["name"], l["inferred"]) for l in result.layers] == [("conv", [[1, 4, 8, 8]]), ("pool", [[1, 4, 6, 6]])]
+    assert not result.findings
+
+
+def test_infer_onnx_reshape(tmp_path):
+    model = conv_pool_onnx(tmp_path / "m.onnx")
+    batch = irlint.infer(model, reshape="x=4,3,8,8")
+    assert [(c["name"], c["after"]) for c in batch.changed] == [("conv", [[4, 4, 8, 8]]), ("pool", [[4, 4, 6, 6]])]
+    assert batch.outputs[0]["dims"] == [4, 4, 6, 6] and not batch.failing
+    batch.write(tmp_path / "b4.onnx")
+    written = irlint.infer(tmp_path / "b4.onnx")
+    assert written.inputs[0]["dims"] == [4, 3, 8, 8] and not written.findings
+    assert irlint.check(tmp_path / "b4.onnx").ok
+    # A 1x1 input leaves the 3x3 window no room: the pooling node fails, with irlint's arithmetic.
+    small = irlint.infer(model, reshape={"x": [1, 3, 1, 1]})
+    assert [f.rule for f in small.failing] == ["reshape-incompatible"]
+    assert small.failing[0].layer[1] == "pool"
+    assert "(1+0+0-3)/1" in small.failing[0].message
+    with pytest.raises(irlint.ModelError, match="not written: 1 node cannot take the new shapes"):
+        small.write(tmp_path / "no.onnx")
+    assert not (tmp_path / "no.onnx").exists()
+    with pytest.raises(irlint.UsageError, match="no graph input named 'nope'; its inputs: x"):
+        irlint.infer(model, reshape={"nope": [1]})
 
 
 def test_infer_errors(binary, testdata, tmp_path):
