@@ -135,10 +135,10 @@ class InferResult:
         """The model file."""
     @property
     def ir_version(self) -> Optional[int]:
-        """The IR version; None for ONNX."""
+        """The IR version (of an ONNX model: its ModelProto.ir_version)."""
     @property
     def producer(self) -> Optional[str]:
-        """What wrote the IR (from its rt_info), or None."""
+        """What wrote the model (an IR's rt_info, an ONNX model's producer_name and version), or None."""
     @property
     def inputs(self) -> List[Dict[str, object]]:
         """The model's inputs: dicts with name, dims, type, layout."""
@@ -259,8 +259,10 @@ class MismatchMap:
     channel_block: int
     depth_block: int
     elements_per_position: int
-    def text(self) -> str: ...
-    def to_json(self) -> str: ...
+    def text(self) -> str:
+        """The block map `irlint run` prints."""
+    def to_json(self) -> str:
+        """The map as `run --format json` writes it."""
 
 class Explanation:
     """A convention of another producer under which the expected data matches (docs/diagnosis.md)."""
@@ -268,6 +270,8 @@ class Explanation:
     description: str
 
 class Comparison:
+    """irlint.compare's result: the error statistics, the first and worst mismatch, the map; true when the
+    arrays match."""
     total: int
     mismatches: int
     max_abs_err: float
@@ -284,6 +288,7 @@ class Comparison:
     def __bool__(self) -> bool: ...
 
 class OutputResult:
+    """One output of a run: the computed array (irlint's buffer, no copy) and its comparison."""
     index: int
     role: str  # "values" or "indices"
     array: np.ndarray  # irlint's buffer, no copy; bf16: uint16 bits
@@ -306,6 +311,7 @@ class OutputResult:
     diagnosed: bool
 
 class RunResult:
+    """What irlint.run computed and compared: the layer, every output with its array and statistics."""
     status: str  # "ok", "mismatch", "not_compared"
     ok: bool
     layer: dict[str, str]  # id, name, type, version
@@ -314,14 +320,29 @@ class RunResult:
     outputs: list[OutputResult]
     warnings: list[str]
     kernel_ms: float
-    def to_json(self) -> str: ...
+    def to_json(self) -> str:
+        """The run as `irlint run --format json` prints it."""
 
 ArrayLike = Union[np.ndarray, Sequence[float]]
 
 def run(model: Union[str, os.PathLike[str]], layer: str, inputs: Union[ArrayLike, Sequence[ArrayLike]], *,
         expect: Union[None, ArrayLike, Sequence[Optional[ArrayLike]]] = None,
         output_size: Optional[ArrayLike] = None, atol: Optional[float] = None, rtol: Optional[float] = None,
-        threads: Optional[int] = None) -> RunResult: ...
+        threads: Optional[int] = None) -> RunResult:
+    """Runs one pooling layer of an IR or ONNX model on an array, as `irlint run` does.
+
+    model: path of the IR .xml or the .onnx model; layer: its id or name (ONNX: name, index or first output);
+    inputs: the input array, or [input, output_size] for an adaptive pool; expect: the expected array, or a
+    list per output (values, indices) with None for an output not compared; atol, rtol: the tolerance (default
+    by dtype); threads: kernel threads (0 or None: all). The input is viewed, not copied, when it is
+    C-contiguous, native-endian and of the layer's dtype; bf16 is given and returned as uint16 bits.
+    Raises UsageError, ModelError or DataError with the messages `irlint run` prints.
+    """
 
 def compare(actual: ArrayLike, expected: ArrayLike, *, atol: Optional[float] = None, rtol: Optional[float] = None,
-            threads: Optional[int] = None, dtype: Optional[str] = None) -> Comparison: ...
+            threads: Optional[int] = None, dtype: Optional[str] = None) -> Comparison:
+    """Compares two arrays as `irlint run` compares an output with its expected data:
+    |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN, defaults by dtype. dtype='bf16' reads
+    uint16 arrays as bf16 bits and rounds float32 arrays to bf16. Raises DataError when the shapes or dtypes
+    differ.
+    """

@@ -2,12 +2,17 @@
 // What check, infer and shape share in the Python module.
 
 #include <atomic>
+#include <memory>
 #include <string>
 
 #include <pybind11/pybind11.h>
 
 #include "core/text.hpp"
 #include "report/report.hpp"
+
+namespace irlint {
+struct OnnxCheck;
+}
 
 namespace irlint::python {
 
@@ -62,6 +67,13 @@ inline constexpr const char* kNoOnnxSupport =
 // An .onnx file checked as `irlint check` checks it (with the module's own libonnx), or, in a build without
 // ONNX support, a check-failed finding that says so.
 FileResult check_onnx_path(const std::string& path);
+
+// An .onnx file read and checked as `irlint infer` and `irlint run` read it; a missing file raises UsageError,
+// one that is not a readable ONNX model (or a build without ONNX support) ModelError. The report's layers
+// point into the result.
+std::shared_ptr<const OnnxCheck> checked_onnx(const std::string& path);
+// The same errors for a file read_onnx could not read.
+[[noreturn]] void raise_onnx_read_error(const std::string& path, bool missing, const std::string& error);
 
 void bind_infer(pybind11::module_& m);  // infer, InferResult (infer_bindings.cpp)
 void bind_shape(pybind11::module_& m);  // shape, ShapeResult (shape_bindings.cpp)

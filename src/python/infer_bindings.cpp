@@ -148,17 +148,10 @@ std::shared_ptr<Model> read_ir(const std::string& path, Diagnostics& read_findin
 }
 
 #ifdef IRLINT_PYTHON_ONNX
-OnnxModel read_onnx_or_raise(const std::string& path) {
-    OnnxRead read = read_onnx(path);
-    if (!read.model) {
-        if (read.missing) raise_usage_error(fmt::format("{}: no such file or directory", path));
-        raise_model_error(fmt::format("{}: {}", path, read.error));
-    }
-    return std::move(*read.model);
-}
-
 Checked reshaped_onnx(const std::string& path, const std::vector<std::string>& reshape) {
-    OnnxModel model = read_onnx_or_raise(path);
+    OnnxRead read = read_onnx(path);
+    if (!read.model) raise_onnx_read_error(path, read.missing, read.error);
+    const OnnxModel& model = *read.model;
     std::string error;
     const auto inputs = parse_reshape_arguments(onnx_graph_input_names(model), "graph input", reshape, error);
     if (!inputs) raise_usage_error(error);
@@ -182,7 +175,7 @@ Checked reshaped_onnx(const std::string& path, const std::vector<std::string>& r
 Checked check_onnx_model(const std::string& path, const std::vector<std::string>& reshape) {
 #ifdef IRLINT_PYTHON_ONNX
     if (!reshape.empty()) return reshaped_onnx(path, reshape);
-    std::shared_ptr<const OnnxCheck> c = check_onnx(read_onnx_or_raise(path));
+    std::shared_ptr<const OnnxCheck> c = checked_onnx(path);
     Checked out;
     out.onnx = summarize_onnx(*c);
     out.report = c->report;

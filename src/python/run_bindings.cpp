@@ -14,10 +14,16 @@
 #include "exec/kernels/kernel_support.hpp"
 #include "exec/ir_layer.hpp"
 #include "ir/reader.hpp"
+#include "pipeline/check_run.hpp"
 #include "python/arrays.hpp"
 #include "python/bindings.hpp"
+#include "python/checks.hpp"
 #include "python/errors.hpp"
 #include "python/run_results.hpp"
+#ifdef IRLINT_PYTHON_ONNX
+#include "onnx/onnx_check.hpp"
+#include "onnx/onnx_run.hpp"
+#endif
 
 namespace irlint::python {
 
@@ -34,12 +40,15 @@ struct CheckedIr {
     ModelReport report;
 };
 
+// The layer to run and the checked model it points into.
+struct LayerToRun {
+    std::shared_ptr<const void> model;
+    std::unique_ptr<RunnableLayer> layer;
+};
+
 // The model as `irlint run` reads it: a file that is not there (or not an IR) is a usage error, an IR with
 // errors a model error listing them as the command prints them.
 std::unique_ptr<CheckedIr> read_checked(const std::string& path) {
-    if (path.ends_with(".onnx"))
-        throw UsageError(
-            printed(fmt::format("{}: the Python module runs IR models (.xml); run ONNX models with `irlint run`", path)));
     ReadResult read = read_model(path);
     if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0)
         throw UsageError(printed(fmt::format("{}: {}", path, read.diagnostics[0].message)));
@@ -55,12 +64,31 @@ std::unique_ptr<CheckedIr> read_checked(const std::string& path) {
     return checked;
 }
 
-std::unique_ptr<RunnableLayer> find_layer(const CheckedIr& checked, const std::string& path, const std::string& layer) {
+LayerToRun ir_layer_to_run(const std::string& path, const std::string& layer) {
+    std::shared_ptr<const CheckedIr> checked = read_checked(path);
     std::string error;
-    const LayerShapes* found = find_layer_to_run(checked.report, layer, &error);
+    const LayerShapes* found = find_layer_to_run(checked->report, layer, &error);
     if (!found) throw UsageError(printed(fmt::format("{}: {}", path, error)));
     if (auto why = not_runnable(*found)) throw UsageError(printed(fmt::format("{}: {}", path, *why)));
-    return ir_layer(*found);
+    return {checked, ir_layer(*found)};
+}
+
+// An ONNX node by name, index or first output, as `irlint run --layer` finds it.
+LayerToRun onnx_layer_to_run(const std::string& path, const std::string& layer) {
+#ifdef IRLINT_PYTHON_ONNX
+    std::shared_ptr<const OnnxCheck> checked = checked_onnx(path);
+    std::string error;
+    const auto node = find_onnx_node(checked->onnx, layer, &error);
+    if (!node) throw UsageError(printed(fmt::format("{}: {}", path, error)));
+    return {checked, onnx_layer(*checked, *node)};
+#else
+    (void)layer;
+    throw ModelError(printed(fmt::format("{}: {}", path, kNoOnnxSupport)));
+#endif
+}
+
+LayerToRun layer_to_run(const std::string& path, const std::string& layer) {
+    return names_onnx_model(path) ? onnx_layer_to_run(path, layer) : ir_layer_to_run(path, layer);
 }
 
 std::string path_of(const py::object& path) { return py::module_::import("os").attr("fspath")(path).cast<std::string>(); }
@@ -154,12 +182,12 @@ RunResult run(const py::object& model, const std::string& layer, const py::objec
         throw UsageError("give output_size once: as the second input or as output_size=");
     const py::object size = arrays.size() > 1 ? py::object(arrays[1]) : output_size;
 
-    std::unique_ptr<CheckedIr> checked;
+    LayerToRun to_run;
     {
         py::gil_scoped_release nogil;
-        checked = read_checked(path);
+        to_run = layer_to_run(path, layer);
     }
-    const std::unique_ptr<RunnableLayer> runnable = find_layer(*checked, path, layer);
+    const std::unique_ptr<RunnableLayer>& runnable = to_run.layer;
     request.input_path = "input";
     request.input = input_tensor(arrays[0], *runnable);
     if (!size.is_none()) {
@@ -223,9 +251,9 @@ void bind_run(py::module_& m) {
     m.def("run", &run, py::arg("model"), py::arg("layer"), py::arg("inputs"), py::kw_only(), py::arg("expect") = py::none(),
           py::arg("output_size") = py::none(), py::arg("atol") = py::none(), py::arg("rtol") = py::none(),
           py::arg("threads") = py::none(),
-          R"(Runs one pooling layer of an IR model on an array, as `irlint run` does.
+          R"(Runs one pooling layer of an IR or ONNX model on an array, as `irlint run` does.
 
-model: path of the IR .xml; layer: its id or name; inputs: the input array, or [input, output_size] for an
+model: path of the IR .xml or the .onnx model; layer: its id or name (ONNX: name, index or first output); inputs: the input array, or [input, output_size] for an
 adaptive pool; expect: the expected array, or a list per output (values, indices) with None for an output not
 compared; atol, rtol: the tolerance (default by dtype); threads: kernel threads (0 or None: all).
 Returns a RunResult. Raises UsageError, ModelError or DataError with the messages `irlint run` prints.)");

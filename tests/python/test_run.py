@@ -139,6 +139,39 @@ def test_run_by_id_and_not_compared(cli, tmp_path):
     assert comparable(json.loads(r.to_json()), paths) == comparable(cli_json, paths)
 
 
+def onnx_avgpool(path):
+    """x [1,2,6,6] -> AveragePool 3x3/2, pads 1, count_include_pad 0 -> y [1,2,3,3] (ONNX opset 13)."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    graph = helper.make_graph(
+        [helper.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[3, 3], strides=[2, 2],
+                          pads=[1, 1, 1, 1])],
+        "avgpool", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 6, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 3, 3])])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    return path
+
+
+def test_run_onnx_equals_cli_json(cli, tmp_path):
+    model = onnx_avgpool(tmp_path / "avgpool.onnx")
+    x = np.arange(72, dtype=np.float32).reshape(1, 2, 6, 6)
+    expected = irlint.run(model, "pool", x).outputs[0].array
+    # ONNX's AveragePool without count_include_pad divides a corner window by its 4 taps inside the input.
+    assert expected[0, 0, 0, 0] == np.float32((0 + 1 + 6 + 7) / 4)
+    code, cli_json, _, paths = irlint_run(cli, model, x, expected, tmp=tmp_path)
+    assert code == 0 and cli_json["status"] == "ok"
+    r = irlint.run(model, "pool", x, expect=expected)
+    assert r.ok and r.op == "AveragePool-11"
+    assert comparable(json.loads(r.to_json()), paths) == comparable(cli_json, paths)
+    planted = expected.copy()
+    planted[0, 1, 2, 2] += 1
+    assert irlint.run(model, "0", x, expect=planted).outputs[0].mismatches == 1  # the node by index
+    with pytest.raises(irlint.UsageError) as missing:
+        irlint.run(model, "nope", x)
+    code, _, stderr, _ = irlint_run(cli, model, x, layer="nope", tmp=tmp_path)
+    assert code == 2 and cli_error(stderr) == str(missing.value)
+
+
 def test_expect_none_entries_are_not_compared():
     r = irlint.run(MAXPOOL8, "pool", X3, expect=[None, INDICES3])
     assert [o.compared for o in r.outputs] == [False, True]
@@ -458,11 +491,12 @@ def test_two_threads_run_side_by_side(tmp_path):
     second core that is idle: on a machine busy with other work it cannot be measured, and says so."""
     if os.cpu_count() < 2 or os.getloadavg()[0] > os.cpu_count() - 1:
         pytest.skip(f"no idle second core to measure on (load {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores)")
-    model = big_avgpool(tmp_path)
-    x = np.random.default_rng(9).standard_normal((1, 64, 256, 256)).astype(np.float32)
+    model = big_avgpool(tmp_path, 512)
+    x = np.random.default_rng(9).standard_normal((1, 64, 512, 512)).astype(np.float32)
 
-    def one():
-        irlint.run(model, "pool", x, threads=1)
+    def one():  # enough work (about 0.1 s) that starting a thread is nothing beside it
+        for _ in range(4):
+            irlint.run(model, "pool", x, threads=1)
 
     ratios = []
     for _ in range(3):
