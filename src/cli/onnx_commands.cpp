@@ -43,8 +43,7 @@ ReshapeView onnx_view(const OnnxReshape& r, const NewInputs& inputs) {
     ReshapeView v;
     v.unit = "node";
     v.unknown_why = "ONNX's shape inference does not infer them, or they follow a node that cannot take its inputs";
-    for (OnnxEndpoint& e : r.endpoints())
-        v.endpoints.push_back({e.kind, std::move(e.name), std::move(e.before), std::move(e.after), e.type});
+    v.endpoints = r.endpoints();
     for (const LayerShapes& a : r.after->report.layers) {
         const size_t node = v.rows.size();
         v.rows.push_back({a.layer, a.inputs, r.before->report.layers[node].declared, r.outputs_before(node), a.inferred,

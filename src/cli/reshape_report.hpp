@@ -18,13 +18,6 @@
 
 namespace irlint::cli {
 
-struct ReshapeEndpoint {
-    std::string_view kind;  // "input" or "output"
-    std::string name;
-    Shape before, after;
-    std::optional<ElementType> type;
-};
-
 struct ReshapeRow {
     const Layer* layer = nullptr;
     std::vector<Shape> inputs;    // after the reshape

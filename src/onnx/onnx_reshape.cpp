@@ -13,28 +13,6 @@ namespace irlint {
 
 namespace {
 
-bool is_rejection(const Diagnostic& d) {
-    return d.severity == Severity::error &&
-           (d.rule == rule::attr_invalid.id || d.rule == rule::input_invalid.id || d.rule == rule::ir_structure.id);
-}
-
-// A node's rejection by its node and rule: the message holds the dims, which the reshape changes.
-std::string rejection_key(const Diagnostic& d) { return d.layer.id + '\0' + d.rule; }
-
-Diagnostics new_rejections(const ModelReport& before, const ModelReport& after) {
-    std::set<std::string> known;
-    for (const Diagnostic& d : before.diagnostics)
-        if (is_rejection(d)) known.insert(rejection_key(d));
-    Diagnostics out;
-    for (const Diagnostic& d : after.diagnostics) {
-        if (!is_rejection(d) || known.count(rejection_key(d))) continue;
-        Diagnostic f = d;
-        f.rule = std::string(rule::reshape_incompatible.id);
-        out.push_back(std::move(f));
-    }
-    return out;
-}
-
 // Writes `shape` into a value's tensor type: a static dim as its value; another keeps the symbol the file gave
 // that axis, or has none.
 void set_dims(onnx::ValueInfoProto& value, const Shape& shape) {
@@ -106,7 +84,7 @@ std::vector<Shape> OnnxReshape::outputs_before(size_t node) const {
     return out;
 }
 
-std::vector<OnnxEndpoint> OnnxReshape::endpoints() const {
+std::vector<ReshapeEndpoint> OnnxReshape::endpoints() const {
     std::vector<std::vector<Shape>> before_outputs;
     for (size_t i = 0; i < before->onnx.nodes.size(); ++i) before_outputs.push_back(outputs_before(i));
     const auto old_shapes = value_shapes(*before, before_outputs);
@@ -115,7 +93,7 @@ std::vector<OnnxEndpoint> OnnxReshape::endpoints() const {
         const auto it = shapes.find(name);
         return it == shapes.end() ? Shape::dynamic_rank() : it->second;
     };
-    std::vector<OnnxEndpoint> out;
+    std::vector<ReshapeEndpoint> out;
     const auto add = [&](std::string_view kind, const std::string& name) {
         const auto value = before->onnx.values.find(name);
         out.push_back({kind, name, shape_in(old_shapes, name), shape_in(new_shapes, name),
@@ -134,7 +112,7 @@ OnnxReshape reshape_onnx(const OnnxModel& model, const NewInputs& new_inputs) {
     OnnxReshape r;
     r.before = check_onnx(model, true, LibraryErrors::reported);
     r.after = check_onnx(describe_onnx(reshaped_proto(model, new_inputs), model.path), true, LibraryErrors::reported);
-    r.incompatible = new_rejections(r.before->report, r.after->report);
+    r.incompatible = new_rejections(r.before->report, r.after->report, SameRejection::layer_and_rule);
     for (const OnnxNode& n : model.nodes) {
         const bool unknown = any_unknown(r.after->report.layers[n.index], n);
         r.unknown_nodes += unknown;

@@ -16,14 +16,6 @@
 
 namespace irlint {
 
-// A graph input or output: its dims before and after the reshape.
-struct OnnxEndpoint {
-    std::string_view kind;  // "input" or "output"
-    std::string name;
-    Shape before, after;
-    std::optional<ElementType> type;
-};
-
 struct OnnxReshape {
     std::unique_ptr<OnnxCheck> before;  // the model as given
     std::unique_ptr<OnnxCheck> after;   // the copy with the new input dims
@@ -33,7 +25,7 @@ struct OnnxReshape {
 
     // A node's outputs before the reshape: what the inference gives, else what the file declares.
     std::vector<Shape> outputs_before(size_t node) const;
-    std::vector<OnnxEndpoint> endpoints() const;
+    std::vector<ReshapeEndpoint> endpoints() const;  // the graph inputs and outputs
 };
 
 // The graph inputs (those no initializer feeds), in the graph's order.

@@ -7,6 +7,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include "core/dim.hpp"
 #include "core/text.hpp"
 #include "report/report.hpp"
 
@@ -51,6 +52,19 @@ public:
 private:
     mutable std::atomic<bool> interrupted_{false};
 };
+
+// Dims as the JSON reports spell them: an int per static dim, -1 for a dynamic one, "lo..hi" for an interval;
+// None for a dynamic rank.
+inline pybind11::object dims_object(const Shape& shape) {
+    if (shape.rank_dynamic) return pybind11::none();
+    pybind11::list out;
+    for (const Dim& d : shape.dims) {
+        if (d.is_static()) out.append(d.length());
+        else if (d.is_fully_dynamic()) out.append(-1);
+        else out.append(d.str());
+    }
+    return out;
+}
 
 // One finding and the file it is in: irlint.Finding (bound in check_bindings.cpp).
 struct Finding {

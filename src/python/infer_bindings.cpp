@@ -50,22 +50,9 @@ struct Checked {
     std::function<std::optional<std::string>(const std::string& original, std::string& error)> reshaped_file;
 };
 
-// Dims as the JSON reports spell them: an int per static dim, -1 for a dynamic one, "lo..hi" for an interval;
-// None for a dynamic rank.
-py::object dims(const Shape& shape) {
-    if (shape.rank_dynamic) return py::none();
-    py::list out;
-    for (const Dim& d : shape.dims) {
-        if (d.is_static()) out.append(d.length());
-        else if (d.is_fully_dynamic()) out.append(-1);
-        else out.append(d.str());
-    }
-    return out;
-}
-
 py::list dims_list(const std::vector<Shape>& shapes) {
     py::list out;
-    for (const Shape& s : shapes) out.append(dims(s));
+    for (const Shape& s : shapes) out.append(dims_object(s));
     return out;
 }
 
@@ -106,7 +93,7 @@ py::list endpoints(const Checked& c, std::string_view kind) {
             if (v.kind != kind) continue;
             py::dict d;
             d["name"] = model_text(v.name);
-            d["dims"] = dims(v.shape);
+            d["dims"] = dims_object(v.shape);
             d["type"] = type_name(v.type);
             d["layout"] = "";
             out.append(d);
@@ -117,7 +104,7 @@ py::list endpoints(const Checked& c, std::string_view kind) {
         if (e.kind != kind) continue;
         py::dict d;
         d["name"] = model_text(e.name);
-        d["dims"] = dims(e.shape);
+        d["dims"] = dims_object(e.shape);
         d["type"] = type_name(e.type);
         d["layout"] = model_text(e.layout);
         out.append(d);

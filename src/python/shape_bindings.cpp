@@ -63,17 +63,6 @@ ShapeQuery query_for(const std::string& op, const py::list& inputs, std::optiona
     return q;
 }
 
-py::object dims_of(const Shape& shape) {
-    if (shape.rank_dynamic) return py::none();
-    py::list out;
-    for (const Dim& d : shape.dims) {
-        if (d.is_static()) out.append(d.length());
-        else if (d.is_fully_dynamic()) out.append(-1);
-        else out.append(d.str());
-    }
-    return out;
-}
-
 struct ShapeResult {
     ShapeAnswer answer;
 };
@@ -101,7 +90,7 @@ void bind_shape(py::module_& m) {
         .def_property_readonly("label", [](const ShapeResult& r) { return r.answer.label; }, "The op version, e.g. 'MaxPool-14'.")
         .def_property_readonly("outputs", [](const ShapeResult& r) {
             py::list out;
-            for (const ShapeOutput& o : r.answer.outputs) out.append(dims_of(o.shape));
+            for (const ShapeOutput& o : r.answer.outputs) out.append(dims_object(o.shape));
             return out;
         }, "Each output's dims: an int per static dim, -1 dynamic, 'lo..hi' an interval; None for a dynamic rank.")
         .def_property_readonly("types", [](const ShapeResult& r) {

@@ -18,22 +18,27 @@ bool is_rejection(const Diagnostic& d) {
            (d.rule == rule::attr_invalid.id || d.rule == rule::input_invalid.id || d.rule == rule::ir_structure.id);
 }
 
-std::string finding_key(const Diagnostic& d) { return d.layer.id + '\0' + d.layer.name + '\0' + d.message; }
+std::string rejection_key(const Diagnostic& d, SameRejection same) {
+    return d.layer.id + '\0' + d.layer.name + '\0' + (same == SameRejection::layer_and_rule ? d.rule : d.message);
+}
 
-// The rejections of the re-inference that the model as declared does not have: what the new shapes break.
-Diagnostics new_rejections(const ModelReport& before, const ModelReport& after) {
+}  // namespace
+
+Diagnostics new_rejections(const ModelReport& before, const ModelReport& after, SameRejection same) {
     std::set<std::string> known;
     for (const Diagnostic& d : before.diagnostics)
-        if (is_rejection(d)) known.insert(finding_key(d));
+        if (is_rejection(d)) known.insert(rejection_key(d, same));
     Diagnostics out;
     for (const Diagnostic& d : after.diagnostics) {
-        if (!is_rejection(d) || known.count(finding_key(d))) continue;
+        if (!is_rejection(d) || known.count(rejection_key(d, same))) continue;
         Diagnostic f = d;
         f.rule = std::string(rule::reshape_incompatible.id);
         out.push_back(std::move(f));
     }
     return out;
 }
+
+namespace {
 
 // `wide` allows every shape `narrow` allows, and more: an inference less precise than the declaration.
 bool strictly_relaxes(const Shape& wide, const Shape& narrow) {
@@ -109,7 +114,7 @@ ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs) {
     ReshapeResult r;
     r.before = check_model(model);
     r.after = reinfer_model(model, new_inputs);
-    r.incompatible = new_rejections(r.before, r.after);
+    r.incompatible = new_rejections(r.before, r.after, SameRejection::layer_and_message);
     const bool inputs_relaxed = relaxes_an_input(r.before, new_inputs);
     for (const LayerShapes& s : r.after.layers) {
         const bool unknown = outputs_unknown(s, inputs_relaxed);

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/diagnostic.hpp"
@@ -27,6 +28,23 @@ struct ReshapeResult {
 };
 
 ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs);
+
+// A model input or output: its dims before and after a reshape.
+struct ReshapeEndpoint {
+    std::string_view kind;  // "input" or "output"
+    std::string name;
+    Shape before, after;
+    std::optional<ElementType> type;
+};
+
+// Which findings of the re-inference count as the same as one of the model as given: the same message on the
+// same layer (IR: a message names the dims its op was given, and a new one is a new failure), or the same rule
+// on the same node (ONNX: the library's message holds dims the reshape changes).
+enum class SameRejection { layer_and_message, layer_and_rule };
+
+// The rejections (attr-invalid, input-invalid, ir-structure errors) of `after` that `before` does not have, as
+// reshape-incompatible findings: what the new shapes break.
+Diagnostics new_rejections(const ModelReport& before, const ModelReport& after, SameRejection same);
 
 // The Parameters' names and a new shape for each from the --reshape arguments, "NAME=DIMS" or, for a model
 // with one Parameter, "DIMS"; nullopt with `error` naming the problem (an unknown name, a malformed shape).
