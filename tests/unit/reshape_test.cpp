@@ -184,3 +184,93 @@ TEST_CASE("a TensorIterator's body is inferred again from the new inputs, and wh
     CHECK(any.changed_layers == 3);
     CHECK(any.unknown_layers == 0);
 }
+
+namespace {
+
+// Parameter x [1,2] -> Loop(trip count 3, condition true, x) whose body applies Relu to x: the per-iteration
+// value concatenated along axis 0 ([3,2]) and the last value ([1,2], fed back to the body's Parameter).
+constexpr const char* kLoop = R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,2" element_type="f32"/>
+  <output><port id="0" precision="FP32"><dim>1</dim><dim>2</dim></port></output></layer>
+<layer id="1" name="trip" type="Const" version="opset1"><data element_type="i64" shape="" offset="0" size="8"/>
+  <output><port id="0" precision="I64"/></output></layer>
+<layer id="2" name="go" type="Const" version="opset1"><data element_type="boolean" shape="" offset="8" size="1"/>
+  <output><port id="0" precision="BOOL"/></output></layer>
+<layer id="3" name="loop" type="Loop" version="opset5">
+  <input><port id="0" precision="I64"/><port id="1" precision="BOOL"/>
+    <port id="2" precision="FP32"><dim>1</dim><dim>2</dim></port></input>
+  <output><port id="3" precision="FP32"><dim>3</dim><dim>2</dim></port>
+    <port id="4" precision="FP32"><dim>1</dim><dim>2</dim></port></output>
+  <port_map>
+    <input external_port_id="2" internal_layer_id="0"/>
+    <output external_port_id="3" internal_layer_id="2" axis="0"/>
+    <output external_port_id="4" internal_layer_id="3"/>
+    <output external_port_id="-1" internal_layer_id="5" purpose="execution_condition"/>
+  </port_map>
+  <back_edges><edge from-layer="3" to-layer="0"/></back_edges>
+  <body><layers>
+    <layer id="0" name="x_in" type="Parameter" version="opset1"><data shape="1,2" element_type="f32"/>
+      <output><port id="0" precision="FP32"><dim>1</dim><dim>2</dim></port></output></layer>
+    <layer id="1" name="relu" type="ReLU" version="opset1">
+      <input><port id="0" precision="FP32"><dim>1</dim><dim>2</dim></port></input>
+      <output><port id="1" precision="FP32"><dim>1</dim><dim>2</dim></port></output></layer>
+    <layer id="2" name="each" type="Result" version="opset1">
+      <input><port id="0" precision="FP32"><dim>1</dim><dim>2</dim></port></input></layer>
+    <layer id="3" name="back" type="Result" version="opset1">
+      <input><port id="0" precision="FP32"><dim>1</dim><dim>2</dim></port></input></layer>
+    <layer id="4" name="again" type="Const" version="opset1"><data element_type="boolean" shape="" offset="9" size="1"/>
+      <output><port id="0" precision="BOOL"/></output></layer>
+    <layer id="5" name="again_out" type="Result" version="opset1">
+      <input><port id="0" precision="BOOL"/></input></layer>
+  </layers><edges>
+    <edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+    <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="1" to-layer="3" to-port="0"/>
+    <edge from-layer="4" from-port="0" to-layer="5" to-port="0"/>
+  </edges></body></layer>
+<layer id="4" name="y" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>3</dim><dim>2</dim></port></input></layer>
+<layer id="5" name="last" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>1</dim><dim>2</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="3" to-port="2"/>
+<edge from-layer="1" from-port="0" to-layer="3" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="1"/>
+<edge from-layer="3" from-port="3" to-layer="4" to-port="0"/>
+<edge from-layer="3" from-port="4" to-layer="5" to-port="0"/>
+</edges></net>)";
+
+Model loop_model() {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "irlint-reshape-loop";
+    fs::create_directories(dir);
+    {
+        std::ofstream bin(dir / "m.bin", std::ios::binary);
+        const int64_t trip = 3;
+        bin.write(reinterpret_cast<const char*>(&trip), sizeof trip);
+        const char conditions[2] = {1, 1};
+        bin.write(conditions, sizeof conditions);
+    }
+    ReadResult r = read_model_from_memory(kLoop, (dir / "m.xml").string());
+    REQUIRE(r.model);
+    return std::move(*r.model);
+}
+
+}  // namespace
+
+TEST_CASE("a Loop's body is inferred again: three iterations of the new dims, the back edge kept") {
+    const Model model = loop_model();
+    const ModelReport checked = check_model(model);
+    CHECK(checked.diagnostics.empty());
+    CHECK(row(checked, "loop").inferred[0].str() == "[3,2]");
+
+    const ReshapeResult wider = reshape_model(model, {{"x", dims("1,5")}});
+    CHECK(wider.incompatible.empty());
+    REQUIRE(row(wider.after, "loop").inferred.size() == 2);
+    CHECK(row(wider.after, "loop").inferred[0].str() == "[3,5]");
+    CHECK(row(wider.after, "loop").inferred[1].str() == "[1,5]");
+    const ReshapeResult batch = reshape_model(model, {{"x", dims("2,5")}});
+    CHECK(row(batch.after, "loop").inferred[0].str() == "[6,5]");
+    CHECK(row(batch.after, "loop").inferred[1].str() == "[2,5]");
+    CHECK(batch.changed_layers == 2);  // x and the Loop
+}
