@@ -1,7 +1,7 @@
 """Type stubs of irlint._irlint, the extension module the package irlint re-exports."""
 
 import os
-from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterator, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -28,6 +28,12 @@ class ConfigError(Error):
 class DataError(Error):
     """A tensor, .npy file or array that cannot be used."""
 
+class LayerRef(NamedTuple):
+    """The layer (IR) or node (ONNX) a finding is about: id, name, type."""
+    id: str
+    name: str
+    type: str
+
 class Finding:
     """One finding: what `irlint check` prints on one line."""
 
@@ -44,8 +50,8 @@ class Finding:
     def line(self) -> int:
         """The line in the file; 0 when none."""
     @property
-    def layer(self) -> Optional[Tuple[str, str, str]]:
-        """(id, name, type) of the layer the finding is about, or None."""
+    def layer(self) -> Optional[LayerRef]:
+        """The layer the finding is about, a LayerRef (id, name, type), or None."""
     @property
     def message(self) -> str:
         """The message, with its arithmetic."""

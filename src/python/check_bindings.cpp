@@ -22,9 +22,21 @@ namespace irlint::python {
 
 namespace {
 
+// irlint.LayerRef: a named tuple (id, name, type), so that both finding.layer.name and finding.layer[1] read.
+// Made once, when the module is imported; kept for the life of the process (never destroyed after Python).
+py::object* layer_ref_type = nullptr;
+
 py::object layer_tuple(const LayerRef& layer) {
     if (layer.id.empty() && layer.name.empty() && layer.type.empty()) return py::none();
-    return py::make_tuple(model_text(layer.id), model_text(layer.name), model_text(layer.type));
+    return (*layer_ref_type)(model_text(layer.id), model_text(layer.name), model_text(layer.type));
+}
+
+void bind_layer_ref(py::module_& m) {
+    py::object type = py::module_::import("collections").attr("namedtuple")("LayerRef", "id name type");
+    type.attr("__module__") = "irlint";
+    type.attr("__doc__") = "The layer (IR) or node (ONNX) a finding is about: id, name, type.";
+    m.attr("LayerRef") = type;
+    layer_ref_type = new py::object(type);
 }
 
 py::str finding_repr(const Finding& f) {
@@ -198,7 +210,7 @@ void bind_finding(py::module_& m) {
         .def_property_readonly("path", [](const Finding& f) { return path_text(f.path); }, "The file, as the walk reached it.")
         .def_property_readonly("line", [](const Finding& f) { return f.d.line; }, "The line in the file; 0 when none.")
         .def_property_readonly("layer", [](const Finding& f) { return layer_tuple(f.d.layer); },
-                               "(id, name, type) of the layer the finding is about, or None.")
+                               "The layer the finding is about, a LayerRef (id, name, type), or None.")
         .def_property_readonly("message", [](const Finding& f) { return model_text(f.d.message); }, "The message, with its arithmetic.")
         .def_property_readonly("fingerprint", [](const Finding& f) { return f.d.fingerprint; },
                                "16 hex digits that stay when lines move (what --baseline files hold).")
@@ -248,6 +260,7 @@ void bind_report(py::module_& m) {
 }  // namespace
 
 void bind_check(py::module_& m) {
+    bind_layer_ref(m);
     bind_finding(m);
     bind_report(m);
     m.def("check", check, py::arg("paths"), py::kw_only(), py::arg("select") = py::none(),

@@ -107,6 +107,8 @@ def test_finding_object(testdata):
     assert str(f).startswith(f"{f.path}:{f.line}: {f.severity}: ")
     layered = [x for x in report if x.layer]
     assert layered and all(len(x.layer) == 3 for x in layered)
+    first = layered[0].layer
+    assert isinstance(first, irlint.LayerRef) and (first.id, first.name, first.type) == tuple(first)
     assert "files" in repr(report)
 
 

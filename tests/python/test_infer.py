@@ -94,7 +94,7 @@ def test_infer_onnx_reshape(tmp_path):
     # A 1x1 input leaves the 3x3 window no room: the pooling node fails, with irlint's arithmetic.
     small = irlint.infer(model, reshape={"x": [1, 3, 1, 1]})
     assert [f.rule for f in small.failing] == ["reshape-incompatible"]
-    assert small.failing[0].layer[1] == "pool"
+    assert small.failing[0].layer.name == "pool"
     assert "(1+0+0-3)/1" in small.failing[0].message
     with pytest.raises(irlint.ModelError, match="not written: 1 node cannot take the new shapes"):
         small.write(tmp_path / "no.onnx")
