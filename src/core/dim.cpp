@@ -78,7 +78,9 @@ Dim Dim::divided_by(int64_t divisor) const {
 
 std::optional<Dim> Dim::merge(const Dim& a, const Dim& b) {
     if (!a.compatible(b)) return std::nullopt;
-    return Dim(std::max(a.min_, b.min_), std::min(a.max_, b.max_) == kInf ? -1 : std::min(a.max_, b.max_));
+    // The two are the same dim from here on: either's symbol names it.
+    return Dim(std::max(a.min_, b.min_), std::min(a.max_, b.max_) == kInf ? -1 : std::min(a.max_, b.max_))
+        .with_symbol(a.symbol_ != 0 ? a.symbol_ : b.symbol_);
 }
 
 std::optional<Dim> Dim::broadcast_merge(const Dim& a, const Dim& b) {
@@ -86,7 +88,7 @@ std::optional<Dim> Dim::broadcast_merge(const Dim& a, const Dim& b) {
     const bool b_has_1 = b.min_ <= 1 && 1 <= b.max_;
     if (a_has_1 && b_has_1) {
         const int64_t hi = std::max(a.max_, b.max_);
-        return Dim(std::min(a.min_, b.min_), hi == kInf ? -1 : hi);
+        return Dim(std::min(a.min_, b.min_), hi == kInf ? -1 : hi).with_symbol(a.symbol_ == b.symbol_ ? a.symbol_ : 0);
     }
     if (a_has_1) return b;
     if (b_has_1) return a;

@@ -35,7 +35,17 @@ public:
 
     // The dimension's lengths may be equal for some value: their intervals intersect.
     bool compatible(const Dim& other) const;
-    bool operator==(const Dim& other) const = default;
+    // Equal intervals; the symbols are not compared.
+    bool operator==(const Dim& other) const { return min_ == other.min_ && max_ == other.max_; }
+
+    // A symbol names a dim whose length is not known, as OpenVINO's dim symbols do: two dims with the same
+    // symbol have the same length. Ops that pass a dim on keep it; arithmetic makes a dim without one (0).
+    uint32_t symbol() const { return symbol_; }
+    Dim with_symbol(uint32_t symbol) const {
+        Dim d = *this;
+        d.symbol_ = symbol;
+        return d;
+    }
 
     Dim operator+(const Dim& other) const;
     Dim operator-(const Dim& other) const;
@@ -54,6 +64,7 @@ public:
 private:
     int64_t min_;
     int64_t max_;
+    uint32_t symbol_ = 0;
 };
 
 // Saturating helpers on bounds (kInf absorbs).

@@ -223,7 +223,7 @@ private:
         // per input port.
         op_inputs_.clear();
         for (size_t p = 0; p < shapes.inputs.size(); ++p)
-            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p], tensor_id(index, i, p)});
+            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p]});
         in.inputs = op_inputs_;
         value_miss_.clear();
         graph_ = &graph;
@@ -269,19 +269,31 @@ private:
     }
 
     // In a re-inference consumers see every inferred output.
-    void pass_on_conflicting_outputs(size_t i, const LayerShapes& shapes) {
+    // The declared outputs they see take the symbols of the inferred dims (the same dim as the input's).
+    void pass_on_conflicting_outputs(size_t i, LayerShapes& shapes) {
         for (size_t k = 0; k < shapes.inferred.size() && k < shapes.declared.size(); ++k) {
             Produced& p = produced(i, k);
             if (reinferring() || !shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
+            else carry_symbols(shapes.inferred[k], shapes.declared[k]);
             if (k < shapes.inferred_types.size() && shapes.inferred_types[k]) p.type = shapes.inferred_types[k];
         }
     }
 
-    // The tensor that feeds input p of layer i, as the ops know it: its output port's place, plus one.
-    uint32_t tensor_id(const GraphIndex& index, size_t i, size_t p) const {
-        if (p >= index.producer_of[i].size() || !index.producer_of[i][p]) return 0;
-        const PortRef src = *index.producer_of[i][p];
-        return static_cast<uint32_t>(first_output_[src.layer] + src.port + 1);
+    static void carry_symbols(const Shape& from, Shape& to) {
+        if (from.rank_dynamic || to.rank_dynamic || from.rank() != to.rank()) return;
+        for (size_t d = 0; d < to.rank(); ++d)
+            if (!to.dims[d].is_static() && to.dims[d].symbol() == 0) to.dims[d] = to.dims[d].with_symbol(from.dims[d].symbol());
+    }
+
+    // A fresh symbol for each dynamic dim of an input (a Parameter's), which no op can tell from another one.
+    // Per thread: a model and its bodies are checked on one thread.
+    static void name_dynamic_dims(Shape& shape) {
+        thread_local uint32_t next = 0;
+        for (Dim& d : shape.dims) {
+            if (d.is_static() || d.symbol() != 0) continue;
+            if (++next == 0) ++next;
+            d = d.with_symbol(next);
+        }
     }
 
     void note_not_checked(const Layer& l, const std::string& reason) {
@@ -418,6 +430,7 @@ private:
             const auto it = new_inputs_->find(l.name);
             if (it != new_inputs_->end()) {
                 shapes.inferred = {it->second};
+                name_dynamic_dims(shapes.inferred[0]);
                 if (!l.outputs.empty()) produced(i, 0).shape = &shapes.inferred[0];
                 return;
             }
@@ -426,6 +439,7 @@ private:
             const auto it = body_parameters_->find(&l);
             if (it != body_parameters_->end()) {
                 shapes.inferred = {it->second.shape};
+                name_dynamic_dims(shapes.inferred[0]);
                 if (it->second.type) shapes.inferred_types = {*it->second.type};
                 if (l.outputs.empty()) return;
                 produced(i, 0).shape = &shapes.inferred[0];
@@ -433,6 +447,7 @@ private:
                 return;
             }
         }
+        if (!shapes.declared.empty()) name_dynamic_dims(shapes.declared[0]);
         const std::string_view* text = l.attr("shape");
         if (!text) return;
         std::string error;
@@ -444,6 +459,7 @@ private:
             return;
         }
         shapes.inferred = {*shape};
+        name_dynamic_dims(shapes.inferred[0]);
         if (l.outputs.empty()) return;
         const Shape& declared = shapes.declared[0];
         if (!shape->compatible(declared)) {

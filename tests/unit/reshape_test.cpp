@@ -274,3 +274,28 @@ TEST_CASE("a Loop's body is inferred again: three iterations of the new dims, th
     CHECK(row(batch.after, "loop").inferred[1].str() == "[2,5]");
     CHECK(batch.changed_layers == 2);  // x and the Loop
 }
+
+TEST_CASE("a dim's symbol passes through the ops between ShapeOf and the Reshape that uses it") {
+    // The flatten model with a ReLU between x and the Reshape: the target's N is x's batch, the ReLU's too.
+    std::string xml = kFlatten;
+    const std::string relu = R"(<layer id="9" name="relu" type="ReLU" version="opset1">
+  <input><port id="0" precision="FP32"><dim>-1</dim><dim>3</dim><dim>16</dim><dim>16</dim></port></input>
+  <output><port id="1" precision="FP32"><dim>-1</dim><dim>3</dim><dim>16</dim><dim>16</dim></port></output></layer>
+</layers>)";
+    xml.replace(xml.find("</layers>"), 9, relu);
+    const std::string direct = R"(<edge from-layer="0" from-port="0" to-layer="7" to-port="0"/>)";
+    xml.replace(xml.find(direct), direct.size(),
+                R"(<edge from-layer="0" from-port="0" to-layer="9" to-port="0"/>
+<edge from-layer="9" from-port="1" to-layer="7" to-port="0"/>)");
+    (void)flatten_model();  // writes the .bin beside m.xml
+    ReadResult read = read_model_from_memory(xml, (std::filesystem::temp_directory_path() / "irlint-reshape-test" / "m.xml").string());
+    REQUIRE(read.model);
+    const ModelReport checked = check_model(*read.model);
+    CHECK(checked.diagnostics.empty());
+    CHECK(row(checked, "flat").inferred[0].str() == "[?,768]");
+    const ReshapeResult any = reshape_model(*read.model, {{"x", dims("?,3,8,8")}});
+    CHECK(row(any.after, "flat").inferred[0].str() == "[?,192]");
+    // A static batch gives static dims, as without symbols.
+    const ReshapeResult b4 = reshape_model(*read.model, {{"x", dims("4,3,8,8")}});
+    CHECK(row(b4.after, "flat").inferred[0].str() == "[4,192]");
+}

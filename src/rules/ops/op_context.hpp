@@ -22,15 +22,14 @@ namespace irlint {
 // The values of a small integer tensor as OpenVINO propagates them: per element, a lower and an upper bound,
 // equal when the value is known (ShapeOf of a dim 2..5 gives lo 2, hi 5; of a dim `?`, 0 and kUnbounded).
 // Flattened in row-major order; the tensor's shape is the port's.
-// An element that ShapeOf took from a dynamic dim also names that dim: input `tensor`'s dim `dim` (what
-// OpenVINO's dim symbols give where it matters most, a Reshape target [N,-1] built from its own input's
-// ShapeOf). Arithmetic on an element makes a new value without a name; moving it (Gather, Concat) keeps it.
+// An element that ShapeOf took from a dim keeps the dim's symbol (core/dim.hpp), so that a dim made from it (a
+// Reshape or Broadcast target) is the same dim: a Reshape of x to [N,-1] with N from x's ShapeOf cancels N.
+// Arithmetic on an element makes a new value without a symbol; moving it (Gather, Concat) keeps it.
 struct ValueBounds {
     static constexpr int64_t kUnbounded = Dim::kInf;
     int64_t lo = 0;
     int64_t hi = 0;
-    uint32_t tensor = 0;  // 0: none; else the engine's id of the tensor whose dim this is
-    uint32_t dim = 0;
+    uint32_t symbol = 0;  // 0: none
 
     ValueBounds() = default;
     ValueBounds(int64_t lo_, int64_t hi_) : lo(lo_), hi(hi_) {}
@@ -45,7 +44,6 @@ inline constexpr size_t kMaxValueElements = 4096;
 struct OpInput {
     Shape shape;
     std::optional<ElementType> type;  // nullopt: not declared (an IR v10 port often declares none)
-    uint32_t tensor = 0;              // the engine's id of the tensor that feeds it; 0: none known
 };
 
 struct OpOutput {

@@ -57,12 +57,14 @@ inline std::optional<int64_t> static_element_count(const Shape& s) {
 inline Dim bound_as_dim(const ValueBounds& b) {
     if (b.exact()) return b.lo < 0 ? Dim::dynamic() : Dim(b.lo);
     if (b.hi < 0) return Dim::dynamic();
-    return Dim(b.lo < 0 ? 0 : b.lo, b.hi);
+    return Dim(b.lo < 0 ? 0 : b.lo, b.hi).with_symbol(b.lo < 0 ? 0 : b.symbol);
 }
 
 // A dim as the value bounds ShapeOf gives for it.
 inline ValueBounds dim_as_bound(const Dim& d) {
-    return ValueBounds{d.min(), d.has_upper_bound() ? d.max() : ValueBounds::kUnbounded};
+    ValueBounds b{d.min(), d.has_upper_bound() ? d.max() : ValueBounds::kUnbounded};
+    if (!d.is_static()) b.symbol = d.symbol();
+    return b;
 }
 
 // The single exact value of a scalar (or one-element) input; nullopt when unknown, bounded, or not one value.

@@ -38,12 +38,7 @@ void infer_shape_of(OpContext& ctx, std::vector<OpOutput>& out) {
     o.shape.dims = {Dim(static_cast<int64_t>(data.rank()))};
     TensorValue value;
     value.reserve(data.rank());
-    for (size_t k = 0; k < data.rank(); ++k) {
-        ValueBounds& b = value.emplace_back(dim_as_bound(data.dims[k]));
-        if (data.dims[k].is_static()) continue;
-        b.tensor = ctx.input(0).tensor;
-        b.dim = static_cast<uint32_t>(k);
-    }
+    for (const Dim& d : data.dims) value.push_back(dim_as_bound(d));
     o.value = std::move(value);
     out.push_back(std::move(o));
 }
@@ -54,17 +49,16 @@ void infer_shape_of(OpContext& ctx, std::vector<OpOutput>& out) {
 struct ReshapePattern {
     std::vector<Dim> dims;
     std::optional<size_t> minus_one;
-    std::vector<std::optional<size_t>> input_dim;  // per target dim: the input's own dim it was taken from
+    std::vector<uint32_t> symbols;  // per target dim: the symbol of the dim its value was taken from, or 0
 };
 
 std::optional<ReshapePattern> read_reshape_pattern(OpContext& ctx, const TensorValue& values) {
     ReshapePattern p;
     p.dims.reserve(values.size());
-    p.input_dim.resize(values.size());
-    const uint32_t input = ctx.input(0).tensor;
+    p.symbols.resize(values.size());
     for (size_t i = 0; i < values.size(); ++i) {
         const ValueBounds& b = values[i];
-        if (input != 0 && b.tensor == input) p.input_dim[i] = b.dim;
+        if (!b.exact()) p.symbols[i] = b.symbol;
         if (b.lo == -1 && b.hi == -1) {
             if (p.minus_one) {
                 ctx.invalid_input(fmt::format("more than one dimension of the target shape is -1 (at {} and {})",
@@ -74,7 +68,7 @@ std::optional<ReshapePattern> read_reshape_pattern(OpContext& ctx, const TensorV
             p.minus_one = i;
             p.dims.push_back(Dim::dynamic());
         } else if (b.lo >= -1) {
-            p.dims.push_back(Dim(std::max<int64_t>(b.lo, 0), b.hi));
+            p.dims.push_back(Dim(std::max<int64_t>(b.lo, 0), b.hi).with_symbol(b.exact() ? 0 : b.symbol));
         } else if (b.hi >= 0) {
             p.dims.push_back(Dim::dynamic());  // only the upper bound is a valid dim
         } else {
@@ -146,6 +140,14 @@ std::string target_with_minus_one(const Shape& shape, size_t minus_one) {
     return out + "]";
 }
 
+// The input dim (not yet paired) that has `symbol`, if any.
+std::optional<size_t> same_symbol(const Shape& data, uint32_t symbol, const std::vector<bool>& paired) {
+    if (symbol == 0) return std::nullopt;
+    for (size_t k = 0; k < data.rank(); ++k)
+        if (!paired[k] && data.dims[k].symbol() == symbol) return k;
+    return std::nullopt;
+}
+
 void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool special_zero, OpOutput& o) {
     const Shape& data = ctx.shape(0);
     Shape& shape = o.shape;
@@ -163,13 +165,13 @@ void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool sp
             }
         }
     } else {
-        // An input dim copied (special zero) or named by the target (its own ShapeOf) is the same dim on both
-        // sides: it takes no part in the -1.
+        // An input dim copied (special zero) or named by the target (a value taken from a dim with the same
+        // symbol) is the same dim on both sides: it takes no part in the -1.
         std::vector<bool> same(data.rank(), false);
         for (size_t i = 0; i < pattern.dims.size(); ++i) {
             const Dim& pd = pattern.dims[i];
             const bool copy_input = special_zero && pd == Dim(0);
-            const auto named = pattern.input_dim[i];
+            const auto named = same_symbol(data, pattern.symbols[i], same);
             if (pattern.minus_one == i) {
                 shape.dims.push_back(Dim::dynamic());
             } else if (copy_input) {
@@ -181,7 +183,7 @@ void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool sp
                 }
                 shape.dims.push_back(data.dims[i]);
                 same[i] = true;
-            } else if (named && *named < data.rank() && !same[*named] && Dim::merge(pd, data.dims[*named])) {
+            } else if (named && Dim::merge(pd, data.dims[*named])) {
                 shape.dims.push_back(data.dims[*named]);
                 same[*named] = true;
             } else {
