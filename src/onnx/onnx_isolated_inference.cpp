@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -199,15 +200,18 @@ uint64_t mapped_bytes() {
     ::_exit(write_all(fd, out) ? 0 : 4);
 }
 
-// Reads what the child writes until it closes the pipe, the bound or the deadline; false on the last two.
-bool drain(int fd, const IsolationLimits& limits, std::string& data, std::string& why) {
+// How reading the child's answer ended.
+enum class Drained { whole, late, too_long };
+
+// Reads what the child writes until it closes the pipe, the bound or the deadline.
+Drained drain(int fd, const IsolationLimits& limits, std::string& data, std::string& why) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limits.wall_seconds);
     char buf[65536];
     for (;;) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             why = fmt::format("ONNX's shape inference ran past {} s", limits.wall_seconds);
-            return false;
+            return Drained::late;
         }
         pollfd p{fd, POLLIN, 0};
         const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
@@ -215,10 +219,10 @@ bool drain(int fd, const IsolationLimits& limits, std::string& data, std::string
         if (ready <= 0) continue;
         const ssize_t n = ::read(fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return true;
+        if (n <= 0) return Drained::whole;
         if (data.size() + static_cast<size_t>(n) > limits.max_bytes) {
             why = fmt::format("ONNX's shape inference wrote more than {} bytes", limits.max_bytes);
-            return false;
+            return Drained::too_long;
         }
         data.append(buf, static_cast<size_t>(n));
     }
@@ -251,9 +255,10 @@ LibraryShapes unavailable(std::string why) {
 
 void set_isolated_inference_child_hook(IsolatedChildHook hook) { child_hook = hook; }
 
-LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const IsolationLimits& limits,
-                                               LibraryErrors errors) {
-    if (!model.proto) return unavailable("no model");
+namespace {
+
+// One child; `late` is set when it ran past the wall-clock limit.
+LibraryShapes run_isolated(const OnnxModel& model, const IsolationLimits& limits, LibraryErrors errors, bool& late) {
     // Built before the fork: a child of a threaded process must not be the first to take their locks.
     (void)onnx::OpSchemaRegistry::Instance();
     (void)onnx::OpSchemaRegistry::DomainToVersionRange::Instance();
@@ -272,7 +277,9 @@ LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const Iso
     }
     ::close(fds[1]);
     std::string data, why;
-    const bool whole = drain(fds[0], limits, data, why);
+    const Drained drained = drain(fds[0], limits, data, why);
+    const bool whole = drained == Drained::whole;
+    late = drained == Drained::late;
     ::close(fds[0]);
     if (!whole) ::kill(pid, SIGKILL);
     const int status = wait_for(pid);
@@ -282,6 +289,22 @@ LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const Iso
     auto lib = deserialize(data);
     if (!lib) return unavailable(fmt::format("ONNX's shape inference sent {} bytes that do not parse", data.size()));
     return std::move(*lib);
+}
+
+}  // namespace
+
+// The library takes milliseconds on a model; a child that is late has most likely stopped on a lock that
+// another thread of the parent held at the fork (a sanitizer's allocator does not prepare for fork as
+// glibc's does) and never gets it. It is tried again, once, with the whole limit.
+LibraryShapes isolated_library_shape_inference(const OnnxModel& model, const IsolationLimits& limits,
+                                               LibraryErrors errors) {
+    if (!model.proto) return unavailable("no model");
+    IsolationLimits first = limits;
+    first.wall_seconds = std::min(limits.wall_seconds, limits.first_try_seconds);
+    bool late = false;
+    LibraryShapes lib = run_isolated(model, first, errors, late);
+    if (!late || first.wall_seconds == limits.wall_seconds) return lib;
+    return run_isolated(model, limits, errors, late);
 }
 
 }  // namespace irlint

@@ -16,6 +16,7 @@ struct IsolationLimits {
     uint64_t address_space = uint64_t{1} << 30;  // bytes the child may map beyond what it has at fork
     unsigned cpu_seconds = 10;
     unsigned wall_seconds = 30;
+    unsigned first_try_seconds = 5;  // a child late by then is tried again, once, with wall_seconds
     size_t max_bytes = size_t{64} << 20;  // what the parent reads from the pipe
 };
 

@@ -7,9 +7,11 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 
+#include <fmt/format.h>
 #include <onnx/onnx_pb.h>
 
 #include "exec/io/npy.hpp"
@@ -792,6 +794,23 @@ TEST_CASE("onnx: a crash, a garbled answer or a hang of ONNX's shape inference i
         limits.wall_seconds = 1;
         CHECK(isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"), limits).skipped ==
               "ONNX's shape inference ran past 1 s");
+    }
+    {
+        // A child stuck the first time (as on a lock held at the fork) is tried again: the second one answers.
+        static std::string marker;
+        marker = (std::filesystem::temp_directory_path() / fmt::format("irlint-first-try-{}", ::getpid())).string();
+        std::filesystem::remove(marker);
+        const ChildHook hook([](int) {
+            if (std::filesystem::exists(marker)) return;
+            std::ofstream(marker).put('1');
+            ::pause();
+        });
+        IsolationLimits limits;
+        limits.first_try_seconds = 1;
+        const LibraryShapes lib = isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"), limits);
+        CHECK_FALSE(lib.skipped);
+        CHECK(lib.shapes.at("a").str() == "[1,4,8,8]");
+        CHECK(std::filesystem::remove(marker));
     }
     {
         const ChildHook hook([](int fd) {
