@@ -12,15 +12,9 @@ namespace irlint::cli {
 
 std::optional<Model> load_model(const std::string& path, int* exit_code, Diagnostics* read_findings) {
     ReadResult read = read_model(path);
-    if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0) {
-        print_finding_error(fmt::format("{}: {}", path, read.diagnostics[0].message), read.diagnostics[0]);
-        *exit_code = exit_code::usage;
-        return std::nullopt;
-    }
-    if (!read.model) {
-        for (const auto& d : read.diagnostics)
-            print_finding_error(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule), d);
-        *exit_code = exit_code::findings;
+    if (const auto failure = read_failure(path, read)) {
+        for (const auto& [line, finding] : failure->lines) print_finding_error(line, *finding);
+        *exit_code = failure->unopened ? exit_code::usage : exit_code::findings;
         return std::nullopt;
     }
     if (read_findings) *read_findings = std::move(read.diagnostics);

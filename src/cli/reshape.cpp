@@ -109,7 +109,7 @@ std::string render_json(const InferOptions& o, const ReshapeView& v) {
     json.end().field("changed_layers", v.changed).field("unknown_layers", v.unknown);
     json.key("layers").begin_array();
     for (const ReshapeRow& row : v.rows) {
-        if (!o.all && (row.after == row.before || row.after.size() != row.before.size())) continue;
+        if (!o.all && !outputs_change(row.before, row.after)) continue;
         json.begin_object().field("id", row.layer->id).field("name", row.layer->name).field("type", row.layer->type);
         write_shapes(json, "before", row.before);
         write_shapes(json, "after", row.after);

@@ -647,4 +647,17 @@ ReadResult read_model(const std::string& xml_path) {
     return result;
 }
 
+std::optional<ReadFailure> read_failure(const std::string& path, const ReadResult& read) {
+    ReadFailure f;
+    if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0) {
+        f.unopened = true;
+        f.lines.emplace_back(fmt::format("{}: {}", path, read.diagnostics[0].message), &read.diagnostics[0]);
+        return f;
+    }
+    if (read.model) return std::nullopt;
+    for (const Diagnostic& d : read.diagnostics)
+        f.lines.emplace_back(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule), &d);
+    return f;
+}
+
 }  // namespace irlint

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/diagnostic.hpp"
 #include "ir/model.hpp"
@@ -25,6 +27,15 @@ struct ReadResult {
 };
 
 ReadResult read_model(const std::string& xml_path);
+
+// Why a read gave no model, as the commands say it: the file could not be opened (`unopened`: a usage error,
+// one line "path: why"), or one line "path:line: message [rule]" per finding of the reader.
+struct ReadFailure {
+    bool unopened = false;
+    std::vector<std::pair<std::string, const Diagnostic*>> lines;  // the text, and the finding it words
+};
+// nullopt when the read gave a model.
+std::optional<ReadFailure> read_failure(const std::string& path, const ReadResult& read);
 // The same for text in memory, which is copied first: the model keeps its own (Model::text).
 ReadResult read_model_from_memory(std::string_view xml_text, const std::string& xml_path);
 

@@ -9,6 +9,7 @@
 
 #include "core/dim.hpp"
 #include "core/text.hpp"
+#include "ir/model.hpp"
 #include "report/report.hpp"
 
 namespace irlint {
@@ -81,6 +82,11 @@ inline constexpr const char* kNoOnnxSupport =
 // An .onnx file checked as `irlint check` checks it (with the module's own libonnx), or, in a build without
 // ONNX support, a check-failed finding that says so.
 FileResult check_onnx_path(const std::string& path);
+
+// An IR read as the commands read it: a file that cannot be opened raises UsageError, one that is not a
+// readable IR ModelError, with the commands' words (escaped as they print them). The reader's findings on a
+// model it read go to *read_findings.
+std::shared_ptr<Model> read_ir_or_raise(const std::string& path, Diagnostics* read_findings = nullptr);
 
 // An .onnx file read and checked as `irlint infer` and `irlint run` read it; a missing file raises UsageError,
 // one that is not a readable ONNX model (or a build without ONNX support) ModelError. The report's layers

@@ -10,7 +10,6 @@
 
 #include "core/atomic_file.hpp"
 #include "core/read_file.hpp"
-#include "ir/reader.hpp"
 #include "pipeline/check_run.hpp"
 #include "python/bindings.hpp"
 #include "python/checks.hpp"
@@ -118,22 +117,6 @@ std::vector<Finding> findings_of(const std::string& path, const Diagnostics& dia
     return out;
 }
 
-// A missing file is a usage error, as on the command line; a file that is not a readable IR a model error
-// with the reader's findings.
-std::shared_ptr<Model> read_ir(const std::string& path, Diagnostics& read_findings) {
-    ReadResult read = read_model(path);
-    if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0)
-        raise_usage_error(fmt::format("{}: {}", path, read.diagnostics[0].message));
-    if (!read.model) {
-        std::string message;
-        for (const auto& d : read.diagnostics)
-            message += fmt::format("{}{}:{}: {} [{}]", message.empty() ? "" : "\n", path, d.line, d.message, d.rule);
-        raise_model_error(message);
-    }
-    read_findings = std::move(read.diagnostics);
-    return std::make_shared<Model>(std::move(*read.model));
-}
-
 #ifdef IRLINT_PYTHON_ONNX
 Checked reshaped_onnx(const std::string& path, const std::vector<std::string>& reshape) {
     OnnxRead read = read_onnx(path);
@@ -151,7 +134,7 @@ Checked reshaped_onnx(const std::string& path, const std::vector<std::string>& r
     for (size_t i = 0; i < out.report.layers.size(); ++i) {
         const LayerShapes& a = out.report.layers[i];
         std::vector<Shape> before = r->outputs_before(i);
-        if (a.inferred != before && a.inferred.size() == before.size()) out.changes.push_back({a.layer, std::move(before), a.inferred});
+        if (outputs_change(before, a.inferred)) out.changes.push_back({a.layer, std::move(before), a.inferred});
     }
     out.reshaped_file = [r](const std::string&, std::string& why) { return serialize_reshaped_onnx(*r, why); };
     out.keep = std::move(r);
@@ -194,7 +177,7 @@ std::vector<std::string> reshape_arguments(const py::object& reshape) {
 Checked check_path(const std::string& path, const std::vector<std::string>& reshape) {
     if (names_onnx_model(path)) return check_onnx_model(path, reshape);
     Diagnostics read_findings;
-    std::shared_ptr<Model> model = read_ir(path, read_findings);
+    std::shared_ptr<Model> model = read_ir_or_raise(path, &read_findings);
     Checked out;
     out.model = model.get();
     out.keep = model;
@@ -212,7 +195,7 @@ Checked check_path(const std::string& path, const std::vector<std::string>& resh
     for (size_t i = 0; i < r->after.layers.size() && i < r->before.layers.size(); ++i) {
         const LayerShapes& a = r->after.layers[i];
         const std::vector<Shape>& before = r->before.layers[i].declared;
-        if (a.inferred != before && a.inferred.size() == before.size()) out.changes.push_back({a.layer, before, a.inferred});
+        if (outputs_change(before, a.inferred)) out.changes.push_back({a.layer, before, a.inferred});
     }
     out.reshaped_file = [model, r, new_inputs = std::move(*inputs)](const std::string& original,
                                                                    std::string& why) -> std::optional<std::string> {

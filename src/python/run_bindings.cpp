@@ -5,7 +5,6 @@
 // prints: text from the model made printable.
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <pybind11/stl.h>
 
 #include "core/text.hpp"
@@ -13,7 +12,6 @@
 #include "exec/io/npy.hpp"
 #include "exec/kernels/kernel_support.hpp"
 #include "exec/ir_layer.hpp"
-#include "ir/reader.hpp"
 #include "pipeline/check_run.hpp"
 #include "python/arrays.hpp"
 #include "python/bindings.hpp"
@@ -36,7 +34,7 @@ std::string printed(const std::string& message) { return printable(message, kPri
 
 // A model read and checked; the report points into the model.
 struct CheckedIr {
-    Model model;
+    std::shared_ptr<Model> model;
     ModelReport report;
 };
 
@@ -46,26 +44,10 @@ struct LayerToRun {
     std::unique_ptr<RunnableLayer> layer;
 };
 
-// The model as `irlint run` reads it: a file that is not there (or not an IR) is a usage error, an IR with
-// errors a model error listing them as the command prints them.
-std::unique_ptr<CheckedIr> read_checked(const std::string& path) {
-    ReadResult read = read_model(path);
-    if (read.status == ReadStatus::failed && read.diagnostics.size() == 1 && read.diagnostics[0].line == 0)
-        throw UsageError(printed(fmt::format("{}: {}", path, read.diagnostics[0].message)));
-    if (!read.model) {
-        std::vector<std::string> lines;
-        for (const auto& d : read.diagnostics)
-            lines.push_back(printed(fmt::format("{}:{}: {} [{}]", path, d.line, d.message, d.rule)));
-        throw ModelError(fmt::format("{}", fmt::join(lines, "\n")));
-    }
-    auto checked = std::make_unique<CheckedIr>();
-    checked->model = std::move(*read.model);
-    checked->report = check_model(checked->model);
-    return checked;
-}
-
 LayerToRun ir_layer_to_run(const std::string& path, const std::string& layer) {
-    std::shared_ptr<const CheckedIr> checked = read_checked(path);
+    auto checked = std::make_shared<CheckedIr>();
+    checked->model = read_ir_or_raise(path);
+    checked->report = check_model(*checked->model);
     std::string error;
     const LayerShapes* found = find_layer_to_run(checked->report, layer, &error);
     if (!found) throw UsageError(printed(fmt::format("{}: {}", path, error)));

@@ -74,12 +74,6 @@ bool relaxes_an_input(const ModelReport& before, const NewInputs& new_inputs) {
     return false;
 }
 
-bool outputs_differ(const LayerShapes& s) {
-    for (size_t k = 0; k < s.inferred.size() && k < s.declared.size(); ++k)
-        if (!(s.inferred[k] == s.declared[k])) return true;
-    return false;
-}
-
 const Layer* parameter_named(const Model& model, std::string_view name) {
     for (const Layer& l : model.graphs.front().layers)
         if (l.kind == LayerKind::parameter && l.name == name) return &l;
@@ -110,6 +104,10 @@ std::string shape_attribute(const Shape& s) {
 
 }  // namespace
 
+bool outputs_change(const std::vector<Shape>& before, const std::vector<Shape>& after) {
+    return after.size() == before.size() && after != before;
+}
+
 ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs) {
     ReshapeResult r;
     r.before = check_model(model);
@@ -119,7 +117,7 @@ ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs) {
     for (const LayerShapes& s : r.after.layers) {
         const bool unknown = outputs_unknown(s, inputs_relaxed);
         r.unknown_layers += unknown;
-        r.changed_layers += !unknown && outputs_differ(s);
+        r.changed_layers += !unknown && outputs_change(s.declared, s.inferred);
     }
     return r;
 }

@@ -29,6 +29,9 @@ struct ReshapeResult {
 
 ReshapeResult reshape_model(const Model& model, const NewInputs& new_inputs);
 
+// Whether a layer's outputs change: as many as before, and some differ.
+bool outputs_change(const std::vector<Shape>& before, const std::vector<Shape>& after);
+
 // A model input or output: its dims before and after a reshape.
 struct ReshapeEndpoint {
     std::string_view kind;  // "input" or "output"

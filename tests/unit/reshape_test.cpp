@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -48,20 +49,27 @@ constexpr const char* kFlatten = R"(<net version="11"><layers>
 <edge from-layer="7" from-port="2" to-layer="8" to-port="0"/>
 </edges></net>)";
 
-Model flatten_model() {
+// The model `xml`, read as DIR/m.xml of a temporary DIR whose m.bin holds `bin`.
+Model model_with_bin(std::string_view xml, const char* dir_name, std::string_view bin) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / "irlint-reshape-test";
+    const fs::path dir = fs::temp_directory_path() / dir_name;
     fs::create_directories(dir);
-    {
-        std::ofstream bin(dir / "m.bin", std::ios::binary);
-        const int64_t values[3] = {0, 0, -1};
-        bin.write(reinterpret_cast<const char*>(values), sizeof(values));
-    }
-    ReadResult r = read_model_from_memory(kFlatten, (dir / "m.xml").string());
+    std::ofstream(dir / "m.bin", std::ios::binary).write(bin.data(), static_cast<std::streamsize>(bin.size()));
+    ReadResult r = read_model_from_memory(xml, (dir / "m.xml").string());
     REQUIRE(r.model);
     REQUIRE(r.model->bin_present);
     return std::move(*r.model);
 }
+
+template <typename T, size_t N>
+std::string_view bytes_of(const T (&values)[N]) {
+    return {reinterpret_cast<const char*>(values), sizeof values};
+}
+
+// The indices, the axis and the -1 of kFlatten.
+constexpr int64_t kFlattenBin[3] = {0, 0, -1};
+
+Model flatten_model() { return model_with_bin(kFlatten, "irlint-reshape-test", bytes_of(kFlattenBin)); }
 
 const LayerShapes& row(const ModelReport& report, std::string_view name) {
     for (const LayerShapes& s : report.layers)
@@ -104,14 +112,6 @@ TEST_CASE("values flow through ShapeOf, Gather and Concat into a Reshape target,
 }
 
 TEST_CASE("a hard-coded Reshape target that new shapes break is reshape-incompatible, and -o writes nothing") {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / "irlint-reshape-test-fixed";
-    fs::create_directories(dir);
-    {
-        std::ofstream bin(dir / "m.bin", std::ios::binary);
-        const int64_t target[2] = {2, 4};
-        bin.write(reinterpret_cast<const char*>(target), sizeof(target));
-    }
     const std::string xml = R"(<net version="11"><layers>
 <layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,8" element_type="f32"/>
   <output><port id="0" precision="FP32"><dim>1</dim><dim>8</dim></port></output></layer>
@@ -127,22 +127,22 @@ TEST_CASE("a hard-coded Reshape target that new shapes break is reshape-incompat
 <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
 <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
 </edges></net>)";
-    ReadResult read = read_model_from_memory(xml, (dir / "m.xml").string());
-    REQUIRE(read.model);
+    const int64_t target[2] = {2, 4};
+    const Model model = model_with_bin(xml, "irlint-reshape-test-fixed", bytes_of(target));
     const NewInputs wider{{"x", dims("1,9")}};
-    const ReshapeResult broken = reshape_model(*read.model, wider);
+    const ReshapeResult broken = reshape_model(model, wider);
     REQUIRE(broken.incompatible.size() == 1);
     CHECK(broken.incompatible[0].rule == "reshape-incompatible");
     CHECK(broken.incompatible[0].layer.name == "r");
     std::string why;
-    CHECK_FALSE(plan_reshape_edits(*read.model, xml, broken, wider, why));
+    CHECK_FALSE(plan_reshape_edits(model, xml, broken, wider, why));
     CHECK(why == "1 layer cannot take the new shapes");
     // The layer after the failing one sees a dynamic rank: nothing more is reported.
     CHECK(row(broken.after, "y").inputs[0].str() == "[...]");
     const NewInputs same{{"x", dims("1,8")}};
-    const ReshapeResult fine = reshape_model(*read.model, same);
+    const ReshapeResult fine = reshape_model(model, same);
     CHECK(fine.incompatible.empty());
-    const auto edits = plan_reshape_edits(*read.model, xml, fine, same, why);
+    const auto edits = plan_reshape_edits(model, xml, fine, same, why);
     REQUIRE(edits);
     CHECK(apply_text_edits(xml, *edits) == xml);
 }
@@ -241,19 +241,12 @@ constexpr const char* kLoop = R"(<net version="11"><layers>
 </edges></net>)";
 
 Model loop_model() {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / "irlint-reshape-loop";
-    fs::create_directories(dir);
-    {
-        std::ofstream bin(dir / "m.bin", std::ios::binary);
-        const int64_t trip = 3;
-        bin.write(reinterpret_cast<const char*>(&trip), sizeof trip);
-        const char conditions[2] = {1, 1};
-        bin.write(conditions, sizeof conditions);
-    }
-    ReadResult r = read_model_from_memory(kLoop, (dir / "m.xml").string());
-    REQUIRE(r.model);
-    return std::move(*r.model);
+    // The trip count 3, then the two conditions (true).
+    std::string bin(8, '\0');
+    const int64_t trip = 3;
+    std::memcpy(bin.data(), &trip, sizeof trip);
+    bin += "\x01\x01";
+    return model_with_bin(kLoop, "irlint-reshape-loop", bin);
 }
 
 }  // namespace
@@ -287,15 +280,13 @@ TEST_CASE("a dim's symbol passes through the ops between ShapeOf and the Reshape
     xml.replace(xml.find(direct), direct.size(),
                 R"(<edge from-layer="0" from-port="0" to-layer="9" to-port="0"/>
 <edge from-layer="9" from-port="1" to-layer="7" to-port="0"/>)");
-    (void)flatten_model();  // writes the .bin beside m.xml
-    ReadResult read = read_model_from_memory(xml, (std::filesystem::temp_directory_path() / "irlint-reshape-test" / "m.xml").string());
-    REQUIRE(read.model);
-    const ModelReport checked = check_model(*read.model);
+    const Model model = model_with_bin(xml, "irlint-reshape-relu", bytes_of(kFlattenBin));
+    const ModelReport checked = check_model(model);
     CHECK(checked.diagnostics.empty());
     CHECK(row(checked, "flat").inferred[0].str() == "[?,768]");
-    const ReshapeResult any = reshape_model(*read.model, {{"x", dims("?,3,8,8")}});
+    const ReshapeResult any = reshape_model(model, {{"x", dims("?,3,8,8")}});
     CHECK(row(any.after, "flat").inferred[0].str() == "[?,192]");
     // A static batch gives static dims, as without symbols.
-    const ReshapeResult b4 = reshape_model(*read.model, {{"x", dims("4,3,8,8")}});
+    const ReshapeResult b4 = reshape_model(model, {{"x", dims("4,3,8,8")}});
     CHECK(row(b4.after, "flat").inferred[0].str() == "[4,192]");
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
+#include "ir/reader.hpp"
 #include "python/errors.hpp"
 #ifdef IRLINT_PYTHON_ONNX
 #include "onnx/onnx_check.hpp"
@@ -10,6 +12,21 @@
 #endif
 
 namespace irlint::python {
+
+std::shared_ptr<Model> read_ir_or_raise(const std::string& path, Diagnostics* read_findings) {
+    ReadResult read = read_model(path);
+    if (const auto failure = read_failure(path, read)) {
+        std::string message;
+        for (const auto& line : failure->lines) {
+            if (!message.empty()) message += '\n';
+            message += printable(line.first, kPrintedMessageChars);
+        }
+        if (failure->unopened) raise_usage_error(message);
+        raise_model_error(message);
+    }
+    if (read_findings) *read_findings = std::move(read.diagnostics);
+    return std::make_shared<Model>(std::move(*read.model));
+}
 
 void raise_onnx_read_error(const std::string& path, bool missing, const std::string& error) {
     if (missing) raise_usage_error(fmt::format("{}: no such file or directory", path));
