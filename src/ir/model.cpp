@@ -39,6 +39,12 @@ const std::string_view* Layer::attr(std::string_view key) const {
     return nullptr;
 }
 
+const ObjectAttr* Layer::object_attr(std::string_view key) const {
+    for (const ObjectAttr& a : object_attrs)
+        if (a.name == key) return &a;
+    return nullptr;
+}
+
 const Port* Layer::find_input(std::string_view port_id) const {
     for (const auto& p : inputs)
         if (p.id == port_id) return &p;
@@ -61,6 +67,14 @@ size_t Model::layer_count() const {
     size_t n = 0;
     for (const auto& g : graphs) n += g.layers.size();
     return n;
+}
+
+}  // namespace irlint
+
+namespace irlint {
+
+Shape declared_shape(const Port& port) {
+    return port.rank_known ? shape_from_port_dims(port.dims) : Shape::dynamic_rank();
 }
 
 }  // namespace irlint

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/diagnostic.hpp"
+#include "core/dim.hpp"
 #include "core/element_type.hpp"
 #include "core/page_arena.hpp"
 
@@ -43,7 +44,8 @@ using Attr = std::pair<std::string_view, std::string_view>;
 // The layer types the rules treat apart, told once while the file is read (OpenVINO matches type names
 // without regard to case): the rules then compare a byte, not the type's text, which a large file has
 // long pushed out of the cache.
-enum class LayerKind : uint8_t { other, parameter, constant, result, assign, pooling };
+// function_call: an ONNX node that calls a model-local function (its body is Layer::bodies[0]).
+enum class LayerKind : uint8_t { other, parameter, constant, result, assign, pooling, function_call };
 LayerKind layer_kind(std::string_view type);
 
 // "opset8" -> 8; nullopt for anything else (extensions, custom domains).
@@ -59,7 +61,12 @@ struct Port {
     std::span<const int64_t> dims;            // -1 is a dynamic dim
     std::string_view names;
     std::string_view layout;                  // the port's rt_info layout ("[N,C,H,W]"), empty when none
+    bool rank_known = true;                   // false: the file gives no dims (an ONNX value without a shape)
+    bool omitted = false;                     // an optional input left out (ONNX's empty input name): no edge
 };
+
+// A port's declared dims as a Shape: a dynamic rank where the file gives none.
+Shape declared_shape(const Port& port);
 
 // One <input> or <output> of a TensorIterator's or Loop's <port_map> (an If's <then_port_map> or
 // <else_port_map>): which port of the layer a body's Parameter or Result stands for, and for a sliced input or
@@ -90,6 +97,15 @@ struct BackEdge {
     std::string_view malformed;  // as PortMapEntry::malformed
 };
 
+// An attribute that is not text: a tensor (index into Model::tensors) or a graph (index into Model::graphs),
+// as ONNX nodes have them.
+struct ObjectAttr {
+    enum class Kind : uint8_t { tensor, graph };
+    std::string_view name;
+    Kind kind = Kind::tensor;
+    size_t index = 0;
+};
+
 struct Layer {
     std::string_view id;
     int32_t id_number = -1;  // canonical_id_number(id)
@@ -97,6 +113,7 @@ struct Layer {
     std::string_view name;
     std::string_view type;
     std::string_view version;
+    std::string_view domain;            // an ONNX node's domain ("" for ai.onnx); empty in an IR
     LayerKind kind = LayerKind::other;  // layer_kind(type)
     std::optional<int> opset;           // opset_number(version)
     bool has_data = false;
@@ -107,8 +124,11 @@ struct Layer {
     std::span<const size_t> bodies;  // indices into Model::graphs of nested bodies (TensorIterator, Loop, If)
     std::span<const PortMapEntry> port_map;  // <port_map>, or <then_port_map> then <else_port_map>, in file order
     std::span<const BackEdge> back_edges;
+    std::span<const ObjectAttr> object_attrs;
+    int32_t tensor = -1;  // a constant whose data the model file holds inline: index into Model::tensors
 
     const std::string_view* attr(std::string_view key) const;
+    const ObjectAttr* object_attr(std::string_view key) const;
     const Port* find_input(std::string_view port_id) const;
     const Port* find_output(std::string_view port_id) const;
 };
@@ -148,6 +168,22 @@ struct Producer {
     std::string describe() const;
 };
 
+// The format a Model was read from. Each format's ops are its own registry entries (OpFormat); what the file
+// declares means something else in each: an IR's declared dims are OpenVINO's own inference, an ONNX file's
+// value_info is whatever its producer wrote, often nothing.
+enum class ModelFormat : uint8_t { ir, onnx };
+
+// A tensor held in the model file itself (an ONNX initializer, a Constant node's value, a tensor attribute):
+// its type and dims, and its elements when it is small enough for values to flow (kMaxInlineElements).
+struct InlineTensor {
+    static constexpr size_t kMaxInlineElements = 4096;
+    ElementType type = ElementType::dynamic;
+    std::vector<int64_t> dims;
+    bool has_data = false;      // the elements below are the tensor's (small, of a numeric type)
+    std::vector<int64_t> ints;  // integer and boolean types
+    std::vector<double> reals;  // floating-point types
+};
+
 struct Model {
     Model() = default;
     Model(Model&&) = default;
@@ -181,6 +217,8 @@ struct Model {
     std::string name;
     Producer producer;
     std::vector<Graph> graphs;  // graphs[0] is the main graph
+    ModelFormat format = ModelFormat::ir;
+    std::deque<InlineTensor> tensors;  // Layer::tensor indexes it (a deque: entries never move)
 
     size_t layer_count() const;
 };

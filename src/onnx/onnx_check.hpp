@@ -1,9 +1,8 @@
 #pragma once
-// `check` and `infer` on an ONNX model: every AveragePool, MaxPool, GlobalAveragePool and GlobalMaxPool
-// node's output shapes and types, inferred under its opset's version, against what the file declares
-// (graph outputs and value_info); every other node's outputs as ONNX's own shape inference gives them, run
-// in a child process (onnx_isolated_inference.hpp), against the same declarations. Nodes become layers
-// (id = index in graph order) so that the IR reporters render them unchanged.
+// `check` and `infer` on an ONNX model: every node's output dims and element types, inferred by the op
+// registry's ONNX entries under the model's opset imports, against what the file declares (graph outputs and
+// value_info). Nodes are the Model's first layers (id = index in graph order), so that the IR reporters render
+// them unchanged.
 
 #include <memory>
 #include <optional>
@@ -11,9 +10,8 @@
 #include <vector>
 
 #include "ir/model.hpp"
-#include "onnx/onnx_infer_cross.hpp"
 #include "onnx/onnx_model.hpp"
-#include "onnx/onnx_pool.hpp"
+#include "rules/onnx_pool.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
 #include "rules/model_glance.hpp"
@@ -35,12 +33,9 @@ struct OnnxCheck {
     const OnnxPoolNode* pool_for(size_t node) const;
 };
 
-// Checks the model; ONNX's own shape inference checks the other nodes and cross-checks the pooling ones when
-// cross_check is set. With LibraryErrors::reported (what check, infer and infer --reshape ask), each node the
-// library rejects is an error, attr-invalid or input-invalid (the first of a chain; the nodes after it are
-// left unchecked).
-std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, bool cross_check = true,
-                                      LibraryErrors errors = LibraryErrors::reported);
+// Checks the model: the ONNX adapter (onnx_graph.hpp) turns it into a Model and the rules engine runs the
+// registry's ONNX entries over it; pooling nodes then get the other runtimes' divergences and their run setup.
+std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model);
 
 // A node by name, else index in graph order, else first output name; nullopt with *error set when none or several match.
 std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& wanted, std::string* error);

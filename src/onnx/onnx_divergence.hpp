@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "onnx/onnx_pool.hpp"
+#include "rules/onnx_pool.hpp"
 
 namespace irlint {
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 
 #include "exec/kernels/pool_kernels.hpp"
-#include "onnx/onnx_pool.hpp"
+#include "rules/onnx_pool.hpp"
 
 namespace irlint {
 

@@ -110,8 +110,8 @@ std::vector<std::string> onnx_graph_input_names(const OnnxModel& model) {
 
 OnnxReshape reshape_onnx(const OnnxModel& model, const NewInputs& new_inputs) {
     OnnxReshape r;
-    r.before = check_onnx(model, true, LibraryErrors::reported);
-    r.after = check_onnx(describe_onnx(reshaped_proto(model, new_inputs), model.path), true, LibraryErrors::reported);
+    r.before = check_onnx(model);
+    r.after = check_onnx(describe_onnx(reshaped_proto(model, new_inputs), model.path));
     r.incompatible = new_rejections(r.before->report, r.after->report, SameRejection::layer_and_rule);
     for (const OnnxNode& n : model.nodes) {
         const bool unknown = any_unknown(r.after->report.layers[n.index], n);

@@ -120,8 +120,9 @@ public:
 
     const LayerShapes& shapes() const override { return c_.report.layers[node_.index]; }
     std::string op_name() const override { return pool_ ? pool_->op.name() : ""; }
-    size_t output_count() const override { return onnx_output_count(pool_->op, node_); }
+    size_t output_count() const override { return onnx_output_count(pool_->op, layer()); }
     std::string excess_subject() const override { return "the node"; }
+    const Layer& layer() const { return c_.model.graphs[0].layers[node_.index]; }
 
     std::optional<std::string> unusable() const override {
         if (pool_) return std::nullopt;
@@ -161,7 +162,7 @@ public:
     // The windows on this input, under the node's version.
     std::optional<std::string> prepare(const Tensor& x, const RunRequest&) override {
         for (int64_t d : x.shape()) input_.dims.emplace_back(d);
-        setup_ = map_onnx_pool(pool_->op, node_, input_);
+        setup_ = map_onnx_pool(pool_->op, layer(), input_);
         if (!setup_.usable()) return setup_.errors.front();
         shape_ = infer_onnx_pool_shape(pool_->op, setup_, input_);
         if (shape_.error) return fmt::format("{} on {}: {}", pool_->op.name(), input_.str(), *shape_.error);

@@ -45,7 +45,9 @@ public:
         : model_(model), rows_(rows), r_(report), new_inputs_(new_inputs) {}
 
     void run() {
-        for (size_t g = 0; g < model_.graphs.size(); ++g) check_graph(g);
+        // An ONNX body (If, Loop, Scan, a function) is inferred from its node's inputs, when the node is.
+        const size_t graphs = onnx() ? std::min<size_t>(model_.graphs.size(), 1) : model_.graphs.size();
+        for (size_t g = 0; g < graphs; ++g) check_graph(g);
         report_unsupported();
         report_not_checked();
         report_missing_bin();
@@ -80,7 +82,7 @@ private:
     static std::vector<Shape> port_shapes(std::span<const Port> ports) {
         std::vector<Shape> out;
         out.reserve(ports.size());
-        for (const Port& p : ports) out.push_back(shape_from_port_dims(p.dims));
+        for (const Port& p : ports) out.push_back(declared_shape(p));
         return out;
     }
 
@@ -90,13 +92,13 @@ private:
     Produced& produced(size_t layer, size_t port) { return produced_[first_output_[layer] + port]; }
 
     const Shape& shape_of(Produced& p) {
-        if (!p.shape) p.shape = &unrowed_shapes_.emplace_back(shape_from_port_dims(p.port->dims));
+        if (!p.shape) p.shape = &unrowed_shapes_.emplace_back(declared_shape(*p.port));
         return *p.shape;
     }
 
     void check_graph(size_t g) {
         const Graph& graph = model_.graphs[g];
-        const GraphIndex index = check_structure(graph, r_.diagnostics);
+        const GraphIndex index = check_structure(graph, r_.diagnostics, model_.format);
         constexpr size_t kNoRow = static_cast<size_t>(-1);
         std::vector<LayerShapes> rows;  // the layers that have one, in file order
         std::vector<size_t> row_of(graph.layers.size(), kNoRow);
@@ -167,7 +169,7 @@ private:
                 shapes.inputs.push_back(shape_of(from));
                 shapes.input_types.push_back(from.type);
             } else {
-                shapes.inputs.push_back(shape_from_port_dims(l.inputs[p].dims));
+                shapes.inputs.push_back(declared_shape(l.inputs[p]));
                 shapes.input_types.push_back(l.inputs[p].precision);
             }
         }
@@ -186,6 +188,7 @@ private:
             shapes.checked = true;
             return;
         }
+        if (onnx()) return check_onnx_node(graph, index, i, shapes);
         // Any opset that has the type tells a pooling layer; which version it is comes later.
         shapes.pooling = l.kind == LayerKind::pooling;
         if (!opset_named(l)) {
@@ -197,12 +200,29 @@ private:
             return;
         }
         if (shapes.pooling) return check_pool(graph, index, i, *l.opset, shapes.input_types, shapes);
-        check_op(graph, index, i, std::min(*l.opset, kNewestOpset), shapes);
+        check_op(graph, index, i, find_op(l.type, std::min(*l.opset, kNewestOpset)), shapes);
     }
 
-    void check_op(const Graph& graph, const GraphIndex& index, size_t i, int opset, LayerShapes& shapes) {
+    // An ONNX node: the registry's entry for its domain, type and the model's opset import, or the body of the
+    // model-local function it calls.
+    void check_onnx_node(const Graph& graph, const GraphIndex& index, size_t i, LayerShapes& shapes) {
         const Layer& l = graph.layers[i];
-        const auto lookup = find_op(l.type, opset);
+        if (!l.opset) {
+            emit(Severity::error, rule::ir_structure, l.line,
+                 fmt::format("node {} ({}) is of domain '{}', which the model does not import (opset_import); ONNX "
+                             "Runtime refuses the model",
+                             l.id, l.type, l.domain),
+                 &l);
+            shapes.status = LayerStatus::invalid;
+            return;
+        }
+        if (l.kind == LayerKind::function_call) return check_op(graph, index, i, OpLookup{&onnx_function_call_op(), 1}, shapes);
+        check_op(graph, index, i, find_onnx_op(l.domain, l.type, *l.opset), shapes);
+    }
+
+    void check_op(const Graph& graph, const GraphIndex& index, size_t i, const std::optional<OpLookup>& lookup,
+                  LayerShapes& shapes) {
+        const Layer& l = graph.layers[i];
         if (!lookup) {
             ++unsupported_[l.type];
             return;
@@ -216,14 +236,15 @@ private:
             return;
         }
         shapes.op = lookup->entry;
+        shapes.pooling = lookup->entry->format == OpFormat::ir && l.kind == LayerKind::pooling;
         OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}, !reinferring(), {}};
-        if (reinferring() && !l.bodies.empty() && depth_ < kMaxBodyDepth)
+        if ((reinferring() || onnx()) && !l.bodies.empty() && depth_ < kMaxBodyDepth)
             in.bodies = [this](size_t g, const BodyPorts& parameters) { return reinfer_body(g, parameters); };
         // The shapes move to the op and back, through buffers kept from layer to layer: a large model has one
         // per input port.
         op_inputs_.clear();
         for (size_t p = 0; p < shapes.inputs.size(); ++p)
-            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p]});
+            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p], !l.inputs[p].omitted});
         in.inputs = op_inputs_;
         value_miss_.clear();
         graph_ = &graph;
@@ -235,7 +256,7 @@ private:
         legacy_f32_.clear();
         for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k) {
             consumed_.push_back(produced_[k].consumed);
-            legacy_f32_.push_back(model_.ir_version == 10 && produced_[k].to_results_only);
+            legacy_f32_.push_back(!onnx() && model_.ir_version == 10 && produced_[k].to_results_only);
         }
         in.outputs_consumed = consumed_;
         in.outputs_legacy_f32 = legacy_f32_;
@@ -250,7 +271,7 @@ private:
         if (shapes.not_checked) {
             // A value computed from Const data (a Concat of Consts, say) is unknown for the same reason as the
             // Const's own, which the op that needed it cannot see.
-            if (value_miss_.empty() && !model_.bin_present)
+            if (value_miss_.empty() && !model_.bin_present && !onnx())
                 value_miss_ = "Const data not available: no .bin beside the .xml";
             if (!value_miss_.empty()) shapes.not_checked = fmt::format("{} ({})", *shapes.not_checked, value_miss_);
             note_not_checked(l, *shapes.not_checked);
@@ -274,9 +295,22 @@ private:
         for (size_t k = 0; k < shapes.inferred.size() && k < shapes.declared.size(); ++k) {
             Produced& p = produced(i, k);
             if (reinferring() || !shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
+            else if (onnx()) p.shape = &refined_.emplace_back(refined(shapes.declared[k], shapes.inferred[k]));
             else carry_symbols(shapes.inferred[k], shapes.declared[k]);
             if (k < shapes.inferred_types.size() && shapes.inferred_types[k]) p.type = shapes.inferred_types[k];
         }
+    }
+
+    // What both say of a value whose declaration (an ONNX value_info) and inference agree: each dim as the
+    // narrower of the two. A producer's value_info is often partial or missing; the inferred dims fill it in.
+    static Shape refined(const Shape& declared, const Shape& inferred) {
+        if (declared.rank_dynamic) return inferred;
+        if (inferred.rank_dynamic || inferred.rank() != declared.rank()) return declared;
+        Shape out = declared;
+        for (size_t d = 0; d < out.rank(); ++d)
+            if (auto merged = Dim::merge(declared.dims[d], inferred.dims[d]))
+                out.dims[d] = merged->with_symbol(inferred.dims[d].symbol());
+        return out;
     }
 
     static void carry_symbols(const Shape& from, Shape& to) {
@@ -308,8 +342,9 @@ private:
         if (p >= index.producer_of[i].size() || !index.producer_of[i][p]) return nullptr;
         const PortRef src = *index.producer_of[i][p];
         ValueSlot& slot = values_[first_output_[src.layer] + src.port];
-        if (slot.state == ValueSlot::State::unset && graph.layers[src.layer].kind == LayerKind::constant)
-            read_const_value(graph.layers[src.layer], slot);
+        const Layer& from = graph.layers[src.layer];
+        if (slot.state == ValueSlot::State::unset && from.tensor >= 0) read_inline_value(from, slot);
+        else if (slot.state == ValueSlot::State::unset && from.kind == LayerKind::constant) read_const_value(from, slot);
         return slot.state == ValueSlot::State::known ? &slot.value : nullptr;
     }
 
@@ -317,6 +352,7 @@ private:
         if (p >= index.producer_of[i].size() || !index.producer_of[i][p]) return nullptr;
         const PortRef src = *index.producer_of[i][p];
         const Layer& c = graph.layers[src.layer];
+        if (c.tensor >= 0) return inline_reals(c);
         if (c.kind != LayerKind::constant) return nullptr;
         const size_t key = first_output_[src.layer] + src.port;
         if (const auto it = reals_.find(key); it != reals_.end()) return it->second ? &*it->second : nullptr;
@@ -337,6 +373,27 @@ private:
         for (const int64_t d : info.shape)
             if (d < 0 || __builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) return false;
         return count <= kMaxValueElements;
+    }
+
+    const InlineTensor& tensor_of(const Layer& c) const { return model_.tensors[static_cast<size_t>(c.tensor)]; }
+
+    // A tensor the model file holds (an ONNX initializer or Constant): its integers, when small.
+    void read_inline_value(const Layer& c, ValueSlot& slot) {
+        const InlineTensor& t = tensor_of(c);
+        slot.state = ValueSlot::State::unknown;
+        if (!t.has_data || (!is_integer_type(t.type) && t.type != ElementType::boolean)) return;
+        slot.value.reserve(t.ints.size());
+        for (const int64_t v : t.ints) slot.value.push_back({v, v});
+        slot.state = ValueSlot::State::known;
+    }
+
+    const std::vector<double>* inline_reals(const Layer& c) {
+        const InlineTensor& t = tensor_of(c);
+        if (!t.has_data) return nullptr;
+        if (!t.reals.empty() || t.ints.empty()) return &t.reals;
+        auto& slot = inline_reals_[c.tensor];
+        if (slot.empty()) slot.assign(t.ints.begin(), t.ints.end());
+        return &slot;
     }
 
     void read_const_value(const Layer& c, ValueSlot& slot) {
@@ -473,6 +530,7 @@ private:
 
     void check_const(const Layer& l, LayerShapes& shapes) {
         shapes.status = LayerStatus::ok;
+        if (l.tensor >= 0) return check_inline_const(l, shapes);
         ++const_count_;
         const int at = l.has_data ? l.data_line : l.line;
         std::string error;
@@ -495,6 +553,19 @@ private:
             emit(Severity::error, rule::const_data_invalid, at, *problem, &l);
             shapes.status = LayerStatus::invalid;
         }
+    }
+
+    // An initializer: its dims are the tensor's; a declaration of other dims (an IR 3 graph input that repeats
+    // it) is what the tensor contradicts.
+    void check_inline_const(const Layer& l, LayerShapes& shapes) {
+        shapes.inferred = {shape_from_port_dims(tensor_of(l).dims)};
+        shapes.inferred_types = {tensor_of(l).type};
+        if (l.outputs.empty() || shapes.declared[0].compatible(shapes.inferred[0])) return;
+        emit(Severity::error, rule::output_shape_mismatch, 0,
+             fmt::format("initializer '{}' holds a tensor of dims {}, but the graph declares it {}", excerpt(l.name),
+                         shapes.inferred[0].str(), shapes.declared[0].str()),
+             &l);
+        shapes.status = LayerStatus::mismatch;
     }
 
     void report_unsupported() {
@@ -522,8 +593,8 @@ private:
         }
         emit(Severity::note, rule::unsupported_op, 0,
              fmt::format("{} not counted as checked: the dims they infer depend on values irlint does not know "
-                         "(OpenVINO's result without them was compared): {}",
-                         counted(total, "layer"), fmt::join(parts, "; ")));
+                         "({}'s result without them was compared): {}",
+                         counted(total, "layer"), onnx() ? "ONNX" : "OpenVINO", fmt::join(parts, "; ")));
     }
 
     void report_missing_bin() {
@@ -547,6 +618,7 @@ private:
     static constexpr int kMaxBodyDepth = 16;
 
     bool reinferring() const { return new_inputs_ || body_parameters_; }
+    bool onnx() const { return model_.format == ModelFormat::onnx; }
 
     // Body graph g inferred again from new Parameter shapes (a TensorIterator's, Loop's or If's, as OpenVINO
     // infers it again when the layer's inputs change): what each of its Results is given. What the body
@@ -569,6 +641,8 @@ private:
     std::vector<Produced> produced_;      // the current graph's output ports, layer by layer
     std::vector<size_t> first_output_;    // per layer of the current graph, and one past the last
     std::deque<Shape> unrowed_shapes_;    // the declared shapes of layers without rows that a consumer needed
+    std::deque<Shape> refined_;           // ONNX: declared dims narrowed by the inferred ones, as consumers see them
+    std::unordered_map<int32_t, std::vector<double>> inline_reals_;  // integer inline tensors read as reals
     std::map<std::string_view, size_t> unsupported_;  // views of the model's text
     struct NotChecked {
         size_t count = 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "rules/registry.hpp"
 
 namespace irlint {
@@ -71,6 +72,9 @@ private:
     }
 
     std::string op_label() const { return fmt::format("{}-{}", in_.entry->type, in_.entry->version); }
+    bool onnx() const { return in_.entry->format == OpFormat::onnx; }
+    // Whose inference the declared ports are held to.
+    std::string_view inferrer() const { return onnx() ? "ONNX" : "OpenVINO"; }
 
     void emit(Severity s, const Rule& rule, int line, std::string message, std::string_view port = {}) {
         out_.push_back(Diagnostic{s, std::string(rule.id), std::move(message), line, layer_ref(l_), {}, std::string(port)});
@@ -100,6 +104,12 @@ private:
         return false;
     }
 
+    // An IR output by its port id; an ONNX output by its index and value name: "0 'logits'".
+    std::string port_label(size_t k, const Port& port) const {
+        if (!onnx()) return std::string(port.id);
+        return fmt::format("{} '{}'", k, excerpt(port.names));
+    }
+
     static std::string dim_detail(size_t i, const Dim& inferred, const Dim& declared, const OpOutput& o) {
         if (i < o.dim_notes.size() && !o.dim_notes[i].empty())
             return fmt::format("dim {}: {}, declared {}", i, o.dim_notes[i], declared.str());
@@ -124,8 +134,8 @@ private:
                     details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], o));
         }
         emit(Severity::error, rule::output_shape_mismatch, port.line,
-             fmt::format("{} output {} is declared {}, OpenVINO infers {}: {}", op_label(), port.id, declared.str(),
-                         inferred.str(), fmt::join(details, "; ")),
+             fmt::format("{} output {} is declared {}, {} infers {}: {}", op_label(), port_label(k, port),
+                         declared.str(), inferrer(), inferred.str(), fmt::join(details, "; ")),
              port.id);
         shapes_.status = LayerStatus::mismatch;
     }
@@ -138,8 +148,14 @@ private:
         const bool legacy_output = k < in_.outputs_legacy_f32.size() && in_.outputs_legacy_f32[k];
         if (legacy_output && *port.precision == ElementType::f32 && (*o.type == ElementType::f16 || *o.type == ElementType::bf16))
             return;
-        std::string message = fmt::format("{} output {} is declared {}, OpenVINO gives {}", op_label(), port.id,
-                                          element_type_name(*port.precision), element_type_name(*o.type));
+        std::string message = fmt::format("{} output {} is declared {}, {} gives {}", op_label(), port_label(k, port),
+                                          element_type_name(*port.precision), inferrer(), element_type_name(*o.type));
+        // ONNX Runtime's own type inference refuses a value declared with another type.
+        if (onnx()) {
+            emit(Severity::error, rule::output_type_mismatch, port.line, message, port.id);
+            if (shapes_.status == LayerStatus::ok) shapes_.status = LayerStatus::mismatch;
+            return;
+        }
         // OpenVINO never reads an output port's precision back: on a port no edge takes it is stale metadata.
         const bool consumed = k >= in_.outputs_consumed.size() || in_.outputs_consumed[k];
         if (!consumed) {

@@ -52,8 +52,8 @@ private:
 
 class StructureChecker {
 public:
-    StructureChecker(const Graph& graph, Diagnostics& out)
-        : g_(graph), out_(out), layer_ids_(graph.layers.size()), duplicate_(graph.layers.size(), 0) {}
+    StructureChecker(const Graph& graph, Diagnostics& out, ModelFormat format)
+        : g_(graph), out_(out), format_(format), layer_ids_(graph.layers.size()), duplicate_(graph.layers.size(), 0) {}
 
     GraphIndex run() {
         index_ports();
@@ -63,7 +63,7 @@ public:
         for (const Edge& e : g_.edges) connect(e);
         report_unconnected_inputs();
         order_topologically();
-        report_unreachable();
+        if (format_ == ModelFormat::ir) report_unreachable();
         return std::move(index_);
     }
 
@@ -221,7 +221,7 @@ private:
     void compare_ports(const Edge& e, const Layer& src, const Port& out, const Layer& dst, const Port& in) {
         const bool equal = std::equal(out.dims.begin(), out.dims.end(), in.dims.begin(), in.dims.end());
         if (out.dims_valid && in.dims_valid && !equal) {
-            const Shape a = shape_from_port_dims(out.dims), b = shape_from_port_dims(in.dims);
+            const Shape a = declared_shape(out), b = declared_shape(in);
             if (!dims_compatible(out.dims, in.dims)) {
                 emit(Severity::error, rule::edge_shape_mismatch, e.line,
                      fmt::format("edge {}:{} -> {}:{}: '{}' produces {} but '{}' declares input {}", src.id, out.id,
@@ -249,7 +249,7 @@ private:
             const Layer& l = g_.layers[i];
             if (duplicate_[i]) continue;  // already reported
             for (size_t p = 0; p < l.inputs.size(); ++p)
-                if (!index_.producer_of[i][p])
+                if (!index_.producer_of[i][p] && !l.inputs[p].omitted)
                     emit(Severity::error, rule::ir_structure, l.inputs[p].line,
                          fmt::format("input port {} of layer {} ('{}') has no incoming edge; OpenVINO rejects the "
                                      "layer as inconsistent",
@@ -337,6 +337,7 @@ private:
 
     const Graph& g_;
     Diagnostics& out_;
+    const ModelFormat format_;
     GraphIndex index_;
     LayerIds layer_ids_;
     std::vector<char> duplicate_;                  // per layer: its id was taken by an earlier layer
@@ -345,6 +346,8 @@ private:
 
 }  // namespace
 
-GraphIndex check_structure(const Graph& graph, Diagnostics& out) { return StructureChecker(graph, out).run(); }
+GraphIndex check_structure(const Graph& graph, Diagnostics& out, ModelFormat format) {
+    return StructureChecker(graph, out, format).run();
+}
 
 }  // namespace irlint

@@ -25,7 +25,9 @@ struct GraphIndex {
     std::vector<size_t> cyclic;  // the layers on a cycle or fed from one: no order can run them
 };
 
-// Checks one graph and returns its index. Diagnostics are appended to `out`.
-GraphIndex check_structure(const Graph& graph, Diagnostics& out);
+// Checks one graph and returns its index. Diagnostics are appended to `out`. An ONNX graph (the adapter's)
+// has its own rules for what the IR's structure rules judge: an omitted optional input has no edge, and a node
+// that reaches no output is no finding (ONNX Runtime drops it as OpenVINO does, but no writer is at fault).
+GraphIndex check_structure(const Graph& graph, Diagnostics& out, ModelFormat format = ModelFormat::ir);
 
 }  // namespace irlint

@@ -18,10 +18,8 @@
 #include "exec/kernels/pool_kernels.hpp"
 #include "onnx/onnx_check.hpp"
 #include "onnx/onnx_divergence.hpp"
-#include "onnx/onnx_infer_guard.hpp"
-#include "onnx/onnx_isolated_inference.hpp"
 #include "onnx/onnx_kernel.hpp"
-#include "onnx/onnx_pool.hpp"
+#include "rules/onnx_pool.hpp"
 #include "onnx/onnx_reshape.hpp"
 #include "onnx/onnx_run.hpp"
 #include "onnx/onnx_tensor.hpp"
@@ -280,11 +278,16 @@ TEST_CASE("onnx: a node has the outputs it names, as far as its op defines them"
     const auto c = check({"MaxPool", {{"kernel_shape", {2}}, {"strides", {2}}}, {}, {}}, 12, {1, 1, 4});
     REQUIRE(c->pools.size() == 1);
     const OnnxPoolOp op = c->pools[0].op;
-    OnnxNode node = c->onnx.nodes[0];
+    Layer node = c->model.graphs[0].layers[0];
     CHECK(onnx_output_count(op, node) == 1);
-    node.outputs = {"y", ""};  // the optional Indices omitted by an empty name
+    Port y, none, i;
+    y.names = "y";
+    i.names = "i";
+    const Port omitted[] = {y, none};  // the optional Indices omitted by an empty name
+    node.outputs = omitted;
     CHECK(onnx_output_count(op, node) == 1);
-    node.outputs = {"y", "i"};
+    const Port both[] = {y, i};
+    node.outputs = both;
     CHECK(onnx_output_count(op, node) == 2);
     CHECK(onnx_output_count(OnnxPoolOp{OnnxPoolKind::average, 11}, node) == 1);
 }
@@ -457,94 +460,6 @@ TEST_CASE("onnx: the window kernel divides by the taps inside the input, or 0 wh
     CHECK(r.outputs[0].data<float>()[1] == doctest::Approx(3.0));
 }
 
-namespace {
-
-// Two nodes: `hostile` on x -> y and a valid MaxPool 2x2/2 on a -> b, so that the check hands the model to
-// ONNX's shape inference for the cross-check.
-std::shared_ptr<onnx::ModelProto> beside_good_pool(const NodeSpec& hostile, const std::vector<int64_t>& x_dims) {
-    auto m = one_node({"MaxPool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}}, {}, {}}, 13, {1, 1, 4, 4},
-                      {1, 1, 2, 2});
-    auto* g = m->mutable_graph();
-    auto* n = g->add_node();
-    n->set_op_type(hostile.op_type);
-    n->mutable_input()->Add(std::string("x2"));
-    n->mutable_output()->Add(std::string("y2"));
-    for (const auto& [k, v] : hostile.ints) {
-        auto* a = n->add_attribute();
-        a->set_name(k);
-        a->set_type(onnx::AttributeProto::INTS);
-        for (int64_t x : v) a->add_ints(x);
-    }
-    for (const auto& [k, v] : hostile.strings) {
-        auto* a = n->add_attribute();
-        a->set_name(k);
-        a->set_type(onnx::AttributeProto::STRING);
-        a->set_s(v);
-    }
-    auto* x = g->add_input();
-    x->set_name("x2");
-    set_shape(x, x_dims);
-    return m;
-}
-
-std::optional<std::string> hazard_of_second_node(const onnx::ModelProto& m) {
-    return library_hazard(m.graph().node(1), file_shapes(m.graph()));
-}
-
-}  // namespace
-
-TEST_CASE("onnx: nodes ONNX's shape inference would divide by zero, index past a list or loop long on are kept "
-          "from it") {
-    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-    const NodeSpec zero_stride{"LpPool", {{"kernel_shape", {2, 2}}, {"strides", {0, 0}}}, {}, {}};
-    auto m = beside_good_pool(zero_stride, {1, 1, 4, 4});
-    CHECK(hazard_of_second_node(*m) == "strides holds 0, outside 1..2147483648");
-    // The check of the whole model runs the library on the valid pool and leaves the LpPool out, with a note.
-    const auto c = check_onnx(describe_onnx(m, "t.onnx"));
-    CHECK(c->pools.size() == 1);
-    REQUIRE(c->report.diagnostics.size() == 1);
-    CHECK(c->report.diagnostics[0].rule == rule::unsupported_op.id);
-    CHECK(c->report.diagnostics[0].severity == Severity::note);
-    CHECK(c->report.diagnostics[0].message.ends_with(
-        "is not given to ONNX's shape inference: strides holds 0, outside 1..2147483648"));
-
-    const NodeSpec huge_kernel{"MaxPool", {{"kernel_shape", {kMax, 2}}}, {}, {}};
-    CHECK(hazard_of_second_node(*beside_good_pool(huge_kernel, {1, 1, 4, 4})) ==
-          "kernel_shape holds 9223372036854775807, outside 1..2147483648");
-    const NodeSpec negative_pads{"AveragePool", {{"kernel_shape", {2, 2}}, {"pads", {0, -1, 0, 0}}}, {}, {}};
-    CHECK(hazard_of_second_node(*beside_good_pool(negative_pads, {1, 1, 4, 4})) ==
-          "pads holds -1, outside 0..2147483648");
-    // SAME with a stride above 1 steps over the dim: 2^40 / 2 steps are too many, 4 / 2 are not.
-    const NodeSpec same{"AveragePool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}}, {},
-                        {{"auto_pad", "SAME_UPPER"}}};
-    CHECK(hazard_of_second_node(*beside_good_pool(same, {1, 1, int64_t{1} << 40, 2})) ==
-          "SAME padding of dim 2 (1099511627776) by stride 2 takes 549755813888 steps");
-    CHECK(!hazard_of_second_node(*beside_good_pool(same, {1, 1, 4, 4})));
-    // A symbolic dim is one the library does not step over, unless a node writes the input and fills it in.
-    auto symbolic = beside_good_pool(same, {1, 1, -1, 2});
-    CHECK(!hazard_of_second_node(*symbolic));
-    auto* writer = symbolic->mutable_graph()->add_node();
-    writer->set_op_type("Relu");
-    writer->mutable_input()->Add(std::string("x"));
-    writer->mutable_output()->Add(std::string("x2"));
-    CHECK(hazard_of_second_node(*symbolic) ==
-          "SAME padding with a stride above 1 on an input whose length only inference knows");
-    // Conv without kernel_shape takes its kernel from the weight, which must be shaped by the file.
-    const NodeSpec conv{"Conv", {}, {}, {}};
-    CHECK(hazard_of_second_node(*beside_good_pool(conv, {1, 1, 4, 4})) ==
-          "the kernel comes from a weight whose shape only inference knows");
-    // A valid pool is the library's.
-    const NodeSpec plain{"MaxPool", {{"kernel_shape", {3, 3}}, {"strides", {1, 2}}, {"dilations", {2, 1}}}, {}, {}};
-    CHECK(!hazard_of_second_node(*beside_good_pool(plain, {1, 1, 9, 9})));
-}
-
-TEST_CASE("onnx: the library keeps the last attribute of a name, and that one is checked") {
-    auto m = one_node({"MaxPool", {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}, {"strides", {0, 0}}}, {}, {}}, 13,
-                      {1, 1, 4, 4}, {1, 1, 2, 2});
-    CHECK(library_hazard(m->graph().node(0), file_shapes(m->graph())) == "strides holds 0, outside 1..2147483648");
-    CHECK(remove_library_hazards(*m) == 1);
-    CHECK(m->graph().node_size() == 0);
-}
 
 TEST_CASE("onnx: windows 2^40 taps into the padding are judged by arithmetic, not tap by tap") {
     // Kernel 2^41 with pads 2^40: every window reaches the 4 input rows.
@@ -634,12 +549,6 @@ std::shared_ptr<onnx::ModelProto> conv_add_reshape(const std::function<void(onnx
 std::unique_ptr<OnnxCheck> check_model(std::shared_ptr<onnx::ModelProto> m) {
     return check_onnx(describe_onnx(std::move(m), "t.onnx"));
 }
-
-// Resets the child hook however the test ends.
-struct ChildHook {
-    explicit ChildHook(IsolatedChildHook hook) { set_isolated_inference_child_hook(hook); }
-    ~ChildHook() { set_isolated_inference_child_hook(nullptr); }
-};
 
 }  // namespace
 
@@ -743,95 +652,6 @@ TEST_CASE("onnx: an attribute ONNX's shape inference rejects is attr-invalid") {
           "repeated value: 1");
 }
 
-TEST_CASE("onnx: a model importing an opset newer than the library knows gets one note") {
-    auto m = conv_add_reshape();
-    m->mutable_opset_import(0)->set_version(99);
-    const auto newer = check_model(m);
-    REQUIRE(newer->report.diagnostics.size() == 1);
-    CHECK(newer->report.diagnostics[0].rule == rule::unsupported_op.id);
-    CHECK(newer->report.diagnostics[0].message.starts_with("the model imports opset 99; the ONNX library knows opsets up to "));
-    CHECK(newer->report.diagnostics[0].message.ends_with(": 3 of 3 nodes are not checked"));
-    CHECK(newer->report.checked == 0);
-}
-
-TEST_CASE("onnx: the isolated inference gives what the library gives in-process") {
-    const auto model = describe_onnx(conv_add_reshape(), "t.onnx");
-    const LibraryShapes in_process = library_shape_inference(model);
-    const LibraryShapes isolated = isolated_library_shape_inference(model);
-    REQUIRE(!isolated.skipped);
-    CHECK(isolated.shapes == in_process.shapes);
-    CHECK(isolated.elem_types == in_process.elem_types);
-    CHECK(isolated.shapes.at("a").str() == "[1,4,8,8]");
-}
-
-TEST_CASE("onnx: a crash, a garbled answer or a hang of ONNX's shape inference is one note, not a crash") {
-    {
-        const ChildHook hook([](int) { ::raise(SIGFPE); });
-        const auto c = check_model(conv_add_reshape());
-        REQUIRE(c->report.diagnostics.size() == 1);
-        CHECK(c->report.diagnostics[0].rule == rule::unsupported_op.id);
-        CHECK(c->report.diagnostics[0].severity == Severity::note);
-        CHECK(c->report.diagnostics[0].message.starts_with("ONNX's shape inference was stopped by signal 8 ("));
-        CHECK(c->report.diagnostics[0].message.ends_with("): 3 of 3 nodes are not checked"));
-        CHECK(c->report.checked == 0);
-    }
-    {
-        const ChildHook hook([](int fd) {
-            (void)!::write(fd, "IRLS1V\xff\xff\xff\xff", 10);
-            ::_exit(0);
-        });
-        const auto lib = isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"));
-        CHECK(lib.skipped == "ONNX's shape inference sent 10 bytes that do not parse");
-    }
-    {
-        const ChildHook hook([](int) { ::_exit(7); });
-        CHECK(isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx")).skipped ==
-              "ONNX's shape inference exited with status 7");
-    }
-    {
-        const ChildHook hook([](int) { ::pause(); });
-        IsolationLimits limits;
-        limits.wall_seconds = 1;
-        CHECK(isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"), limits).skipped ==
-              "ONNX's shape inference ran past 1 s");
-    }
-    {
-        // A child stuck the first time (as on a lock held at the fork) is tried again: the second one answers.
-        static std::string marker;
-        marker = (std::filesystem::temp_directory_path() / fmt::format("irlint-first-try-{}", ::getpid())).string();
-        std::filesystem::remove(marker);
-        const ChildHook hook([](int) {
-            if (std::filesystem::exists(marker)) return;
-            std::ofstream(marker).put('1');
-            ::pause();
-        });
-        IsolationLimits limits;
-        limits.first_try_seconds = 1;
-        const LibraryShapes lib = isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"), limits);
-        CHECK_FALSE(lib.skipped);
-        CHECK(lib.shapes.at("a").str() == "[1,4,8,8]");
-        CHECK(std::filesystem::remove(marker));
-    }
-    {
-        const ChildHook hook([](int fd) {
-            const std::string big(1 << 20, 'x');
-            (void)!::write(fd, big.data(), big.size());
-            ::_exit(0);
-        });
-        IsolationLimits limits;
-        limits.max_bytes = 4096;
-        CHECK(isolated_library_shape_inference(describe_onnx(conv_add_reshape(), "t.onnx"), limits).skipped ==
-              "ONNX's shape inference wrote more than 4096 bytes");
-    }
-    // A model of pooling nodes only loses nothing irlint would not check itself: no note.
-    {
-        const ChildHook hook([](int) { ::raise(SIGSEGV); });
-        const auto c = check({"MaxPool", {{"kernel_shape", {2, 2}}}, {}, {}}, 13, {1, 1, 4, 4}, {1, 1, 3, 3});
-        CHECK(c->report.diagnostics.empty());
-        CHECK(c->report.checked == 1);
-    }
-}
-
 namespace {
 
 NewInputs x_dims(std::string_view dims) { return {{"x", *parse_shape(dims, nullptr)}}; }
@@ -855,26 +675,6 @@ std::shared_ptr<onnx::ModelProto> flatten16(int64_t side) {
 }
 
 }  // namespace
-
-TEST_CASE("onnx: strict, ONNX's shape inference names every node it rejects, isolated as in-process") {
-    const auto model = describe_onnx(flatten16(3), "t.onnx");
-    const LibraryShapes in_process = library_shape_inference(model, LibraryErrors::reported);
-    const LibraryShapes isolated = isolated_library_shape_inference(model, {}, LibraryErrors::reported);
-    REQUIRE(!isolated.skipped);
-    CHECK(isolated.node_errors == in_process.node_errors);
-    REQUIRE(isolated.node_errors.count(2));
-    CHECK(isolated.node_errors.at(2).find("incompatible shapes") != std::string::npos);
-    CHECK(isolated.shapes.at("a").str() == "[1,4,3,3]");
-    CHECK(library_shape_inference(model).node_errors.empty());
-
-    // The Reshape is the finding; the Relu after it only lacks its input.
-    const auto c = check_onnx(model, true, LibraryErrors::reported);
-    REQUIRE(c->report.diagnostics.size() == 1);
-    CHECK(c->report.diagnostics[0].rule == rule::input_invalid.id);
-    CHECK(c->report.diagnostics[0].message.starts_with("Reshape 'Reshape_node': ONNX's shape inference rejects it: "));
-    CHECK(c->report.layers[2].status == LayerStatus::invalid);
-    CHECK(c->report.layers[3].not_checked == "an input is missing: ONNX's shape inference rejected a node before it");
-}
 
 TEST_CASE("onnx: a Reshape to a target of another element count is a finding") {
     const auto c = check_model(conv_add_reshape([](onnx::GraphProto& g) {

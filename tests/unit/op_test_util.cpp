@@ -19,33 +19,73 @@ TensorValue V(std::initializer_list<int64_t> exact) {
     return v;
 }
 
-const OpEntry& entry_of(const std::string& type, int version) {
+OnnxCase Onnx(std::string type, int since_version, std::vector<OpInput> inputs,
+              std::vector<std::pair<std::string, std::string>> attrs, std::map<size_t, TensorValue> values) {
+    OnnxCase c;
+    c.type = std::move(type);
+    c.version = since_version;
+    c.inputs = std::move(inputs);
+    c.attrs = std::move(attrs);
+    c.values = std::move(values);
+    return c;
+}
+
+const OpEntry& entry_of(const std::string& type, int version, OpFormat format, const std::string& domain) {
     for (const OpEntry& e : op_registry())
-        if (e.type == type && e.version == version) return e;
-    FAIL("no registry entry for " << type << "-" << version);
+        if (e.type == type && e.version == version && e.format == format && e.domain == domain) return e;
+    FAIL("no registry entry for " << domain << (domain.empty() ? "" : ".") << type << "-" << version);
     throw std::logic_error("unreachable");
 }
 
-OpRun run_op(const OpCase& c) {
-    const OpEntry& e = entry_of(c.type, c.version);
+namespace {
+
+// `model` holds an ONNX case's tensor attributes (null for an IR case).
+OpRun run_entry(const OpEntry& e, const OpCase& c, std::string_view domain, const Model* model,
+                const std::map<size_t, std::vector<double>>& reals) {
     std::vector<Attr> attrs;
     for (const auto& [k, v] : c.attrs) attrs.emplace_back(k, v);
+    std::vector<ObjectAttr> objects;
+    if (model)
+        for (size_t t = 0; t < model->tensors.size(); ++t) objects.push_back({model->kept[t], ObjectAttr::Kind::tensor, t});
     Layer layer;
     layer.type = c.type;
+    layer.domain = domain;
     layer.name = "test";
     layer.id = "1";
     layer.attrs = attrs;
+    layer.object_attrs = objects;
     layer.has_data = !attrs.empty();
-    OpContext ctx(layer, e.version, c.inputs, [&c](size_t i) -> const TensorValue* {
-        const auto it = c.values.find(i);
-        return it == c.values.end() ? nullptr : &it->second;
-    });
+    OpContext ctx(
+        layer, e.version, c.inputs,
+        [&c](size_t i) -> const TensorValue* {
+            const auto it = c.values.find(i);
+            return it == c.values.end() ? nullptr : &it->second;
+        },
+        [&reals](size_t i) -> const std::vector<double>* {
+            const auto it = reals.find(i);
+            return it == reals.end() ? nullptr : &it->second;
+        });
+    ctx.set_model(model);
     ctx.set_explain(true);  // the tests read the arithmetic too
     OpRun run;
     e.infer(ctx, run.outputs);
     run.problems.assign(ctx.problems().begin(), ctx.problems().end());
     run.unknown = ctx.unknown_reason();
     return run;
+}
+
+}  // namespace
+
+OpRun run_op(const OpCase& c) { return run_entry(entry_of(c.type, c.version), c, "", nullptr, {}); }
+
+OpRun run_onnx_op(const OnnxCase& c) {
+    Model model;
+    model.format = ModelFormat::onnx;
+    for (const auto& [name, tensor] : c.tensor_attrs) {
+        model.kept.push_back(name);  // kept[i] names tensors[i]
+        model.tensors.push_back(tensor);
+    }
+    return run_entry(entry_of(c.type, c.version, OpFormat::onnx, c.domain), c, c.domain, &model, c.reals);
 }
 
 OpRun run_op_in_model(const Model& model, const std::string& layer_id, int version,

@@ -20,11 +20,22 @@ TensorValue V(std::initializer_list<int64_t> exact);
 
 struct OpCase {
     std::string type;
-    int version = 1;
+    int version = 1;  // ONNX: the schema's since_version
     std::vector<std::pair<std::string, std::string>> attrs;
     std::vector<OpInput> inputs;
     std::map<size_t, TensorValue> values;  // per input index
 };
+
+// An ONNX op's case: the OpCase (version = the schema's since_version) and what only ONNX nodes have.
+struct OnnxCase : OpCase {
+    std::string domain;  // "" for ai.onnx, "com.microsoft"
+    std::vector<std::pair<std::string, InlineTensor>> tensor_attrs;
+    std::map<size_t, std::vector<double>> reals;  // per input index: floating-point values (scales)
+};
+
+// run_onnx_op(Onnx("Conv", 11, {In("1,3,8,8"), In("4,3,3,3")}, {{"pads", "1,1,1,1"}})).
+OnnxCase Onnx(std::string type, int since_version, std::vector<OpInput> inputs,
+              std::vector<std::pair<std::string, std::string>> attrs = {}, std::map<size_t, TensorValue> values = {});
 
 struct OpRun {
     std::vector<OpOutput> outputs;
@@ -37,8 +48,10 @@ struct OpRun {
 };
 
 // The registry entry of exactly this type and version; fails the test when there is none.
-const OpEntry& entry_of(const std::string& type, int version);
+const OpEntry& entry_of(const std::string& type, int version, OpFormat format = OpFormat::ir,
+                        const std::string& domain = "");
 OpRun run_op(const OpCase& c);
+OpRun run_onnx_op(const OnnxCase& c);
 // Runs the op of the main-graph layer with id `layer_id` of a model read from text (its bodies are the
 // model's graphs), its inputs the layer's declared input ports; `values` per input index.
 OpRun run_op_in_model(const Model& model, const std::string& layer_id, int version,

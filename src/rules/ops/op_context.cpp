@@ -144,4 +144,16 @@ std::optional<ElementType> OpContext::attr_type(std::string_view name, std::opti
     return t;
 }
 
+const InlineTensor* OpContext::attr_tensor(std::string_view name) const {
+    const ObjectAttr* a = layer_.object_attr(name);
+    if (!a || a->kind != ObjectAttr::Kind::tensor || !model_ || a->index >= model_->tensors.size()) return nullptr;
+    return &model_->tensors[a->index];
+}
+
+std::optional<size_t> OpContext::attr_graph(std::string_view name) const {
+    const ObjectAttr* a = layer_.object_attr(name);
+    if (!a || a->kind != ObjectAttr::Kind::graph || !model_ || a->index >= model_->graphs.size()) return std::nullopt;
+    return a->index;
+}
+
 }  // namespace irlint

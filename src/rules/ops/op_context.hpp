@@ -44,6 +44,7 @@ inline constexpr size_t kMaxValueElements = 4096;
 struct OpInput {
     Shape shape;
     std::optional<ElementType> type;  // nullopt: not declared (an IR v10 port often declares none)
+    bool present = true;              // false: an optional input the node leaves out (ONNX's empty name)
 };
 
 struct OpOutput {
@@ -94,6 +95,8 @@ public:
     const Shape& shape(size_t i) const { return inputs_[i].shape; }
     std::optional<ElementType> type(size_t i) const { return inputs_[i].type; }
     const OpInput& input(size_t i) const { return inputs_[i]; }
+    // Input i is given: it exists and is not an optional input left out (ONNX writes an empty name for one).
+    bool has_input(size_t i) const { return i < inputs_.size() && inputs_[i].present; }
 
     // The values of input i when they are known (a Const's data, a ShapeOf's dims, ...), else nullptr.
     // Reading them may read the .bin: ask only where the shape depends on them.
@@ -106,6 +109,11 @@ public:
     // Attributes. Each reader records an attribute problem (naming the attribute and what is allowed) and
     // returns nullopt when the text is malformed; a missing attribute without a default is a problem too.
     const std::string_view* attr(std::string_view name) const { return layer_.attr(name); }
+    // An ONNX node's tensor attribute (Constant's value, ConstantOfShape's value), else nullptr.
+    const InlineTensor* attr_tensor(std::string_view name) const;
+    // An ONNX node's graph attribute (If's branches, Loop's and Scan's body): the index into the model's
+    // graphs, else nullopt.
+    std::optional<size_t> attr_graph(std::string_view name) const;
     std::optional<int64_t> attr_int(std::string_view name, std::optional<int64_t> fallback = std::nullopt);
     std::optional<std::vector<int64_t>> attr_ints(std::string_view name,
                                                   std::optional<std::vector<int64_t>> fallback = std::nullopt);

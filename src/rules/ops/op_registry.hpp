@@ -11,14 +11,36 @@
 
 namespace irlint {
 
+// Whose op an entry is: OpenVINO's (an IR layer's type and opset) or ONNX's (a node's domain, op type and the
+// model's opset import for that domain), each under its own semantics.
+enum class OpFormat : uint8_t { ir, onnx };
+
 struct OpEntry {
-    std::string_view type;   // as the IR spells it: "Convolution"
-    int version = 1;         // the op class's version: ov::op::v1::Convolution is 1
+    constexpr OpEntry() = default;
+    constexpr OpEntry(std::string_view type_, int version_, int since_opset_, OpInferFn infer_, std::string_view infers_,
+                      std::string_view checks_, OpFormat format_ = OpFormat::ir, std::string_view domain_ = {})
+        : type(type_), version(version_), since_opset(since_opset_), infer(infer_), infers(infers_), checks(checks_),
+          format(format_), domain(domain_) {}
+
+    std::string_view type;   // as the format spells it: "Convolution" (IR), "Conv" (ONNX)
+    int version = 1;         // IR: the op class's version (ov::op::v1::Convolution is 1); ONNX: since_version
     int since_opset = 1;     // the first opset that holds this version
     OpInferFn infer = nullptr;
     std::string_view infers;  // for docs/ops.md: what is inferred ("shape, type, values")
     std::string_view checks;  // for docs/ops.md: what is validated ("strides, dilations > 0; pads; groups")
+    OpFormat format = OpFormat::ir;
+    std::string_view domain;  // ONNX: "" for ai.onnx, "com.microsoft", ...; IR: ""
 };
+
+// An ONNX entry: the schema's since_version is both its version and its first opset.
+constexpr OpEntry onnx_op(std::string_view type, int since_version, OpInferFn infer, std::string_view infers,
+                          std::string_view checks = {}, std::string_view domain = {}) {
+    return OpEntry{type, since_version, since_version, infer, infers, checks, OpFormat::onnx, domain};
+}
+
+// The newest opset of each ONNX domain irlint knows (ai.onnx: the current ONNX release's).
+inline constexpr int kNewestOnnxOpset = 25;
+inline constexpr int kNewestMicrosoftOpset = 1;
 
 // Every entry, families in order, each family's entries by type and version.
 std::span<const OpEntry> op_registry();
@@ -33,6 +55,10 @@ std::optional<OpLookup> find_op(std::string_view type, int opset);
 // Whether some opset has an entry for the type.
 bool op_type_known(std::string_view type);
 
+// The same for an ONNX node: the entry of `domain` ("" for ai.onnx) and `type` (compared exactly, as ONNX
+// does) that the model's import of `opset` for that domain selects.
+std::optional<OpLookup> find_onnx_op(std::string_view domain, std::string_view type, int64_t opset);
+
 // The families' tables (each defined in its own file).
 std::span<const OpEntry> pooling_ops();
 std::span<const OpEntry> elementwise_ops();
@@ -42,5 +68,10 @@ std::span<const OpEntry> tensor_ops();
 std::span<const OpEntry> detection_ops();
 std::span<const OpEntry> misc_ops();
 std::span<const OpEntry> subgraph_ops();
+// ONNX's operators (ops/onnx_*.cpp), ai.onnx and com.microsoft.
+std::span<const OpEntry> onnx_ops();
+// A call of a model-local ONNX function: the outputs of its body (Layer::bodies[0]) inferred from the call's
+// inputs.
+const OpEntry& onnx_function_call_op();
 
 }  // namespace irlint

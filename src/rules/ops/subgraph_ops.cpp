@@ -62,7 +62,7 @@ BodyValue result_value(const Graph& graph, const Layer& result) {
     BodyValue v;
     if (result.inputs.empty()) return v;
     const Port& in = result.inputs.front();
-    v.shape = shape_from_port_dims(in.dims);
+    v.shape = declared_shape(in);
     v.type = in.precision;
     const Port* from = nullptr;
     if (!v.type && source_of(graph, result, &from)) v.type = from->precision;
@@ -71,7 +71,7 @@ BodyValue result_value(const Graph& graph, const Layer& result) {
 
 Shape parameter_shape(const Layer& parameter) {
     if (parameter.outputs.empty()) return Shape::dynamic_rank();
-    return shape_from_port_dims(parameter.outputs.front().dims);
+    return declared_shape(parameter.outputs.front());
 }
 
 // The port map of one body as OpenVINO's deserializer turns it into input and output descriptions.

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "onnx/onnx_model.hpp"
+#include "ir/model.hpp"
 #include "rules/pooling.hpp"
 
 namespace irlint {
@@ -39,7 +39,7 @@ std::optional<OnnxPoolOp> onnx_pool_op_for(const std::string& op_type, int64_t o
 
 // The outputs a node of `op` has, in order: up to its last named output (an empty name omits an optional one),
 // as far as the op defines them.
-size_t onnx_output_count(const OnnxPoolOp& op, const OnnxNode& node);
+size_t onnx_output_count(const OnnxPoolOp& op, const Layer& node);
 
 // A node's attributes under its version, as OpenVINO's pooling description plus what only ONNX has.
 struct OnnxPoolSetup {
@@ -53,7 +53,7 @@ struct OnnxPoolSetup {
 };
 
 // `input` gives the spatial rank (and a global pool's kernel); a dynamic rank leaves lengths unchecked.
-OnnxPoolSetup map_onnx_pool(const OnnxPoolOp& op, const OnnxNode& node, const Shape& input);
+OnnxPoolSetup map_onnx_pool(const OnnxPoolOp& op, const Layer& node, const Shape& input);
 
 // The output shape ONNX's shape inference gives: a global pool keeps N and C and sets every spatial dim to
 // 1; a windowed pool's error is set only for a negative output length.

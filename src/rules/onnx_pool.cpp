@@ -1,4 +1,4 @@
-#include "onnx/onnx_pool.hpp"
+#include "rules/onnx_pool.hpp"
 
 #include <algorithm>
 #include <array>
@@ -38,51 +38,65 @@ std::set<std::string> allowed_attrs(const OnnxPoolOp& op) {
     return a;
 }
 
+// The node's attributes as the ONNX adapter wrote them on its layer ("1,2" for a list).
 class AttrReader {
 public:
-    AttrReader(const OnnxPoolOp& op, const OnnxNode& node, OnnxPoolSetup& out) : op_(op), node_(node), out_(out) {}
+    AttrReader(const OnnxPoolOp& op, const Layer& layer, OnnxPoolSetup& out) : op_(op), layer_(layer), out_(out) {}
 
-    std::optional<std::vector<int64_t>> ints(const std::string& key) {
-        const OnnxAttr* a = node_.attr(key);
+    std::optional<std::vector<int64_t>> ints(std::string_view key) {
+        const std::string_view* a = layer_.attr(key);
         if (!a) return std::nullopt;
-        if (a->kind != OnnxAttr::Kind::integers) {
+        std::vector<int64_t> out;
+        if (!parse_int_list(*a, out)) {
             error(fmt::format("{} must be a list of integers (INTS)", key));
             return std::nullopt;
         }
-        return a->ints;
+        return out;
     }
 
-    int64_t integer(const std::string& key, int64_t fallback) {
-        const OnnxAttr* a = node_.attr(key);
+    int64_t integer(std::string_view key, int64_t fallback) {
+        const std::string_view* a = layer_.attr(key);
         if (!a) return fallback;
-        if (a->kind != OnnxAttr::Kind::integer) {
+        std::vector<int64_t> out;
+        if (!parse_int_list(*a, out) || out.size() != 1) {
             error(fmt::format("{} must be an integer (INT)", key));
             return fallback;
         }
-        return a->i;
+        return out[0];
     }
 
-    std::string text(const std::string& key, const std::string& fallback) {
-        const OnnxAttr* a = node_.attr(key);
-        if (!a) return fallback;
-        if (a->kind != OnnxAttr::Kind::text) {
-            error(fmt::format("{} must be a string", key));
-            return fallback;
-        }
-        return a->s;
+    std::string text(std::string_view key, const std::string& fallback) {
+        const std::string_view* a = layer_.attr(key);
+        return a ? std::string(*a) : fallback;
     }
 
     void error(std::string message) { out_.errors.push_back(std::move(message)); }
 
     void reject_unknown() {
         const auto allowed = allowed_attrs(op_);
-        for (const auto& [key, value] : node_.attrs)
-            if (!allowed.contains(key)) error(fmt::format("{} has no attribute '{}'", op_.name(), key));
+        for (const auto& [key, value] : layer_.attrs)
+            if (!allowed.contains(std::string(key))) error(fmt::format("{} has no attribute '{}'", op_.name(), excerpt(key)));
+        for (const ObjectAttr& a : layer_.object_attrs)
+            error(fmt::format("{} has no attribute '{}'", op_.name(), excerpt(a.name)));
     }
 
 private:
+    // "1,-2,3" (the adapter's spelling of INTS); "" is an empty list.
+    static bool parse_int_list(std::string_view text, std::vector<int64_t>& out) {
+        if (text.empty()) return true;
+        size_t start = 0;
+        while (start <= text.size()) {
+            const size_t end = std::min(text.find(',', start), text.size());
+            const auto v = parse_int(text.substr(start, end - start));
+            if (!v) return false;
+            out.push_back(*v);
+            start = end + 1;
+        }
+        return true;
+    }
+
     const OnnxPoolOp& op_;
-    const OnnxNode& node_;
+    const Layer& layer_;
     OnnxPoolSetup& out_;
 };
 
@@ -178,12 +192,12 @@ std::optional<OnnxPoolOp> onnx_pool_op_for(const std::string& op_type, int64_t o
     return std::nullopt;
 }
 
-size_t onnx_output_count(const OnnxPoolOp& op, const OnnxNode& node) {
-    const auto last = std::find_if(node.outputs.rbegin(), node.outputs.rend(), [](const auto& o) { return !o.empty(); });
+size_t onnx_output_count(const OnnxPoolOp& op, const Layer& node) {
+    const auto last = std::find_if(node.outputs.rbegin(), node.outputs.rend(), [](const Port& o) { return !o.names.empty(); });
     return std::min(static_cast<size_t>(node.outputs.rend() - last), op.max_outputs());
 }
 
-OnnxPoolSetup map_onnx_pool(const OnnxPoolOp& op, const OnnxNode& node, const Shape& input) {
+OnnxPoolSetup map_onnx_pool(const OnnxPoolOp& op, const Layer& node, const Shape& input) {
     OnnxPoolSetup s;
     s.kernel_op = op.is_max() ? PoolOp{PoolKind::max_pool, 14} : PoolOp{PoolKind::avg_pool, 16};
     s.desc.index_type = ElementType::i64;

@@ -1,0 +1,517 @@
+#include "onnx/onnx_graph.hpp"
+
+#include <cstring>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+#include <onnx/onnx_pb.h>
+
+#include "core/text.hpp"
+#include "rules/registry.hpp"
+
+namespace irlint {
+
+namespace {
+
+// Bounds on what a hostile model can make the adapter build: bodies nested deeper than any real model nests
+// them, and a total of layers that function calls (each call is a copy of its function's body) may not pass.
+constexpr int kMaxGraphDepth = 64;
+constexpr size_t kMaxLayers = 2'000'000;
+
+// A value as a graph describes it (graph input, initializer, value_info or graph output).
+struct ValueDecl {
+    std::optional<ElementType> type;
+    std::optional<std::vector<int64_t>> dims;  // nullopt: no shape; -1: a dim without a value
+};
+
+ValueDecl value_decl(const onnx::TypeProto& t) {
+    ValueDecl v;
+    if (!t.has_tensor_type()) return v;
+    const auto& tt = t.tensor_type();
+    if (tt.elem_type() != 0) v.type = element_type_from_onnx(tt.elem_type());
+    if (!tt.has_shape()) return v;
+    std::vector<int64_t> dims;
+    for (const auto& d : tt.shape().dim()) dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+    v.dims = std::move(dims);
+    return v;
+}
+
+void merge_decl(ValueDecl& into, const ValueDecl& from) {
+    if (!into.type) into.type = from.type;
+    if (!into.dims) into.dims = from.dims;
+}
+
+// The integer elements of a small tensor, exactly (a Slice end of INT64_MAX must stay that).
+std::optional<std::vector<int64_t>> tensor_ints(const onnx::TensorProto& t, size_t count, ElementType type) {
+    using T = onnx::TensorProto;
+    std::vector<int64_t> out;
+    out.reserve(count);
+    if (t.has_raw_data()) {
+        const std::string& raw = t.raw_data();
+        const size_t bytes = static_cast<size_t>(element_type_bits(type)) / 8;
+        if (bytes == 0 || raw.size() != count * bytes) return std::nullopt;
+        for (size_t i = 0; i < count; ++i) {
+            const unsigned char* p = reinterpret_cast<const unsigned char*>(raw.data()) + i * bytes;
+            uint64_t u = 0;
+            for (size_t b = 0; b < bytes; ++b) u |= static_cast<uint64_t>(p[b]) << (8 * b);
+            const bool is_signed = type == ElementType::i8 || type == ElementType::i16 || type == ElementType::i32 ||
+                                   type == ElementType::i64;
+            if (is_signed && bytes < 8 && (u >> (8 * bytes - 1)) & 1) u |= ~uint64_t{0} << (8 * bytes);
+            out.push_back(static_cast<int64_t>(u));
+        }
+        return out;
+    }
+    switch (t.data_type()) {
+        case T::INT64:
+            if (static_cast<size_t>(t.int64_data_size()) != count) return std::nullopt;
+            out.assign(t.int64_data().begin(), t.int64_data().end());
+            return out;
+        case T::UINT64:
+            if (static_cast<size_t>(t.uint64_data_size()) != count) return std::nullopt;
+            for (uint64_t v : t.uint64_data()) out.push_back(static_cast<int64_t>(v));
+            return out;
+        default:
+            if (static_cast<size_t>(t.int32_data_size()) != count) return std::nullopt;
+            out.assign(t.int32_data().begin(), t.int32_data().end());
+            return out;
+    }
+}
+
+std::optional<std::vector<double>> tensor_reals(const onnx::TensorProto& t, size_t count, ElementType type) {
+    using T = onnx::TensorProto;
+    std::vector<double> out;
+    out.reserve(count);
+    if (t.has_raw_data()) {
+        const std::string& raw = t.raw_data();
+        if (type == ElementType::f32 && raw.size() == count * 4) {
+            for (size_t i = 0; i < count; ++i) {
+                float f;
+                std::memcpy(&f, raw.data() + i * 4, 4);
+                out.push_back(f);
+            }
+            return out;
+        }
+        if (type == ElementType::f64 && raw.size() == count * 8) {
+            for (size_t i = 0; i < count; ++i) {
+                double d;
+                std::memcpy(&d, raw.data() + i * 8, 8);
+                out.push_back(d);
+            }
+            return out;
+        }
+        return std::nullopt;  // f16 and bf16 values shape no output irlint infers
+    }
+    if (t.data_type() == T::FLOAT && static_cast<size_t>(t.float_data_size()) == count) {
+        out.assign(t.float_data().begin(), t.float_data().end());
+        return out;
+    }
+    if (t.data_type() == T::DOUBLE && static_cast<size_t>(t.double_data_size()) == count) {
+        out.assign(t.double_data().begin(), t.double_data().end());
+        return out;
+    }
+    return std::nullopt;
+}
+
+InlineTensor inline_tensor(const onnx::TensorProto& t) {
+    InlineTensor out;
+    out.type = element_type_from_onnx(t.data_type()).value_or(ElementType::dynamic);
+    out.dims.assign(t.dims().begin(), t.dims().end());
+    uint64_t count = 1;
+    for (const int64_t d : out.dims)
+        if (d < 0 || __builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) return out;
+    if (count > InlineTensor::kMaxInlineElements || t.data_location() == onnx::TensorProto::EXTERNAL) return out;
+    if (is_integer_type(out.type) || out.type == ElementType::boolean) {
+        if (auto ints = tensor_ints(t, count, out.type)) {
+            out.ints = std::move(*ints);
+            out.has_data = true;
+        }
+    } else if (out.type == ElementType::f32 || out.type == ElementType::f64) {
+        if (auto reals = tensor_reals(t, count, out.type)) {
+            out.reals = std::move(*reals);
+            out.has_data = true;
+        }
+    }
+    return out;
+}
+
+std::string joined(const auto& items) {
+    std::string out;
+    for (const auto& v : items) {
+        if (!out.empty()) out += ',';
+        out += fmt::format("{}", v);
+    }
+    return out;
+}
+
+class Builder {
+public:
+    Builder(const OnnxModel& onnx, OnnxGraphModel& out) : onnx_(onnx), m_(out.model), findings_(out.findings) {
+        for (const auto& f : onnx.proto->functions()) functions_[{f.domain(), f.name()}] = &f;
+    }
+
+    void build_main() {
+        m_.format = ModelFormat::onnx;
+        m_.ir_version = onnx_.ir_version;
+        m_.xml_path = onnx_.path;
+        m_.name = onnx_.proto->graph().name();
+        Scope scope{nullptr, {}};
+        build_graph(onnx_.proto->graph(), "", onnx_.opsets, scope, {}, 0);
+    }
+
+private:
+    // What a graph sees: its own values, then its enclosing graphs' (ONNX bodies read outer values by name).
+    struct Scope {
+        const Scope* outer = nullptr;
+        std::unordered_map<std::string, ValueDecl> values;
+        bool defines(const std::string& name) const {
+            for (const Scope* s = this; s; s = s->outer)
+                if (s->values.count(name)) return true;
+            return false;
+        }
+        const ValueDecl* find(const std::string& name) const {
+            for (const Scope* s = this; s; s = s->outer)
+                if (const auto it = s->values.find(name); it != s->values.end()) return &it->second;
+            return nullptr;
+        }
+    };
+    using Opsets = std::map<std::string, int64_t>;
+    // A function's attributes at one call: the call's attributes by name (ref_attr_name refers to them).
+    using CallAttrs = std::map<std::string, const onnx::AttributeProto*>;
+
+    struct Source {
+        size_t layer;
+        size_t port;
+    };
+
+    struct GraphState {
+        size_t index = 0;  // into Model::graphs (which may grow while the graph's bodies are built)
+        std::unordered_map<std::string, Source> producers;
+    };
+
+    std::string_view keep(std::string s) { return m_.keep(std::move(s)); }
+
+    void finding(const Rule& rule, std::string message, const Layer* layer = nullptr) {
+        findings_.push_back(make_finding(rule, std::move(message), 0, layer ? layer_ref(*layer) : LayerRef{}));
+    }
+
+    Port make_port(size_t k, const std::string& value, const Scope& scope) {
+        Port p;
+        p.id = keep(std::to_string(k));
+        p.id_number = canonical_id_number(p.id);
+        p.names = keep(value);
+        p.rank_known = false;
+        if (value.empty()) {
+            p.omitted = true;
+            return p;
+        }
+        const ValueDecl* d = scope.find(value);
+        if (!d) return p;
+        if (d->type) {
+            p.precision = d->type;
+            p.precision_text = element_type_name(*d->type);
+        }
+        if (d->dims) {
+            p.rank_known = true;
+            p.dims = m_.store(std::span<const int64_t>(*d->dims));
+        }
+        return p;
+    }
+
+    Layer base_layer(size_t id, std::string_view name, std::string_view type) {
+        Layer l;
+        l.id = keep(std::to_string(id));
+        l.id_number = canonical_id_number(l.id);
+        l.name = name;
+        l.type = type;
+        return l;
+    }
+
+    static std::string domain_of(const std::string& d) { return d == "ai.onnx" ? std::string() : d; }
+
+    size_t build_graph(const onnx::GraphProto& g, std::string owner, const Opsets& opsets, const Scope& outer,
+                       const CallAttrs& call, int depth) {
+        GraphState st;
+        st.index = m_.graphs.size();
+        layers_built_ += static_cast<size_t>(g.node_size());
+        m_.graphs.push_back(Graph{std::move(owner), {}, {}});
+        Scope scope{&outer, {}};
+        declare_values(g, scope);
+        std::vector<Layer> layers;
+        for (int i = 0; i < g.node_size(); ++i) layers.push_back(node_layer(g.node(i), i, opsets, scope, call, depth));
+        add_inputs_and_constants(g, scope, layers, st);
+        for (size_t i = 0; i < static_cast<size_t>(g.node_size()); ++i) note_outputs(layers[i], i, st);
+        add_outer_values(layers, outer, scope, st);
+        add_results(g, scope, layers);
+        Graph& graph = m_.graphs[st.index];
+        graph.layers = std::move(layers);
+        connect(graph, st, scope);
+        return st.index;
+    }
+
+    void declare_values(const onnx::GraphProto& g, Scope& scope) {
+        for (const auto& init : g.initializer()) {
+            ValueDecl v;
+            v.type = element_type_from_onnx(init.data_type());
+            v.dims = std::vector<int64_t>(init.dims().begin(), init.dims().end());
+            scope.values[init.name()] = v;
+        }
+        for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
+            for (const auto& vi : *list) merge_decl(scope.values[vi.name()], value_decl(vi.type()));
+        for (const auto& n : g.node())
+            for (const auto& o : n.output())
+                if (!o.empty()) scope.values.try_emplace(o);
+    }
+
+    Layer node_layer(const onnx::NodeProto& n, int index, const Opsets& opsets, const Scope& scope,
+                     const CallAttrs& call, int depth) {
+        Layer l = base_layer(static_cast<size_t>(index), keep(n.name().empty() && n.output_size() ? n.output(0) : n.name()),
+                             keep(n.op_type()));
+        const std::string domain = domain_of(n.domain());
+        const auto opset = opsets.find(domain);
+        l.domain = keep(domain);
+        l.version = keep(domain.empty() ? fmt::format("opset{}", opset == opsets.end() ? 0 : opset->second) : domain);
+        if (opset != opsets.end() && opset->second >= 0 && opset->second <= INT32_MAX)
+            l.opset = static_cast<int>(opset->second);
+        l.kind = LayerKind::other;
+        std::vector<Port> inputs, outputs;
+        for (int k = 0; k < n.input_size(); ++k) inputs.push_back(make_port(static_cast<size_t>(k), n.input(k), scope));
+        // Port ids are unique across a layer's inputs and outputs, as in an IR.
+        for (int k = 0; k < n.output_size(); ++k)
+            outputs.push_back(make_port(static_cast<size_t>(n.input_size() + k), n.output(k), scope));
+        l.inputs = m_.store(std::span<const Port>(inputs));
+        l.outputs = m_.store(std::span<const Port>(outputs));
+        read_attributes(n, l, opsets, scope, call, depth);
+        if (const auto f = functions_.find({n.domain(), n.op_type()}); f != functions_.end())
+            expand_function(n, *f->second, l, scope, depth);
+        return l;
+    }
+
+    // The attribute a node gives, or the one its function's call gives for a reference (ref_attr_name).
+    static const onnx::AttributeProto* resolve(const onnx::AttributeProto& a, const CallAttrs& call) {
+        if (a.ref_attr_name().empty()) return &a;
+        const auto it = call.find(a.ref_attr_name());
+        return it == call.end() ? nullptr : it->second;
+    }
+
+    void read_attributes(const onnx::NodeProto& n, Layer& l, const Opsets& opsets, const Scope& scope,
+                         const CallAttrs& call, int depth) {
+        std::vector<Attr> attrs;
+        std::vector<ObjectAttr> objects;
+        std::vector<size_t> bodies;
+        for (const auto& given : n.attribute()) {
+            const onnx::AttributeProto* a = resolve(given, call);
+            if (!a) continue;  // a reference the call leaves unset: the attribute is absent
+            const std::string_view name = keep(given.name());
+            using A = onnx::AttributeProto;
+            switch (a->type()) {
+                case A::INT: attrs.emplace_back(name, keep(std::to_string(a->i()))); break;
+                case A::INTS: attrs.emplace_back(name, keep(joined(a->ints()))); break;
+                case A::FLOAT: attrs.emplace_back(name, keep(fmt::format("{}", a->f()))); break;
+                case A::FLOATS: attrs.emplace_back(name, keep(joined(a->floats()))); break;
+                case A::STRING: attrs.emplace_back(name, keep(a->s())); break;
+                case A::STRINGS: attrs.emplace_back(name, keep(joined(a->strings()))); break;
+                case A::TENSOR:
+                    objects.push_back({name, ObjectAttr::Kind::tensor, m_.tensors.size()});
+                    m_.tensors.push_back(inline_tensor(a->t()));
+                    break;
+                case A::GRAPH: {
+                    if (depth >= kMaxGraphDepth || layer_budget_exhausted()) {
+                        too_deep(l);
+                        break;
+                    }
+                    const size_t body = build_graph(a->g(), fmt::format("{} of node {}", given.name(), l.id), opsets,
+                                                    scope, call, depth + 1);
+                    objects.push_back({name, ObjectAttr::Kind::graph, body});
+                    bodies.push_back(body);
+                    break;
+                }
+                default: attrs.emplace_back(name, std::string_view()); break;
+            }
+        }
+        if (n.op_type() == "Constant" && domain_of(n.domain()).empty())
+            for (const ObjectAttr& o : objects)
+                if (o.kind == ObjectAttr::Kind::tensor && (o.name == "value" || o.name == "sparse_value"))
+                    l.tensor = static_cast<int32_t>(o.index);
+        l.attrs = m_.store(std::span<const Attr>(attrs));
+        l.object_attrs = m_.store(std::span<const ObjectAttr>(objects));
+        l.bodies = m_.store(std::span<const size_t>(bodies));
+    }
+
+    void too_deep(const Layer& l) {
+        if (reported_depth_) return;
+        reported_depth_ = true;
+        finding(rule::ir_structure,
+                fmt::format("graphs nested deeper than {} levels (or more than {} nodes with function bodies "
+                            "expanded): the deeper bodies are not checked",
+                            kMaxGraphDepth, kMaxLayers),
+                &l);
+    }
+
+    bool layer_budget_exhausted() const { return layers_built_ > kMaxLayers; }
+
+    // A call of a model-local function: its body, with the call's attributes, becomes the layer's body graph.
+    void expand_function(const onnx::NodeProto& n, const onnx::FunctionProto& f, Layer& l, const Scope& scope,
+                         int depth) {
+        const std::pair<std::string, std::string> key{n.domain(), n.op_type()};
+        if (calling_.count(key)) {
+            finding(rule::ir_structure,
+                    fmt::format("function {} calls itself (directly or through other functions); ONNX functions "
+                                "cannot recurse",
+                                excerpt(n.op_type())),
+                    &l);
+            return;
+        }
+        if (depth >= kMaxGraphDepth || layer_budget_exhausted()) return too_deep(l);
+        onnx::GraphProto body;
+        for (const auto& i : f.input()) body.add_input()->set_name(i);
+        for (const auto& o : f.output()) body.add_output()->set_name(o);
+        for (const auto& node : f.node()) *body.add_node() = node;
+        Opsets opsets;
+        for (const auto& op : f.opset_import()) opsets[domain_of(op.domain())] = op.version();
+        CallAttrs call;
+        // A function's own attribute defaults (attribute_proto, ONNX IR 9) are not in the protobuf schema of
+        // the ONNX library irlint is built with: an attribute the call leaves out is absent in the body.
+        for (const auto& a : n.attribute()) call[a.name()] = &a;
+        calling_.insert(key);
+        Scope none{nullptr, {}};
+        const size_t g = build_graph(body, fmt::format("function {} of node {}", excerpt(n.op_type()), l.id), opsets,
+                                     none, call, depth + 1);
+        calling_.erase(key);
+        (void)scope;
+        l.kind = LayerKind::function_call;
+        const size_t bodies[] = {g};
+        l.bodies = m_.store(std::span<const size_t>(bodies));
+    }
+
+    void add_inputs_and_constants(const onnx::GraphProto& g, const Scope& scope, std::vector<Layer>& layers,
+                                  GraphState& st) {
+        std::set<std::string> initialized;
+        for (const auto& init : g.initializer()) initialized.insert(init.name());
+        for (const auto& vi : g.input()) {
+            if (initialized.count(vi.name()) || st.producers.count(vi.name())) continue;
+            Layer l = base_layer(layers.size(), keep(vi.name()), "Parameter");
+            l.kind = LayerKind::parameter;
+            const Port out[] = {make_port(0, vi.name(), scope)};
+            l.outputs = m_.store(std::span<const Port>(out));
+            st.producers[vi.name()] = {layers.size(), 0};
+            layers.push_back(l);
+        }
+        for (const auto& init : g.initializer()) {
+            if (st.producers.count(init.name())) {
+                finding(rule::ir_structure, fmt::format("initializer '{}' is given twice", excerpt(init.name())));
+                continue;
+            }
+            Layer l = base_layer(layers.size(), keep(init.name()), "Const");
+            l.kind = LayerKind::constant;
+            l.tensor = static_cast<int32_t>(m_.tensors.size());
+            m_.tensors.push_back(inline_tensor(init));
+            const Port out[] = {make_port(0, init.name(), scope)};
+            l.outputs = m_.store(std::span<const Port>(out));
+            st.producers[init.name()] = {layers.size(), 0};
+            layers.push_back(l);
+        }
+    }
+
+    void note_outputs(const Layer& l, size_t i, GraphState& st) {
+        for (size_t k = 0; k < l.outputs.size(); ++k) {
+            const std::string name(l.outputs[k].names);
+            if (name.empty()) continue;
+            if (!st.producers.emplace(name, Source{i, k}).second)
+                finding(rule::ir_structure,
+                        fmt::format("value '{}' is produced twice (node {} and an earlier node, input or initializer); "
+                                    "ONNX requires each name to be assigned once",
+                                    excerpt(name), l.id),
+                        &l);
+        }
+    }
+
+    // A body reads values of the graphs around it by name: each becomes a Parameter of the body, declared as
+    // the outer graph declares it.
+    void add_outer_values(std::vector<Layer>& layers, const Scope& outer, const Scope& scope, GraphState& st) {
+        std::vector<std::string> wanted;
+        for (const Layer& l : layers)
+            for (const Port& p : l.inputs)
+                if (!p.omitted && !st.producers.count(std::string(p.names)) && outer.defines(std::string(p.names)))
+                    wanted.emplace_back(p.names);
+        for (const std::string& name : wanted) {
+            if (st.producers.count(name)) continue;
+            Layer l = base_layer(layers.size(), keep(name), "Parameter");
+            l.kind = LayerKind::parameter;
+            const Port out[] = {make_port(0, name, scope)};
+            l.outputs = m_.store(std::span<const Port>(out));
+            st.producers[name] = {layers.size(), 0};
+            layers.push_back(l);
+        }
+    }
+
+    void add_results(const onnx::GraphProto& g, const Scope& scope, std::vector<Layer>& layers) {
+        for (const auto& vi : g.output()) {
+            Layer l = base_layer(layers.size(), keep(vi.name()), "Result");
+            l.kind = LayerKind::result;
+            const Port in[] = {make_port(0, vi.name(), scope)};  // a Result has no output port
+            l.inputs = m_.store(std::span<const Port>(in));
+            layers.push_back(l);
+        }
+    }
+
+    void connect(Graph& graph, GraphState& st, const Scope& scope) {
+        (void)scope;
+        for (size_t i = 0; i < graph.layers.size(); ++i) {
+            Layer& l = graph.layers[i];
+            for (size_t p = 0; p < l.inputs.size(); ++p) {
+                const Port& in = l.inputs[p];
+                if (in.omitted) continue;
+                const auto src = st.producers.find(std::string(in.names));
+                if (src == st.producers.end()) {
+                    undefined_input(l, p);
+                    continue;
+                }
+                const Layer& from = graph.layers[src->second.layer];
+                Edge e;
+                e.from_layer = from.id;
+                e.from_layer_number = from.id_number;
+                e.from_port = from.outputs[src->second.port].id;
+                e.from_port_number = from.outputs[src->second.port].id_number;
+                e.to_layer = l.id;
+                e.to_layer_number = l.id_number;
+                e.to_port = in.id;
+                e.to_port_number = in.id_number;
+                graph.edges.push_back(e);
+            }
+        }
+    }
+
+    // A name nothing defines: ONNX Runtime refuses the model. The input is left out of the graph, so that the
+    // node's rules see it as absent.
+    void undefined_input(Layer& l, size_t p) {
+        finding(rule::ir_structure,
+                fmt::format("input {} '{}' of node {} is not a graph input, an initializer or any node's output; "
+                            "ONNX Runtime refuses the model",
+                            p, excerpt(l.inputs[p].names), l.id),
+                &l);
+        std::vector<Port> inputs(l.inputs.begin(), l.inputs.end());
+        inputs[p].omitted = true;
+        l.inputs = m_.store(std::span<const Port>(inputs));
+    }
+
+    const OnnxModel& onnx_;
+    Model& m_;
+    Diagnostics& findings_;
+    std::map<std::pair<std::string, std::string>, const onnx::FunctionProto*> functions_;
+    std::set<std::pair<std::string, std::string>> calling_;
+    bool reported_depth_ = false;
+    size_t layers_built_ = 0;
+};
+
+}  // namespace
+
+OnnxGraphModel onnx_graph_model(const OnnxModel& onnx) {
+    OnnxGraphModel out;
+    Builder(onnx, out).build_main();
+    return out;
+}
+
+}  // namespace irlint

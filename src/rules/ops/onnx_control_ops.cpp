@@ -1,0 +1,7 @@
+#include "rules/ops/onnx_families.hpp"
+
+namespace irlint {
+
+std::span<const OpEntry> onnx_control_ops() { return {}; }
+
+}  // namespace irlint
