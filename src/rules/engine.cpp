@@ -13,7 +13,6 @@
 #include "core/text.hpp"
 #include "ir/const_data.hpp"
 #include "rules/op_rules.hpp"
-#include "rules/pool_rules.hpp"
 #include "rules/registry.hpp"
 #include "rules/structure.hpp"
 
@@ -200,8 +199,8 @@ private:
             ++unsupported_[l.type];
             return;
         }
-        if (shapes.pooling) return check_pool(graph, index, i, *l.opset, shapes.input_types, shapes);
         check_op(graph, index, i, find_op(l.type, std::min(*l.opset, kNewestOpset)), shapes);
+        if (shapes.pooling && shapes.op) pooling_step(graph, index, i, std::min(*l.opset, kNewestOpset), shapes);
     }
 
     // An ONNX node: the registry's entry for its domain, type and the model's opset import, or the body of the
@@ -417,34 +416,15 @@ private:
     }
 
 
-    void check_pool(const Graph& graph, const GraphIndex& index, size_t i, int opset,
-                    const std::vector<std::optional<ElementType>>& input_types, LayerShapes& shapes) {
+    // What `run` and the reports keep of a pooling layer after its inference: its op, and an adaptive pool's
+    // output_size values.
+    void pooling_step(const Graph& graph, const GraphIndex& index, size_t i, int opset, LayerShapes& shapes) {
         const Layer& l = graph.layers[i];
-        if (opset > kNewestOpset) {
-            emit(Severity::warning, rule::ir_structure, l.line,
-                 fmt::format("version {} is newer than the opsets irlint knows (opset1..opset{}); checked as opset{}",
-                             l.version, kNewestOpset, kNewestOpset),
-                 &l);
-            opset = kNewestOpset;
-        }
-        const auto op = pool_op_for(l.type, opset);
-        if (!op) {
-            emit(Severity::error, rule::ir_structure, l.line,
-                 fmt::format("{} does not exist in {}: it was introduced in opset8", l.type, l.version), &l);
-            shapes.status = LayerStatus::invalid;
-            return;
-        }
-        PoolLayerInput in{&l, *op, shapes.inputs, input_types, std::nullopt, {}, &model_.producer};
-        for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k)
-            in.outputs_consumed.push_back(produced_[k].consumed);
-        if (op->is_adaptive() && l.inputs.size() == 2) in.output_size = output_size_of(graph, index, i);
-        shapes.pool_op = op;
-        shapes.output_size = in.output_size;
-        check_pool_layer(in, shapes, r_.diagnostics);
+        shapes.pool_op = pool_op_for(l.type, opset);
+        if (!shapes.pool_op) return;
+        if (shapes.pool_op->is_adaptive() && l.inputs.size() == 2) shapes.output_size = output_size_of(graph, index, i);
         ++r_.pooling_checked;
         shapes.pooling_checked = true;
-        shapes.checked = true;
-        for (size_t k = 0; k < shapes.inferred.size() && k < l.outputs.size(); ++k) produced(i, k).shape = &shapes.inferred[k];
     }
 
     std::optional<std::vector<int64_t>> output_size_of(const Graph& graph, const GraphIndex& index, size_t i) {

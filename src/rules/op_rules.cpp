@@ -21,6 +21,7 @@ public:
         ctx.set_body_reinferrer(in_.bodies);
         std::vector<OpOutput> outputs;
         in_.entry->infer(ctx, outputs);
+        report_warnings(ctx);
         if (ctx.failed()) {
             report_problems(ctx);
             shapes_.status = LayerStatus::invalid;
@@ -43,6 +44,7 @@ public:
             return values;
         }
         if (any_conflict()) outputs = explained_outputs(outputs);
+        values_known_ = !ctx.unknown_reason();
         for (size_t k = 0; k < outputs.size(); ++k) {
             compare_shape(k, outputs[k]);
             compare_type(k, outputs[k]);
@@ -78,6 +80,11 @@ private:
 
     void emit(Severity s, const Rule& rule, int line, std::string message, std::string_view port = {}) {
         out_.push_back(Diagnostic{s, std::string(rule.id), std::move(message), line, layer_ref(l_), {}, std::string(port)});
+    }
+
+    void report_warnings(const OpContext& ctx) {
+        for (const std::string& w : ctx.warnings())
+            emit(Severity::warning, rule::attr_invalid, l_.has_data ? l_.data_line : l_.line, w);
     }
 
     void report_problems(const OpContext& ctx) {
@@ -124,7 +131,7 @@ private:
         if (!port.dims_valid) return;  // the reader has reported the port
         const Shape& declared = shapes_.declared[k];
         const Shape& inferred = shapes_.inferred[k];
-        if (declared.compatible(inferred)) return;
+        if (declared.compatible(inferred)) return compare_written_form(k, o);
         std::vector<std::string> details;
         if (declared.rank() != inferred.rank()) {
             details.push_back(fmt::format("rank {}, declared {}", inferred.rank(), declared.rank()));
@@ -133,11 +140,50 @@ private:
                 if (!declared.dims[i].compatible(inferred.dims[i]))
                     details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], o));
         }
-        emit(Severity::error, rule::output_shape_mismatch, port.line,
-             fmt::format("{} output {} is declared {}, {} infers {}: {}", op_label(), port_label(k, port),
-                         declared.str(), inferrer(), inferred.str(), fmt::join(details, "; ")),
-             port.id);
+        std::string message = fmt::format("{} output {} is declared {}, {} infers {}: {}", op_label(),
+                                          port_label(k, port), declared.str(), inferrer(), inferred.str(),
+                                          fmt::join(details, "; "));
+        if (const auto hint = shape_hint(k, declared)) message += fmt::format("; {}", *hint);
+        emit(Severity::error, rule::output_shape_mismatch, port.line, message, port.id);
         shapes_.status = LayerStatus::mismatch;
+    }
+
+    // The family's hint for a conflict: the change of the layer that gives the declared dims.
+    std::optional<std::string> shape_hint(size_t k, const Shape& declared) const {
+        const OpFindingSteps* steps = in_.entry->steps;
+        if (!steps || !steps->shape_hint) return std::nullopt;
+        OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values, in_.reals);
+        ctx.set_model(in_.model);
+        return steps->shape_hint(ctx, k, declared);
+    }
+
+    // How the serializer writes a shape into port <dim>s: intervals lose their bounds and become -1.
+    static Shape port_form(const Shape& s) {
+        Shape out = s;
+        for (Dim& d : out.dims)
+            if (!d.is_static()) d = Dim::dynamic();
+        return out;
+    }
+
+    // Where the op's inference is exact (OpFindingSteps::exact) and its values known, a declared port that
+    // agrees with it but is written otherwise is stale: more precise than the input allows, or less precise
+    // than OpenVINO writes it.
+    void compare_written_form(size_t k, const OpOutput& o) {
+        if (!in_.entry->steps || !in_.entry->steps->exact || !values_known_) return;
+        const Port& port = l_.outputs[k];
+        const Shape& declared = shapes_.declared[k];
+        const Shape& inferred = shapes_.inferred[k];
+        const Shape written = port_form(inferred);
+        if (declared == written || declared.rank() != inferred.rank()) return;
+        std::vector<std::string> details;
+        for (size_t i = 0; i < declared.rank(); ++i)
+            if (!(declared.dims[i] == written.dims[i])) details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], o));
+        emit(Severity::warning, rule::output_shape_mismatch, port.line,
+             fmt::format("{} output {} is declared {}, {} infers {}: {}{}", op_label(), port_label(k, port),
+                         declared.str(), inferrer(), inferred.str(), fmt::join(details, "; "),
+                         declared.is_static() ? " (the declared dims are more precise than the input allows)"
+                                              : " (the declared dims are less precise than OpenVINO's)"),
+             port.id);
     }
 
     void compare_type(size_t k, const OpOutput& o) {
@@ -148,8 +194,11 @@ private:
         const bool legacy_output = k < in_.outputs_legacy_f32.size() && in_.outputs_legacy_f32[k];
         if (legacy_output && *port.precision == ElementType::f32 && (*o.type == ElementType::f16 || *o.type == ElementType::bf16))
             return;
-        std::string message = fmt::format("{} output {} is declared {}, {} gives {}", op_label(), port_label(k, port),
-                                          element_type_name(*port.precision), inferrer(), element_type_name(*o.type));
+        const OpFindingSteps::TypeWords words = type_words(k, *o.type);
+        std::string message = fmt::format("{} output {}{} is declared {}, {} gives {}{}", op_label(), port_label(k, port),
+                                          words.role.empty() ? "" : fmt::format(" ({})", words.role),
+                                          element_type_name(*port.precision), inferrer(), element_type_name(*o.type),
+                                          words.reason.empty() ? "" : fmt::format(" ({})", words.reason));
         // ONNX Runtime's own type inference refuses a value declared with another type.
         if (onnx()) {
             emit(Severity::error, rule::output_type_mismatch, port.line, message, port.id);
@@ -160,8 +209,8 @@ private:
         const bool consumed = k >= in_.outputs_consumed.size() || in_.outputs_consumed[k];
         if (!consumed) {
             message += fmt::format("; nothing consumes this port and OpenVINO does not check a declared output "
-                                   "precision, so the model loads and runs with {} here",
-                                   element_type_name(*o.type));
+                                   "precision, so the model loads and runs with {} here{}",
+                                   element_type_name(*o.type), producer_note(words.legacy_writer));
             emit(Severity::warning, rule::output_type_mismatch, port.line, message, port.id);
             return;
         }
@@ -169,8 +218,27 @@ private:
         if (shapes_.status == LayerStatus::ok) shapes_.status = LayerStatus::mismatch;
     }
 
+    OpFindingSteps::TypeWords type_words(size_t k, ElementType inferred) const {
+        const OpFindingSteps* steps = in_.entry->steps;
+        if (!steps || !steps->type_words) return {};
+        OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values, in_.reals);
+        ctx.set_model(in_.model);
+        return steps->type_words(ctx, k, inferred);
+    }
+
+    // Who wrote a stale precision, when the file says; with what a legacy writer is known to do with such a
+    // port (Model Optimizer's Python graph, which POT also saves through).
+    std::string producer_note(const std::string& legacy_writer) const {
+        if (!in_.model || !in_.model->producer.known()) return "";
+        const Producer& p = in_.model->producer;
+        const bool python_graph = p.legacy_model_optimizer() || p.quantized_by == "POT";
+        return fmt::format(" (written by {}, per its <{}>{})", p.describe(), p.section,
+                           python_graph && !legacy_writer.empty() ? "; " + legacy_writer : "");
+    }
+
     const OpLayerInput& in_;
     const Layer& l_;
+    bool values_known_ = true;
     LayerShapes& shapes_;
     Diagnostics& out_;
 };

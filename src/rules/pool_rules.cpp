@@ -6,8 +6,6 @@
 
 #include "core/text.hpp"
 #include "rules/pool_attrs.hpp"
-#include "rules/registry.hpp"
-#include "rules/structure.hpp"
 
 namespace irlint {
 
@@ -138,168 +136,11 @@ std::optional<std::string> shape_hint(const PoolOp& op, const PoolingDesc& desc,
     return std::nullopt;
 }
 
-// How the serializer writes a shape into port <dim>s: intervals lose their bounds and become -1.
-Shape port_form(const Shape& s) {
-    Shape out = s;
-    for (Dim& d : out.dims)
-        if (!d.is_static()) d = Dim::dynamic();
-    return out;
-}
-
-class PoolChecker {
-public:
-    PoolChecker(const PoolLayerInput& in, LayerShapes& shapes, Diagnostics& out)
-        : in_(in), l_(*in.layer), shapes_(shapes), out_(out) {}
-
-    void run() {
-        shapes_.status = LayerStatus::ok;
-        if (!check_port_counts()) return invalid();
-        const ParsedAttrs attrs = parse_pool_attrs(in_.op, l_.attrs);
-        for (const AttrIssue& issue : attrs.issues)
-            emit(issue.severity, rule::attr_invalid, l_.has_data ? l_.data_line : l_.line, issue.message);
-        if (!attrs.usable()) return invalid();
-        desc_ = attrs.desc;
-
-        const Shape& input = in_.input_shapes[0];
-        const PoolShape result = in_.op.is_adaptive()
-                                     ? infer_adaptive_shape(input, in_.input_shapes[1], in_.output_size)
-                                     : infer_pool_shape(in_.op, desc_, input, Formulas::skipped);
-        if (result.error) {
-            emit(Severity::error, rule::attr_invalid, l_.line, fmt::format("{}-{}: {}", in_.op.type_name(),
-                                                                        in_.op.version, *result.error));
-            return invalid();
-        }
-        shapes_.inferred.assign(in_.op.output_count(), result.output);
-        for (size_t k = 0; k < shapes_.declared.size() && k < shapes_.inferred.size(); ++k)
-            compare_output(k, result);
-        check_output_types();
-    }
-
-private:
-    void emit(Severity s, const Rule& rule, int line, std::string message, std::string_view port = {}) {
-        out_.push_back(
-            Diagnostic{s, std::string(rule.id), std::move(message), line, layer_ref(l_), {}, std::string(port)});
-    }
-
-    void invalid() {
-        shapes_.status = LayerStatus::invalid;
-        shapes_.inferred.clear();
-    }
-
-    std::string op_label() const { return fmt::format("{}-{}", in_.op.type_name(), in_.op.version); }
-
-    bool check_port_counts() {
-        const size_t want_in = in_.op.is_adaptive() ? 2 : 1;
-        const size_t want_out = in_.op.output_count();
-        if (l_.inputs.size() == want_in && l_.outputs.size() == want_out) return true;
-        emit(Severity::error, rule::ir_structure, l_.line,
-             fmt::format("{} has {} input{} and {} output{}; the layer declares {} and {}", op_label(), want_in,
-                         want_in == 1 ? "" : "s", want_out, want_out == 1 ? "" : "s", l_.inputs.size(),
-                         l_.outputs.size()));
-        return false;
-    }
-
-    static std::string dim_detail(size_t i, const Dim& inferred, const Dim& declared,
-                                  const std::vector<std::string>& formulas) {
-        if (i < 2)
-            return fmt::format("dim {} ({}): the input has {}, declared {}", i, i == 0 ? "batch" : "channels",
-                               inferred.str(), declared.str());
-        if (i - 2 < formulas.size()) return fmt::format("dim {}: {}, declared {}", i, formulas[i - 2], declared.str());
-        return fmt::format("dim {}: {}, declared {}", i, inferred.str(), declared.str());
-    }
-
-    // The inference's arithmetic in words, worked out again only when a finding shows it.
-    const std::vector<std::string>& axis_formulas(const PoolShape& result) {
-        if (in_.op.is_adaptive()) return result.axis_formulas;
-        if (!formulas_) formulas_ = infer_pool_shape(in_.op, desc_, in_.input_shapes[0]).axis_formulas;
-        return *formulas_;
-    }
-
-    void compare_output(size_t k, const PoolShape& result) {
-        const Port& port = l_.outputs[k];
-        if (!port.dims_valid) return;  // the reader has reported the port
-        const Shape& declared = shapes_.declared[k];
-        const Shape& inferred = shapes_.inferred[k];
-        const Shape written = port_form(inferred);
-        if (declared == written) return;  // ports spell every dynamic dim -1
-        const bool conflict = !declared.compatible(inferred);
-        // Without the output_size values an adaptive pool's spatial dims are unknown, not wrong.
-        if (!conflict && in_.op.is_adaptive() && !in_.output_size) return;
-        std::vector<std::string> details;
-        if (declared.rank() != inferred.rank()) {
-            details.push_back(fmt::format("rank {}, declared {}", inferred.rank(), declared.rank()));
-        } else {
-            for (size_t i = 0; i < declared.rank(); ++i) {
-                if (declared.dims[i] == written.dims[i]) continue;
-                details.push_back(dim_detail(i, inferred.dims[i], declared.dims[i], axis_formulas(result)));
-            }
-        }
-        std::string message = fmt::format("{} output {} is declared {}, OpenVINO infers {}: {}", op_label(), port.id,
-                                          declared.str(), inferred.str(), fmt::join(details, "; "));
-        if (conflict && k == 0 && !in_.op.is_adaptive()) {
-            if (auto hint = shape_hint(in_.op, desc_, in_.input_shapes[0], declared))
-                message += fmt::format("; {}", *hint);
-        }
-        if (!conflict)
-            message += declared.is_static() ? " (the declared dims are more precise than the input allows)"
-                                            : " (the declared dims are less precise than OpenVINO's)";
-        emit(conflict ? Severity::error : Severity::warning, rule::output_shape_mismatch, port.line, message, port.id);
-        if (conflict) shapes_.status = LayerStatus::mismatch;
-    }
-
-    void check_output_types() {
-        const auto& input_type = in_.input_types.empty() ? std::nullopt : in_.input_types[0];
-        if (!input_type || *input_type == ElementType::dynamic) return;
-        const auto types = pool_output_types(in_.op, desc_, *input_type);
-        shapes_.inferred_types.assign(types.begin(), types.end());
-        for (size_t k = 0; k < types.size() && k < l_.outputs.size(); ++k) {
-            const Port& port = l_.outputs[k];
-            if (!port.precision || *port.precision == types[k] || *port.precision == ElementType::dynamic) continue;
-            const bool is_index = k == 1;
-            std::string message = fmt::format(
-                "{} output {} ({}) is declared {}, OpenVINO gives {}{}", op_label(), port.id,
-                is_index ? "indices" : "values", element_type_name(*port.precision), element_type_name(types[k]),
-                is_index ? fmt::format(" (index_element_type={})", element_type_name(types[k]))
-                         : " (the input element type)");
-            // OpenVINO builds each op from its inputs and attributes and never reads an output port's
-            // precision back: a port no edge takes is stale metadata, not a different computation.
-            const bool consumed = k >= in_.outputs_consumed.size() || in_.outputs_consumed[k];
-            if (consumed) {
-                emit(Severity::error, rule::output_type_mismatch, port.line, message, port.id);
-                if (shapes_.status == LayerStatus::ok) shapes_.status = LayerStatus::mismatch;
-                continue;
-            }
-            message += fmt::format("; nothing consumes this port and OpenVINO does not check a declared output "
-                                   "precision, so the model loads and runs with {} here{}",
-                                   element_type_name(types[k]), producer_note(is_index));
-            emit(Severity::warning, rule::output_type_mismatch, port.line, message, port.id);
-        }
-    }
-
-    // Who wrote the stale precision, when the file says. Model Optimizer's Python graph (which POT also
-    // saves through) gives each output of an op without a type rule of its own the first input's type.
-    std::string producer_note(bool is_index) const {
-        if (!in_.producer || !in_.producer->known()) return "";
-        const Producer& p = *in_.producer;
-        const bool python_graph = p.legacy_model_optimizer() || p.quantized_by == "POT";
-        return fmt::format(" (written by {}, per its <{}>{})", p.describe(), p.section,
-                           is_index && python_graph ? "; Model Optimizer's Python graph, which POT saves through, "
-                                                      "gives an unconnected indices port the input's type"
-                                                    : "");
-    }
-
-    const PoolLayerInput& in_;
-    const Layer& l_;
-    LayerShapes& shapes_;
-    Diagnostics& out_;
-    PoolingDesc desc_;
-    std::optional<std::vector<std::string>> formulas_;  // axis_formulas(), once asked for
-};
-
 }  // namespace
 
-void check_pool_layer(const PoolLayerInput& in, LayerShapes& shapes, Diagnostics& out) {
-    PoolChecker(in, shapes, out).run();
+std::optional<std::string> pool_shape_hint(const PoolOp& op, const PoolingDesc& desc, const Shape& input,
+                                           const Shape& declared) {
+    return shape_hint(op, desc, input, declared);
 }
 
 }  // namespace irlint

@@ -1,6 +1,6 @@
 #pragma once
-// The rules of one pooling layer: attributes, inferred output dims and element types against the declared
-// ones, with the arithmetic in every message.
+// What a pooling layer's findings add after inference (the registry's entries infer it, rules/ops/pooling_ops):
+// the single attribute change, or the framework convention, that would give the declared dims.
 
 #include <optional>
 #include <string>
@@ -9,23 +9,9 @@
 
 #include "core/diagnostic.hpp"
 #include "core/element_type.hpp"
-#include "rules/engine.hpp"
 #include "rules/pooling.hpp"
 
 namespace irlint {
-
-struct PoolLayerInput {
-    const Layer* layer = nullptr;
-    PoolOp op;
-    std::vector<Shape> input_shapes;                     // per input port: the producer's shape
-    std::vector<std::optional<ElementType>> input_types; // per input port
-    std::optional<std::vector<int64_t>> output_size;     // adaptive pools: the Const values, when known
-    std::vector<bool> outputs_consumed;                  // per output port: some edge takes it
-    const Producer* producer = nullptr;                  // the tool the file says wrote it
-};
-
-// Fills shapes.inferred / shapes.status and appends diagnostics.
-void check_pool_layer(const PoolLayerInput& in, LayerShapes& shapes, Diagnostics& out);
 
 // The value and index output types a pooling layer has for an input of `input_type`.
 std::vector<ElementType> pool_output_types(const PoolOp& op, const PoolingDesc& desc, ElementType input_type);
@@ -36,6 +22,11 @@ std::optional<std::string> suggest_attribute_change(const PoolOp& op, const Pool
 
 // The framework convention an attribute change stands for, as " (PyTorch's ceil_mode=True)"; "" for none.
 std::string convention_note(std::string_view change);
+
+// The hint a shape finding of a pooling layer ends with: a mode or convention first (the likelier slip), then a
+// changed pad, stride or kernel value; nullopt when no single change gives `declared`.
+std::optional<std::string> pool_shape_hint(const PoolOp& op, const PoolingDesc& desc, const Shape& input,
+                                           const Shape& declared);
 
 // For when no change within the layer's op version gives `declared`: a convention that only a newer version
 // of the op can express and that does, as "rounding_type=ceil_torch (PyTorch's ceil_mode=True) would give

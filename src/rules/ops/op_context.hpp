@@ -130,6 +130,9 @@ public:
     // OpenVINO rejects the layer: records why. The op returns; the engine reports it.
     void invalid_attribute(std::string message) { problems_.push_back({OpProblem::Kind::attribute, std::move(message)}); }
     void invalid_input(std::string message) { problems_.push_back({OpProblem::Kind::input, std::move(message)}); }
+    // An attribute OpenVINO accepts but that is likely not what was meant (a warning; inference goes on).
+    void attribute_warning(std::string message) { warnings_.push_back(std::move(message)); }
+    std::span<const std::string> warnings() const { return warnings_; }
     // A value the output depends on is unknown: the outputs are what OpenVINO infers without it (dynamic dims
     // or bounds), and the layer is not counted as checked.
     void value_unknown(std::string reason) {
@@ -156,6 +159,7 @@ private:
     ValueSource values_;
     RealSource reals_;
     std::vector<OpProblem> problems_;
+    std::vector<std::string> warnings_;
     std::optional<std::string> unknown_reason_;
     bool explain_ = false;
     const Model* model_ = nullptr;

@@ -4,6 +4,7 @@
 // docs/ops.md, the coverage counts) reads it.
 
 #include <optional>
+#include <string>
 #include <span>
 #include <string_view>
 
@@ -15,12 +16,30 @@ namespace irlint {
 // model's opset import for that domain), each under its own semantics.
 enum class OpFormat : uint8_t { ir, onnx };
 
+// What a family adds to the engine's one comparison of its op's outputs with the declared ports
+// (rules/op_rules), after inference.
+struct OpFindingSteps {
+    // The op's inference is exact whenever the values it reads are known: a declared port that is compatible
+    // with it but written otherwise (more or less precise) is a warning.
+    bool exact = false;
+    // After a conflict on output `output`: the change of the layer that would give the declared dims, as
+    // "rounding_type=ceil gives the declared dims"; nullopt when none does.
+    std::optional<std::string> (*shape_hint)(const OpContext& ctx, size_t output, const Shape& declared) = nullptr;
+    // The words a type finding on output `output` takes: what the output is ("indices"), why it has its type
+    // ("index_element_type=i64"), and what a legacy writer (Model Optimizer's Python graph) did with it.
+    struct TypeWords {
+        std::string role, reason, legacy_writer;
+    };
+    TypeWords (*type_words)(const OpContext& ctx, size_t output, ElementType inferred) = nullptr;
+};
+
 struct OpEntry {
     constexpr OpEntry() = default;
     constexpr OpEntry(std::string_view type_, int version_, int since_opset_, OpInferFn infer_, std::string_view infers_,
-                      std::string_view checks_, OpFormat format_ = OpFormat::ir, std::string_view domain_ = {})
+                      std::string_view checks_, OpFormat format_ = OpFormat::ir, std::string_view domain_ = {},
+                      const OpFindingSteps* steps_ = nullptr)
         : type(type_), version(version_), since_opset(since_opset_), infer(infer_), infers(infers_), checks(checks_),
-          format(format_), domain(domain_) {}
+          format(format_), domain(domain_), steps(steps_) {}
 
     std::string_view type;   // as the format spells it: "Convolution" (IR), "Conv" (ONNX)
     int version = 1;         // IR: the op class's version (ov::op::v1::Convolution is 1); ONNX: since_version
@@ -30,6 +49,7 @@ struct OpEntry {
     std::string_view checks;  // for docs/ops.md: what is validated ("strides, dilations > 0; pads; groups")
     OpFormat format = OpFormat::ir;
     std::string_view domain;  // ONNX: "" for ai.onnx, "com.microsoft", ...; IR: ""
+    const OpFindingSteps* steps = nullptr;
 };
 
 // An ONNX entry: the schema's since_version is both its version and its first opset.
