@@ -76,7 +76,9 @@ OpRun run_entry(const OpEntry& e, const OpCase& c, std::string_view domain, cons
 
 }  // namespace
 
-OpRun run_op(const OpCase& c) { return run_entry(entry_of(c.type, c.version), c, "", nullptr, {}); }
+OpRun run_op(const OpCase& c, const Reals& reals) {
+    return run_entry(entry_of(c.type, c.version), c, "", nullptr, reals);
+}
 
 OpRun run_onnx_op(const OnnxCase& c) {
     Model model;

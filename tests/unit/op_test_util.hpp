@@ -50,7 +50,9 @@ struct OpRun {
 // The registry entry of exactly this type and version; fails the test when there is none.
 const OpEntry& entry_of(const std::string& type, int version, OpFormat format = OpFormat::ir,
                         const std::string& domain = "");
-OpRun run_op(const OpCase& c);
+// A floating-point Const's data, per input index (Range's bounds, Interpolate's scales).
+using Reals = std::map<size_t, std::vector<double>>;
+OpRun run_op(const OpCase& c, const Reals& reals = {});
 OpRun run_onnx_op(const OnnxCase& c);
 // Runs the op of the main-graph layer with id `layer_id` of a model read from text (its bodies are the
 // model's graphs), its inputs the layer's declared input ports; `values` per input index.

@@ -1,6 +1,6 @@
 // The convolution family's registry entries: cases ported from OpenVINO's type_prop tests (convolution,
 // group_convolution, convolution_backprop_data, group_convolution_backprop_data, deformable_convolution,
-// binary_convolution, matmul, einsum), with the numbers they assert.
+// binary_convolution, matmul, einsum, scaled_dot_product_attention), with the numbers they assert.
 
 #include <doctest/doctest.h>
 
@@ -410,4 +410,99 @@ TEST_CASE("ops-c Col2Im") {
     CHECK(has_input_problem(r));
     r = run_op({"Col2Im", 15, a, {In("3,12,81"), In("2", ElementType::f32), In("2", ElementType::i64)}, {}});
     CHECK(has_input_problem(r));
+}
+
+// ---- ScaledDotProductAttention ---------------------------------------------------------------------------
+
+namespace {
+
+// ScaledDotProductAttention-13 of inputs "shape:type" (type f32 when left out; "?" an undeclared type).
+OpRun sdpa(std::vector<std::string> inputs, bool causal = false) {
+    std::vector<OpInput> in;
+    for (const std::string& spec : inputs) {
+        const size_t colon = spec.find(':');
+        const std::string type = colon == std::string::npos ? "f32" : spec.substr(colon + 1);
+        in.push_back(In(spec.substr(0, colon), type == "?" ? std::nullopt : parse_element_type(type)));
+    }
+    return run_op({"ScaledDotProductAttention", 13, {{"causal", causal ? "true" : "false"}}, in, {}});
+}
+
+}  // namespace
+
+TEST_CASE("type_prop ScaledDotProductAttention-13: static shapes, 3 to 5 inputs, causal") {
+    auto r = sdpa({"2,3,4", "2,5,4", "2,5,6", "1,3,5", "1"});
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[2,3,6]");
+    CHECK(r.outputs[0].type == ElementType::f32);
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6", "1,3,5"}).str() == "[2,3,6]");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6"}).str() == "[2,3,6]");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6"}, true).str() == "[2,3,6]");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6", "", ""}).str() == "[2,3,6]");
+    // causal: the mask is not read.
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6", "7,8,9,10,11", ""}, true).str() == "[2,3,6]");
+    CHECK(sdpa({"2,7,3,4", "2,7,5,4", "2,7,5,6", "1,1,3,5", ""}).str() == "[2,7,3,6]");
+    CHECK(sdpa({"2,7,3,4", "7,5,4", "2,1,5,6", "1,1,3,5"}).str() == "[2,7,3,6]");
+    CHECK(sdpa({"7,3,4", "2,7,5,4", "2,7,5,6"}).str() == "[2,7,3,6]");
+    CHECK(sdpa({"2,7,3,4", "2,7,5,4", "7,5,6"}, true).str() == "[2,7,3,6]");
+    CHECK(sdpa({"2,7,3,4", "2,1,5,4", "1,7,5,6", "7,8,9,10,11", ""}, true).str() == "[2,7,3,6]");
+    CHECK(sdpa({"2,8,16,32", "2,8,48,32", "2,8,48,64", "2,8,1,48", "1"}).str() == "[2,8,16,64]");
+}
+
+TEST_CASE("type_prop ScaledDotProductAttention-13: dynamic and interval shapes") {
+    CHECK(sdpa({"...", "...", "...", "...", "..."}).str() == "[...]");
+    CHECK(sdpa({"?,?,?", "?,?,?", "?,?,?", "?,?,?", ""}).str() == "[?,?,?]");
+    CHECK(sdpa({"?,?,?,?", "?,?,?,?", "?,?,?,?", "?,?,?,?", ""}).str() == "[?,?,?,?]");
+    CHECK(sdpa({"...", "...", "...", "1,?,5,7", ""}).str() == "[...]");
+    auto r = sdpa({"2..4,3,2..5,4:?", "4..8,2..4,5,4:f64", "2..4,3,5,3..7:?", "2..7,3,4..7,5:f64", "?:f64"});
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[4,3,4..5,3..7]");
+    CHECK(r.outputs[0].type == ElementType::f64);
+    r = sdpa({"1..4,3,1..5,4:?", "4..8,1..4,5,4:f64", "2..4,3,5,3..7:?", "57,3,4..7,5:i64", ":f64"}, true);
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[4,3,1..5,3..7]");
+    CHECK(r.outputs[0].type == ElementType::f64);
+    CHECK(sdpa({"1..4,4,2..5,4:?", "2..8,1..4,5,4:f64", "2..4,4,5,3..7:?", "4,4..7,5:f64"}).str() ==
+          "[2..4,4,4..5,3..7]");
+    CHECK(sdpa({"2,8,8..,32", "2,8,?,32", "2,8,?,64", "2,8,1,?", "1"}).str() == "[2,8,8..,64]");
+    // The query's dims keep their symbols.
+    Shape query = S("2,8,?,32");
+    query.dims[2] = query.dims[2].with_symbol(5);
+    OpCase with_symbol{"ScaledDotProductAttention", 13, {{"causal", "false"}}, {}, {}};
+    with_symbol.inputs = {OpInput{query, ElementType::f32}, In("2,8,?,32"), In("2,8,?,64")};
+    r = run_op(with_symbol);
+    CHECK(r.shape().dims.at(2).symbol() == 5);
+}
+
+TEST_CASE("type_prop ScaledDotProductAttention-13: element types") {
+    auto r = sdpa({"2,3,4:?", "2,5,4:?", "2,5,6:?", "1,3,5:?", ":f32"});
+    CHECK(r.outputs.at(0).type == ElementType::f32);
+    r = sdpa({"2,3,4:?", "2,5,4:f64", "2,5,6:?", "3,5:f64"});
+    CHECK(r.outputs.at(0).type == ElementType::f64);
+    r = sdpa({"2,3,4:?", "2,5,4:f64", "2,5,6:?", "1,3,5:boolean"});
+    REQUIRE(r.ok());
+    CHECK(r.outputs[0].type == ElementType::f64);
+    CHECK(sdpa({"2,3,4:i32", "2,5,4:i32", "2,5,6:i32", "3,3,3,5:boolean", ":i32"}).problem() ==
+          "the inputs are i32; they must be floating-point");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6", "3,3,3,5:f64", ""}).problem() ==
+          "element types differ: query is f32, attention_mask is f64");
+    CHECK(sdpa({"2,3,4:?", "2,5,4:f64", "2,5,6:?", "1,3,5:i32"}).problem() ==
+          "attention_mask is i32; it must be floating-point or boolean");
+}
+
+TEST_CASE("type_prop ScaledDotProductAttention-13: shapes that do not fit") {
+    auto r = sdpa({"2,3,4", "3,5,4", "2,5,6", "3,3,3,5"});
+    CHECK(has_input_problem(r));
+    CHECK(r.problem() == "key [3,5,4]: its batch dims [3] do not broadcast with [2]");
+    CHECK(sdpa({"2,3,4", "2,5,4", "3,5,6", "3,3,3,5"}).problem() ==
+          "value [3,5,6]: its batch dims [3] do not broadcast with [2]");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6", "3,3,3,5"}).problem() ==
+          "attention_mask [3,3,3,5]: its batch dims [3,3] do not broadcast with [2]");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6", "3,5", "2"}).problem() == "scale [2] must be a scalar or have 1 element");
+    CHECK(sdpa({"2,3", "2,5,4", "2,5,6"}).problem() == "query [2,3] has rank 2; it needs at least 3 ([..., L, E])");
+    CHECK(sdpa({"2,3,4", "2,5,3", "2,5,6"}).problem() == "key [2,5,3]: its dim 2 is 3, query's E is 4");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,6,6"}).problem() == "value [2,6,6]: its dim 1 is 6, key's S is 5");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6", "2,5"}).problem() == "attention_mask [2,5]: its dim 0 is 2, query's L is 3");
+    CHECK(sdpa({"2,3,4", "2,5,4", "2,5,6", "5"}).problem() ==
+          "attention_mask [5] has rank 1; it needs 0 or at least 2 ([..., L, S])");
+    CHECK(has_input_problem(sdpa({"2,3,4", "2,5,4"})));
 }

@@ -224,6 +224,88 @@ TEST_CASE("ops-d NonMaxSuppression-5/9: three outputs with bounded counts") {
           "Expected bf16, f16 or f32 as element type for the 'boxes' input, got i32");
 }
 
+TEST_CASE("type_prop NonMaxSuppression: the checks every version makes") {
+    for (const int v : {1, 3, 4, 5, 9}) {
+        INFO("NonMaxSuppression-" << v);
+        CHECK(nms(v, {}, {"1,2,3,4", "1,2,3"}, std::nullopt).problem() ==
+              "Expected a 3D tensor for the 'boxes' input, got [1,2,3,4]");
+        CHECK(nms(v, {}, {"1,2,3", "1,2"}, std::nullopt).problem() ==
+              "Expected a 3D tensor for the 'scores' input, got [1,2]");
+        CHECK(nms(v, {}, {"1,2,3", "2,2,3"}, std::nullopt).problem() ==
+              "the first dimension of 'boxes' [1,2,3] and 'scores' [2,2,3] must match");
+        CHECK(nms(v, {}, {"1,2,3", "1,2,3"}, std::nullopt).problem() ==
+              "'boxes' [1,2,3] and 'scores' [1,2,3] must match at the second and third dimension respectively");
+    }
+}
+
+TEST_CASE("type_prop NonMaxSuppression-1/3/4: a static count where the dims and the maximum say it") {
+    for (const int v : {1, 3, 4}) {
+        INFO("NonMaxSuppression-" << v);
+        CHECK(nms(v, {}, {"1,2,4", "1,2,2", "1", "", ""}, std::nullopt).problem() ==
+              "Expected a scalar for the 'max_output_boxes_per_class' input, got [1]");
+        CHECK(nms(v, {}, {"1,2,4", "1,2,2", "", "1", ""}, std::nullopt).problem() ==
+              "Expected a scalar for the 'iou_threshold' input, got [1]");
+        CHECK(nms(v, {}, {"1,2,4", "1,2,2", "", "", "1"}, std::nullopt).problem() ==
+              "Expected a scalar for the 'score_threshold' input, got [1]");
+        CHECK(nms(v, {}, {"1,2,4", "1,2,2", "", "", ""}, 0).str() == "[0,3]");
+        CHECK(nms(v, {}, {"1,6,4", "1,1,6", "", "", ""}, 3).str() == "[3,3]");
+        const auto r = nms(v, {}, {"1,1,4", "1,1,1", "", "", ""}, 3);
+        CHECK(r.str() == "[1,3]");
+        CHECK(r.outputs[0].type == i64);
+        CHECK(nms(v, {}, {"1..2,2..5,..4", "..2,1..2,..6", "", "", ""}, 3).str() == "[?,3]");
+        CHECK(nms(v, {}, {"1..2,2..5,..4", "...", "", "", ""}, 3).str() == "[?,3]");
+        CHECK(nms(v, {}, {"...", "...", "", "", ""}, 3).str() == "[?,3]");
+    }
+    auto r = nms(3, {{"output_type", "i32"}}, {"1,1,4", "1,1,1", "", "", ""}, 3);
+    CHECK(r.str() == "[1,3]");
+    CHECK(r.outputs[0].type == i32);
+    r = nms(4, {{"output_type", "i32"}}, {"2,7,4", "2,5,7", "", "", ""}, 3);
+    CHECK(r.str() == "[30,3]");
+    CHECK(r.outputs[0].type == i32);
+    // Version 4 needs the scores' rank: without it the count is unknown.
+    CHECK(nms(4, {}, {"2,7,4", "...", "", "", ""}, 3).str() == "[?,3]");
+}
+
+TEST_CASE("type_prop NonMaxSuppression-5/9: the count's upper bound from the dims' upper bounds") {
+    for (const int v : {5, 9}) {
+        INFO("NonMaxSuppression-" << v);
+        const std::string names[] = {"max_output_boxes_per_class", "iou_threshold", "score_threshold",
+                                     "soft_nms_sigma"};
+        for (size_t i = 2; i < 6; ++i) {
+            std::vector<std::string> shapes{"1,2,4", "1,2,2", "", "", "", ""};
+            shapes[i] = "2";
+            CHECK(nms(v, {}, shapes, std::nullopt).problem() ==
+                  "Expected a 0D or 1D tensor of one element for the '" + names[i - 2] + "' input, got [2]");
+        }
+        auto r = nms(v, {}, {"5,2,4", "5,3,2"}, std::nullopt);
+        REQUIRE(r.outputs.size() == 3);
+        CHECK(r.str(0) == "[?,3]");
+        CHECK(r.str(1) == "[?,3]");
+        CHECK(r.str(2) == "[1]");
+        CHECK(r.outputs[0].type == i64);
+        CHECK(r.outputs[1].type == f32);
+        CHECK(r.outputs[2].type == i64);
+        CHECK(nms(v, {}, {"2,7,4", "2,5,7", "", "", ""}, 3).str() == "[..30,3]");
+        CHECK(nms(v, {}, {"2,7,4", "2,5,7", "", "", ""}, 1000).str() == "[..70,3]");
+        r = nms(v, {}, {"2,7,4", "2,5,7", "", "", ""}, 0);
+        CHECK(r.str(0) == "[0,3]");
+        CHECK(r.str(1) == "[0,3]");
+        r = nms(v, {}, {"..2,..7,4", "..2,..5,1..7", "", "", ""}, 1000);
+        CHECK(r.str(0) == "[..70,3]");
+        CHECK(r.str(1) == "[..70,3]");
+        CHECK(nms(v, {}, {"2,?,4", "2,..5,1..7", "", "", ""}, 5).str() == "[?,3]");
+        r = nms(v, {{"output_type", "i32"}}, {"2,7,4", "2,5,7", "", "", ""}, 3);
+        CHECK(r.str() == "[..30,3]");
+        CHECK(r.outputs[0].type == i32);
+        CHECK(r.outputs[2].type == i32);
+        CHECK(nms(v, {}, {"...", "...", "", "", ""}, 3).str() == "[?,3]");
+        r = nms(v, {}, {"5,2,4", "5,3,2"}, std::nullopt, {ElementType::dynamic, ElementType::dynamic});
+        CHECK(r.str() == "[?,3]");
+        CHECK(r.outputs[1].type == f32);
+        CHECK(nms(v, {}, {"5,2,4", "...", "", "", ""}, 3).str() == "[?,3]");
+    }
+}
+
 namespace {
 OpRun proposal(int version, std::vector<std::string> shapes, Attrs attrs = {{"post_nms_topn", "200"}}) {
     OpCase c{"Proposal", version, std::move(attrs), {}, {}};

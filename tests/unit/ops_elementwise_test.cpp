@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -369,6 +370,45 @@ TEST_CASE("ops-a: MVN v0 and v6, NormalizeL2") {
     CHECK_FALSE(R("NormalizeL2", 0, {{"eps", "1e-6"}, {"eps_mode", "mul"}}, {In("1"), In("1", i64)}).ok());
 }
 
+TEST_CASE("type_prop NormalizeL2: axes in the data's rank") {
+    const Attrs add{{"eps", "1e-6"}, {"eps_mode", "add"}};
+    const auto normalize = [&add](const std::string& data, const std::string& axes_shape,
+                                  std::optional<std::vector<int64_t>> axes) {
+        std::map<size_t, TensorValue> values;
+        if (axes) {
+            TensorValue v;
+            for (const int64_t a : *axes) v.push_back({a, a});
+            values[1] = v;
+        }
+        return R("NormalizeL2", 0, add, {In(data), In(axes_shape, i32)}, values);
+    };
+    CHECK(normalize("1,2,3,4", "2", std::vector<int64_t>{1, 2}).str() == "[1,2,3,4]");
+    CHECK(normalize("2,?,3,4..6", "2", std::vector<int64_t>{1, 2}).str() == "[2,?,3,4..6]");
+    CHECK(normalize("1,2,3,4", "1", std::nullopt).ok());
+    CHECK(normalize("1,2,3,4", "1", std::vector<int64_t>{-1}).ok());
+    CHECK(normalize("1,2,3,4", "1,2", std::vector<int64_t>{1, 2}).problem() ==
+          "axes must be a scalar or 1D, it is [1,2]");
+    auto r = normalize("1,2,3,4", "2", std::vector<int64_t>{3, 4});
+    CHECK(r.problem() == "axes [3,4]: axis 4 is out of range [-4, 3] for data [1,2,3,4]");
+    CHECK(normalize("1,2,3,4", "1", std::vector<int64_t>{-5}).problem() ==
+          "axes [-5]: axis -5 is out of range [-4, 3] for data [1,2,3,4]");
+    CHECK(normalize("...", "2", std::vector<int64_t>{3, 4}).ok());
+    CHECK(normalize("1,2,3,4", "...", std::vector<int64_t>{7}).ok());
+}
+
+TEST_CASE("type_prop TopK-11: a stable sort needs sort value or index") {
+    const auto topk = [](const std::string& sort, const std::string& stable) {
+        return R("TopK", 11, {{"axis", "2"}, {"mode", "min"}, {"sort", sort}, {"stable", stable}},
+                 {In("2,3,4"), In("", ElementType::u32)}, {{1, TensorValue{{1, 1}}}});
+    };
+    auto r = topk("none", "true");
+    CHECK(r.problem() == "stable=true needs sort=value or sort=index, not none");
+    CHECK(r.problems[0].kind == OpProblem::Kind::attribute);
+    CHECK(topk("value", "true").str() == "[2,3,1]");
+    CHECK(topk("index", "true").str() == "[2,3,1]");
+    CHECK(topk("none", "false").str() == "[2,3,1]");
+}
+
 TEST_CASE("ops-a: Reduce ops with known axes") {
     const auto r = R("ReduceSum", 1, {}, {In("3,4,5"), In("1", i64)}, {{1, V({1})}});
     CHECK(r.str() == "[3,5]");
@@ -443,7 +483,7 @@ TEST_CASE("ops-a: TopK with known k") {
     auto with_i64 = attrs;
     with_i64.emplace_back("index_element_type", "i64");
     CHECK(R("TopK", 1, with_i64, {In("2,?,5"), In("", i32)}, {{1, V({4})}}).outputs[1].type == i64);
-    CHECK(R("TopK", 11, {{"axis", "-1"}, {"mode", "min"}, {"sort", "none"}, {"stable", "true"}},
+    CHECK(R("TopK", 11, {{"axis", "-1"}, {"mode", "min"}, {"sort", "index"}, {"stable", "true"}},
             {In("2,10,?"), In("", i64)}, {{1, V({7})}})
               .str() == "[2,10,7]");
     CHECK(R("TopK", 3, attrs, {In("..."), In("", i64)}).str() == "[...]");

@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "op_test_util.hpp"
@@ -475,14 +478,18 @@ TEST_CASE("ops-b1 Range: lengths, types, values") {
     CHECK(value_of(r) == "{10,8,6,4,2}");
     CHECK(range(4, 5, 5, 1, {{"output_type", "f32"}}).str() == "[0]");
     CHECK(range(4, 5, 1, 1, {{"output_type", "i64"}}).str() == "[0]");
+    // OpenVINO casts the count to uint32: a longer Range has no length it defines.
     r = range(4, 0, int64_t{1} << 62, 1, {{"output_type", "i64"}});
-    CHECK(r.str() == "[4611686018427387904]");
-    CHECK(value_of(r) == "<none>");
+    CHECK(r.str() == "[?]");
+    CHECK(r.unknown.has_value());
     r = range(0, 0, 5, 0);
     REQUIRE(!r.ok());
     CHECK(has(r.problem(), "'step' is 0"));
+    // Range-4 lets a zero step through, and then divides by it.
     r = range(4, 0, 10, 0, {{"output_type", "i32"}});
-    REQUIRE(!r.ok());
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[?]");
+    CHECK(has(r.unknown.value_or(""), "zero step"));
     r = range(0, INT64_MIN, INT64_MAX, 1);
     CHECK(r.str() == "[?]");
     CHECK(r.unknown.has_value());
@@ -494,6 +501,159 @@ TEST_CASE("ops-b1 Range: lengths, types, values") {
     r = run_op({"Range", 0, {}, {I64("2"), I64(""), I64("")}, {}});
     REQUIRE(!r.ok());
     CHECK(has(r.problem(), "'start' input [2] is not a scalar"));
+}
+
+namespace {
+
+using Attrs = std::vector<std::pair<std::string, std::string>>;
+
+constexpr auto i8 = ElementType::i8, i16 = ElementType::i16, i32 = ElementType::i32, i64 = ElementType::i64;
+constexpr auto u8 = ElementType::u8, u16 = ElementType::u16, u32 = ElementType::u32, u64 = ElementType::u64;
+constexpr auto bf16 = ElementType::bf16, f16 = ElementType::f16, f32 = ElementType::f32, f64 = ElementType::f64;
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+// A Range of three scalar inputs of type t, each known (a Const) unless nullopt: an integer type's values
+// come as integers, a floating-point type's as reals. Range-4's output_type is t unless given.
+OpRun range_of(int version, ElementType t, std::optional<double> start, std::optional<double> stop,
+               std::optional<double> step, std::optional<ElementType> output_type = std::nullopt) {
+    OpCase c{"Range", version, {}, {In("", t), In("", t), In("", t)}, {}};
+    if (version >= 4) c.attrs = {{"output_type", std::string(element_type_name(output_type.value_or(t)))}};
+    Reals reals;
+    const std::array<std::optional<double>, 3> known{start, stop, step};
+    for (size_t i = 0; i < 3; ++i) {
+        if (!known[i]) continue;
+        if (is_integer_type(t))
+            c.values[i] = V({static_cast<int64_t>(*known[i])});
+        else
+            reals[i] = {*known[i]};
+    }
+    return run_op(c, reals);
+}
+
+struct RangeCase {
+    double start, stop, step;
+    int64_t length;
+};
+
+// OpenVINO's RangeTest / RangeNumpyTest parameters, and the types each suite runs them on.
+constexpr RangeCase kRangeCases[] = {{0, 5, 1, 5},   {0, 22, 2, 11}, {1, 23, 2, 11},
+                                     {1, 22, 2, 11}, {0, 0, 1, 0},   {1, 0, 2, 0}};
+constexpr RangeCase kRangeNegativeCases[] = {
+    {2, 0, -2, 1}, {2, 0, -1, 2}, {-19, 19, 1, 38}, {-19, 19, 3, 13}, {20, -19, 1, 0}};
+constexpr RangeCase kRangeFloatingCases[] = {{0, 1, 0.25, 4}, {-1, 1, 0.25, 8}, {-1, 0.875, 0.25, 8}};
+constexpr ElementType kAllTypes[] = {i8, i16, i32, i64, u8, u16, u32, u64, bf16, f16, f32, f64};
+constexpr ElementType kSignedTypes[] = {i8, i16, i32, i64, bf16, f16, f32, f64};
+constexpr ElementType kFloatTypes[] = {bf16, f16, f32, f64};
+
+template <size_t N, size_t M>
+void check_range_suite(int version, const RangeCase (&cases)[N], const ElementType (&types)[M]) {
+    for (const ElementType t : types)
+        for (const RangeCase& c : cases) {
+            INFO("Range-" << version << " " << element_type_name(t) << " (" << c.start << ", " << c.stop << ", "
+                          << c.step << ")");
+            const OpRun r = range_of(version, t, c.start, c.stop, c.step);
+            REQUIRE(r.ok());
+            CHECK(r.str() == "[" + std::to_string(c.length) + "]");
+            CHECK(r.outputs[0].type == t);
+            CHECK_FALSE(r.unknown);
+        }
+}
+
+}  // namespace
+
+TEST_CASE("type_prop Range-0 and Range-4: the typed suites (integer and floating-point bounds)") {
+    for (const int version : {0, 4}) {
+        check_range_suite(version, kRangeCases, kAllTypes);
+        check_range_suite(version, kRangeNegativeCases, kSignedTypes);
+        check_range_suite(version, kRangeFloatingCases, kFloatTypes);
+    }
+}
+
+TEST_CASE("type_prop Range-0: unknown bounds, element types, zero and non-finite bounds") {
+    auto r = run_op({"Range", 0, {}, {In("", i32), In("", i32), In("", i32)}, {}});
+    CHECK(r.str() == "[?]");
+    CHECK(r.outputs[0].type == i32);
+    r = run_op({"Range", 0, {}, {In("", i32), In("", std::nullopt), In("", i32)}, {}});
+    CHECK(r.str() == "[?]");
+    CHECK(r.outputs[0].type == i32);
+    r = run_op({"Range", 0, {}, {In("", ElementType::dynamic), In("", std::nullopt), In("", i32)}, {}});
+    CHECK(r.outputs[0].type == i32);
+    r = run_op({"Range", 0, {}, {In("", std::nullopt), In("", std::nullopt), In("", std::nullopt)}, {}});
+    CHECK(r.str() == "[?]");
+    CHECK_FALSE(r.outputs[0].type);
+    r = run_op({"Range", 0, {}, {In("", std::nullopt), In("", f32), In("", std::nullopt)}, {}});
+    CHECK(r.outputs[0].type == f32);
+    r = run_op({"Range", 0, {}, {In("", std::nullopt), In("", ElementType::boolean), In("", std::nullopt)}, {}});
+    CHECK(has(r.problem(), "boolean"));
+
+    r = range_of(0, i32, 3, std::nullopt, 2);
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[?]");
+    CHECK(range_of(0, i32, 3, std::nullopt, 0).problem() == "'step' is 0");
+    CHECK(range_of(0, i32, 3, 5, 0).problem() == "'step' is 0");
+    CHECK(range_of(0, f32, 3, 5, 0).problem() == "'step' is 0");
+    CHECK(range_of(0, f32, kInfinity, std::nullopt, 1).problem() == "'start' is inf: it cannot be nan or infinite");
+    CHECK(range_of(0, f32, -kInfinity, std::nullopt, 1).problem() == "'start' is -inf: it cannot be nan or infinite");
+    CHECK(has(range_of(0, f32, kNan, std::nullopt, 1).problem(), "'start' is nan"));
+    CHECK(has(range_of(0, f32, std::nullopt, kInfinity, 1).problem(), "'stop' is inf"));
+    CHECK(has(range_of(0, f32, std::nullopt, -kInfinity, 1).problem(), "'stop' is -inf"));
+    CHECK(has(range_of(0, f32, std::nullopt, kNan, 1).problem(), "'stop' is nan"));
+    CHECK(has(range_of(0, f32, 3, std::nullopt, kInfinity).problem(), "'step' is inf"));
+    CHECK(has(range_of(0, f32, 3, std::nullopt, -kInfinity).problem(), "'step' is -inf"));
+    CHECK(has(range_of(0, f32, 3, std::nullopt, kNan).problem(), "'step' is nan"));
+}
+
+TEST_CASE("type_prop Range-4: output_type casts the bounds; element types, shapes and non-finite bounds") {
+    CHECK(range_of(4, i32, 0, 500, 5).str() == "[100]");
+    CHECK(range_of(4, i32, 0, std::nullopt, 5).str() == "[?]");
+    // f32 bounds, i32 output: truncated to 0, 10 and 1 before the count.
+    auto r = range_of(4, f32, 0.9, 10.3, 1.7, i32);
+    CHECK(r.str() == "[10]");
+    CHECK(value_of(r) == "{0,1,2,3,4,5,6,7,8,9}");
+    CHECK(range_of(4, f32, 0.9, 10.3, 1.7).str() == "[6]");
+    CHECK(range_of(4, f32, 0, 1, 0.5, i32).unknown.has_value());  // the step truncates to 0
+    CHECK(range_of(4, f32, 5, 1, 1).str() == "[0]");
+    CHECK(range_of(4, f32, 1, 5, -1).str() == "[0]");
+
+    const Attrs to_i32{{"output_type", "i32"}};
+    CHECK(has(run_op({"Range", 4, to_i32, {In("", ElementType::boolean), In("", i32), In("", i32)}, {}}).problem(),
+              "'start' input is boolean"));
+    CHECK(has(
+        run_op({"Range", 4, to_i32, {In("", std::nullopt), In("", ElementType::boolean), In("", i32)}, {}}).problem(),
+        "'stop' input is boolean"));
+    CHECK(has(
+        run_op({"Range", 4, to_i32, {In("", i32), In("", std::nullopt), In("", ElementType::boolean)}, {}}).problem(),
+        "'step' input is boolean"));
+    r = run_op({"Range", 4, {{"output_type", "boolean"}}, {In("1", f16), In("", f16), In("", f16)}, {}});
+    REQUIRE(!r.ok());
+    CHECK(r.problems[0].kind == OpProblem::Kind::attribute);
+    const Attrs to_f32{{"output_type", "f32"}};
+    CHECK(run_op({"Range", 4, to_f32, {In("1"), In(""), In("")}, {}}).problem() == "'start' input [1] is not a scalar");
+    CHECK(run_op({"Range", 4, to_f32, {In(""), In("?"), In("")}, {}}).problem() == "'stop' input [?] is not a scalar");
+    CHECK(run_op({"Range", 4, to_f32, {In(""), In(""), In("?,?")}, {}}).problem() ==
+          "'step' input [?,?] is not a scalar");
+
+    CHECK(has(range_of(4, f32, kInfinity, std::nullopt, 1).problem(), "'start' is inf"));
+    CHECK(has(range_of(4, f32, std::nullopt, kInfinity, 1).problem(), "'stop' is inf"));
+    CHECK(has(range_of(4, f32, 3, std::nullopt, kInfinity).problem(), "'step' is inf"));
+    CHECK(has(range_of(4, f32, -kInfinity, std::nullopt, 1).problem(), "'start' is -inf"));
+    CHECK(has(range_of(4, f32, std::nullopt, -kInfinity, 1).problem(), "'stop' is -inf"));
+    CHECK(has(range_of(4, f32, 3, std::nullopt, -kInfinity).problem(), "'step' is -inf"));
+    CHECK(has(range_of(4, f32, kNan, std::nullopt, 1).problem(), "'start' is nan"));
+    CHECK(has(range_of(4, f32, std::nullopt, kNan, 1).problem(), "'stop' is nan"));
+    CHECK(has(range_of(4, f32, 1, std::nullopt, kNan).problem(), "'step' is nan"));
+}
+
+TEST_CASE("type_prop Range: Range(0, n, 1) of an unknown n takes n's symbol") {
+    TensorValue n{{0, kU}};
+    n[0].symbol = 7;
+    auto r = run_op({"Range", 0, {}, {I64(""), I64(""), I64("")}, {{0, V({0})}, {1, n}, {2, V({1})}}});
+    CHECK(r.str() == "[?]");
+    CHECK(r.shape().dims[0].symbol() == 7);
+    r = run_op({"Range", 0, {}, {I64(""), I64(""), I64("")}, {{0, V({1})}, {1, n}, {2, V({1})}}});
+    CHECK(r.shape().dims[0].symbol() == 0);
 }
 
 // ---------------------------------------------------------------------------------------------- Broadcast, Tile
@@ -580,6 +740,25 @@ TEST_CASE("ops-b1 Broadcast: unknown and bounded targets, values") {
                 {{0, V({1, 2})}, {1, V({2, 3})}, {2, V({0})}}});
     CHECK(r.str() == "[2,3]");
     CHECK(value_of(r) == "<none>");
+}
+
+TEST_CASE("type_prop Broadcast-1/3 explicit: axes_mapping of an integer type") {
+    const Attrs explicit_mode{{"mode", "explicit"}};
+    for (const int v : {1, 3}) {
+        INFO("Broadcast-" << v);
+        auto r = run_op({"Broadcast", v, explicit_mode, {In("2,4"), I64("1"), In("2", f32)}, {}});
+        CHECK(r.problem() == "axes_mapping is f32; it must be an integer type");
+        CHECK(r.problems[0].kind == OpProblem::Kind::input);
+        CHECK(run_op({"Broadcast", v, explicit_mode, {In("2,4"), In("1", f32), I64("2")}, {}}).problem() ==
+              "the target shape input is f32; it must be an integer type");
+        r = run_op(
+            {"Broadcast", v, explicit_mode, {In("16"), I64("3"), In("1", i32)}, {{1, V({2, 16, 50})}, {2, V({1})}}});
+        REQUIRE(r.ok());
+        CHECK(r.str() == "[2,16,50]");
+    }
+    // Numpy Broadcast-1 does not read a third input.
+    CHECK(run_op({"Broadcast", 1, {{"mode", "numpy"}}, {In("3,1"), I64("2"), In("", f32)}, {{1, V({3, 4})}}}).str() ==
+          "[3,4]");
 }
 
 TEST_CASE("ops-b1 Tile: repeats pad either side; unknown repeats") {

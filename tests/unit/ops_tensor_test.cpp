@@ -177,7 +177,7 @@ TEST_CASE("ops-b2 StridedSlice values and invalid") {
     CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{224, 224, 3, 1});
     // A 2-D value sliced on its second axis (new axis in front).
     r = strided("2,3", {{0, V({1, 2, 3, 4, 5, 6})}, {1, V({0, 0, 1})}, {2, V({0, 0, 3})}, {3, V({1, 1, 2})}},
-                {{"begin_mask", "0,1,0"}, {"end_mask", "0,1,0"}, {"new_axis_mask", "1"}});
+                {{"begin_mask", "0,1,0"}, {"end_mask", "0,1,0"}, {"new_axis_mask", "1,0,0"}});
     CHECK(r.str() == "[1,2,1]");
     CHECK(exact(r.outputs[0].value) == std::vector<int64_t>{2, 5});
     // Bounds of a ShapeOf of dynamic dims pass through.
@@ -195,7 +195,7 @@ TEST_CASE("ops-b2 StridedSlice values and invalid") {
     CHECK(strided("4", {{1, V({0})}, {2, V({1})}, {3, V({0})}}, {{"begin_mask", "0"}, {"end_mask", "0"}}).problem() ==
           "strides[0] is 0: strides must be non-zero");
     CHECK(strided("4", {{1, V({0})}, {2, V({1})}, {3, V({1})}},
-                  {{"begin_mask", "0"}, {"end_mask", "0"}, {"ellipsis_mask", "1,1"}})
+                  {{"begin_mask", "0,0"}, {"end_mask", "0,0"}, {"ellipsis_mask", "1,1"}})
               .problem() == "ellipsis_mask [1,1] sets more than one ellipsis");
     CHECK(strided("4", {{1, V({0, 0})}, {2, V({1, 1})}, {3, V({1, 1})}}, {{"begin_mask", "0"}, {"end_mask", "0"}})
               .problem() == "data rank 1 plus 0 new axes is less than the 2 begin/end values");
@@ -471,4 +471,573 @@ TEST_CASE("ops-b2 bounds and dynamic inputs") {
     r = run_op({"Interpolate", 11, {{"mode", "nearest"}, {"shape_calculation_mode", "sizes"}},
                 {In("1,3,?,?"), In("2", i64), In("2", i64)}, {{1, TensorValue{{1, 8}, {0, ValueBounds::kUnbounded}}}, {2, V({2, 3})}}});
     CHECK(r.str() == "[1,3,1..8,?]");
+}
+
+// ---------------------------------------------------------------------------------------------- type_prop cases
+
+namespace {
+
+using Attrs = std::vector<std::pair<std::string, std::string>>;
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kI32Max = std::numeric_limits<int32_t>::max();
+constexpr int64_t kI32Min = std::numeric_limits<int32_t>::min();
+constexpr int64_t kU = ValueBounds::kUnbounded;
+
+TensorValue values_of(const std::vector<int64_t>& v) {
+    TensorValue out;
+    for (const int64_t x : v) out.push_back({x, x});
+    return out;
+}
+
+// A value ShapeOf gives of a 1-D shape [dim], minus `offset`: OpenVINO's start_stop_as_interval inputs.
+TensorValue shape_of_minus(const std::string& dim, int64_t offset) {
+    const Dim d = S(dim).dims.at(0);
+    return TensorValue{{d.min() - offset, d.has_upper_bound() ? d.max() - offset : kU}};
+}
+
+// Slice-8 of Const start/stop/step (and axes) of element type t.
+OpRun slice_of(const Shape& data, const std::vector<int64_t>& start, const std::vector<int64_t>& stop,
+               const std::vector<int64_t>& step, std::optional<std::vector<int64_t>> axes = std::nullopt,
+               ElementType t = i32) {
+    const std::string n = std::to_string(start.size());
+    OpCase c{"Slice",
+             8,
+             {},
+             {OpInput{data, t}, In(n, t), In(n, t), In(n, t)},
+             {{1, values_of(start)}, {2, values_of(stop)}, {3, values_of(step)}}};
+    if (axes) {
+        c.inputs.push_back(In(std::to_string(axes->size()), t));
+        c.values[4] = values_of(*axes);
+    }
+    return run_op(c);
+}
+OpRun slice_of(const std::string& data, const std::vector<int64_t>& start, const std::vector<int64_t>& stop,
+               const std::vector<int64_t>& step, std::optional<std::vector<int64_t>> axes = std::nullopt,
+               ElementType t = i32) {
+    return slice_of(S(data), start, stop, step, std::move(axes), t);
+}
+
+std::vector<int64_t> iota(size_t n) {
+    std::vector<int64_t> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<int64_t>(i);
+    return v;
+}
+
+// A shape whose dim i has the symbol 100 + i.
+Shape with_symbols(const std::string& text) {
+    Shape s = S(text);
+    for (size_t i = 0; i < s.rank(); ++i) s.dims[i] = s.dims[i].with_symbol(static_cast<uint32_t>(100 + i));
+    return s;
+}
+
+std::vector<uint32_t> symbols_of(const Shape& s) {
+    std::vector<uint32_t> out;
+    for (const Dim& d : s.dims) out.push_back(d.symbol());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("type_prop Slice-8: Const start, stop, step and axes") {
+    const std::vector<int64_t> start{1, 1, -20, 9, 9, 9, 9, 20}, stop{8, 8, 20, -11, 0, -10, -11, -20},
+        step{1, 2, 1, -1, -1, -1, -2, -1};
+    CHECK(slice_of("10,10,10,10,10,10,10,10", start, stop, step, iota(8)).str() == "[7,4,10,10,9,9,5,10]");
+    CHECK(slice_of("10,10,10,10,10,10,10,10", start, stop, step).str() == "[7,4,10,10,9,9,5,10]");
+    CHECK(slice_of("10,10,10,10,10,10,10,10", start, stop, step, std::vector<int64_t>{2, 0, 3, 7, 1, 5, 6, 4}).str() ==
+          "[4,9,7,10,10,9,5,10]");
+    CHECK(slice_of("5,5,5,5,9,9", {0, 0, 0, 0, 0, 0}, {5, 5, 5, 5, 9, 9}, {2, 3, 4, 5, 2, 3}).str() == "[3,2,2,1,5,3]");
+    CHECK(slice_of("5,5,5,5,9,9", {5, 5, 5, 5, 9, 9}, {0, 0, 0, 0, 0, 0}, {-2, -3, -4, -5, -2, -3}).str() ==
+          "[2,2,1,1,4,3]");
+    CHECK(slice_of("5,5,5,5,9,9", {0, 0, 0, 5, 0, 10}, {5, 5, 5, 5, 9, 9}, {2, -3, 1, 5, 2, 1}).str() ==
+          "[3,0,5,0,5,0]");
+    CHECK(slice_of("1..5,10..20,20..30,16,30..40", {0, 2, 10, 0, 35}, {1, 8, 25, 16, 40}, {1, 1, 1, 1, 1}, iota(5))
+              .str() == "[1,6,10..15,16,..5]");
+    CHECK(slice_of("...", start, stop, step, iota(8)).str() == "[...]");
+    const auto r = slice_of(with_symbols("10,10,10,10,10,20,20..30,30,2..5,?"), {1, 1, -20, 9, 10, 9},
+                            {8, 8, 20, -11, 25, 0}, {1, 2, 1, -1, 1, -1}, std::vector<int64_t>{1, 0, 2, 3, 6, 4});
+    CHECK(r.str() == "[4,7,10,10,9,20,10..15,30,2..5,?]");
+    CHECK(symbols_of(r.shape()) == std::vector<uint32_t>{0, 0, 102, 103, 0, 105, 0, 107, 108, 109});
+    CHECK(slice_of("10,11,12,2", {0, 0, 0, 0}, {1, 5, 20, 20}, {1, 1, 1, 1}, std::nullopt, i64).str() == "[1,5,12,2]");
+}
+
+TEST_CASE("type_prop Slice-8: i32 and i64 limits slice to the ends of dynamic dims") {
+    CHECK(slice_of("10,10..20,10..20,10..20,10..20,10..20,30..40,..50,?",
+                   {2, 2, kI32Min, kI32Min, kI32Min, kI32Min, kI32Min, 0, 0},
+                   {10, kI32Max, 5, 10, 15, 25, kI32Max, 50, kI32Max}, std::vector<int64_t>(9, 1), iota(9))
+              .str() == "[8,8..18,5,10,10..15,10..20,30..40,..50,?]");
+    const std::vector<int64_t> rev_start{9,       kI32Max, kI32Max, kI32Max, kI32Max, kI32Max, kI32Max,
+                                         kI32Max, 20,      20,      20,      20,      kI32Max};
+    const std::vector<int64_t> rev_stop{1, 1, 4, 10, 10, 15, 25, kI32Min, -21, kI32Min, kI32Min, kI32Min, kI32Min};
+    const std::string rev_data = "10,10..20,10..20,10..20,11..20,10..20,10..20,30..40,20,20,..20,?,?";
+    CHECK(slice_of(rev_data, rev_start, rev_stop, std::vector<int64_t>(13, -1), iota(13)).str() ==
+          "[8,8..18,5..15,..9,..9,..4,0,30..40,20,20,..20,..21,?]");
+    std::vector<int64_t> rev_start64 = rev_start, rev_stop64 = rev_stop;
+    for (int64_t& v : rev_start64) v = v == kI32Max ? kMax : v;
+    for (int64_t& v : rev_stop64) v = v == kI32Min ? kMin : v;
+    std::vector<int64_t> steps64(13, -1);
+    steps64[1] = -2;
+    CHECK(slice_of(rev_data, rev_start64, rev_stop64, steps64, iota(13), i64).str() ==
+          "[8,4..9,5..15,..9,..9,..4,0,30..40,20,20,..20,..21,?]");
+    CHECK(slice_of("?,?,?,?", {2, 10, 35, kI32Min}, {8, 25, 40, -3}, {1, 1, 1, 1}, iota(4)).str() ==
+          "[..6,..15,..5,?]");
+    CHECK(slice_of("?,?,?", {-8, -25, -40}, {-2, -10, -35}, {1, 1, 1}, iota(3)).str() == "[..6,..15,..5]");
+    CHECK(slice_of("?,?,?", {8, 25, 40}, {2, 10, 35}, {-1, -1, -1}, iota(3)).str() == "[..6,..15,..5]");
+    CHECK(slice_of("?,?,?", {-2, -10, -35}, {-8, -25, -40}, {-1, -1, -1}, iota(3)).str() == "[..6,..15,..5]");
+    CHECK(slice_of("?,?,?,?,?,?", {5, 5, 5, -10, kI32Max, kI32Max}, {-10, -10, kI32Min, 5, 5, kI32Min},
+                   {-1, -2, -1, -1, -1, -1}, iota(6))
+              .str() == "[..6,..3,..6,?,?,?]");
+    CHECK(slice_of("..2000,?,4", {0, 0, 0}, {kI32Max, kI32Max, kI32Max}, {1, 1, 1}, iota(3)).str() == "[..2000,?,4]");
+    CHECK(slice_of("..2000,?,4", {0, 0, 0}, {kMax, kMax, kMax}, {1, 1, 1}, iota(3), i64).str() == "[..2000,?,4]");
+    CHECK(slice_of("..2000,?,4", {1}, {kI32Max}, {1}, std::vector<int64_t>{1}).str() == "[..2000,?,4]");
+    CHECK(slice_of("..2000,?,4", {1}, {kMax}, {1}, std::vector<int64_t>{1}, i64).str() == "[..2000,?,4]");
+    CHECK(slice_of("?,?,?", {kMax, kMax, kMax}, {kMin, kMin, kMin}, {-1, -1, -1}, iota(3), i64).str() == "[?,?,?]");
+    CHECK(slice_of("?,?,?", {kMin, kMin, kMin}, {kMax, kMax, kMax}, {1, 1, 1}, iota(3), i64).str() == "[?,?,?]");
+    const std::string i32_max_dims = "?,?,.." + std::to_string(kI32Max) + ",.." + std::to_string(kI32Max);
+    const std::string expected = "[" + i32_max_dims + "]";
+    CHECK(slice_of(i32_max_dims, {kI32Min, kI32Min, kI32Min, kI32Min}, {kI32Max, kI32Max, kI32Max, kI32Max},
+                   {1, 1, 1, 1}, iota(4))
+              .str() == expected);
+    CHECK(slice_of(i32_max_dims, {kI32Max, kI32Max, kI32Max, kI32Max}, {kI32Min, kI32Min, kI32Min, kI32Min},
+                   {-1, -1, -1, -1}, iota(4))
+              .str() == expected);
+    CHECK(slice_of("?", {0}, {-2}, {1}, std::vector<int64_t>{0}).str() == "[?]");
+    CHECK(slice_of("20..", {-7}, {kI32Max}, {1}, std::vector<int64_t>{0}).str() == "[7]");
+    CHECK(slice_of("1,256,?", {-7}, {kMax}, {1}, std::vector<int64_t>{2}, i64).str() == "[1,256,..7]");
+    // An i64 INT32_MAX is a number like any other.
+    CHECK(slice_of("?", {0}, {kI32Max}, {1}, std::vector<int64_t>{0}, i64).str() ==
+          "[.." + std::to_string(kI32Max) + "]");
+}
+
+TEST_CASE("type_prop Slice-8: start, stop and step of unknown values but known length") {
+    const std::string data = "..10,1..10,10,3..5,?,100..,..8,4..8,16";
+    const auto unknown = [](const Shape& d, const std::string& n, bool axes) {
+        OpCase c{"Slice", 8, {}, {OpInput{d, i32}, In(n, i32), In(n, i32), In(n, i32)}, {}};
+        if (axes) {
+            c.inputs.push_back(In(n, i32));
+            c.values[4] = values_of(iota(static_cast<size_t>(std::stoi(n))));
+        }
+        return run_op(c);
+    };
+    // Without axes, the first seven dims are sliced; the last two, beyond start's length, stay.
+    auto r = unknown(with_symbols(data), "7", false);
+    CHECK(r.str() == "[..10,..10,..10,..5,?,?,..8,4..8,16]");
+    CHECK(r.unknown.has_value());
+    CHECK(symbols_of(r.shape()) == std::vector<uint32_t>{100, 0, 0, 0, 0, 0, 106, 107, 108});
+    CHECK(unknown(S(data), "7", true).str() == "[..10,..10,..10,..5,?,?,..8,4..8,16]");
+    auto mixed = [](std::vector<int64_t> axes) {
+        return run_op({"Slice",
+                       8,
+                       {},
+                       {In("5..10,2,7,..4", i32), In("3", i32), In("3", i32), In("3", i32), In("3", i32)},
+                       {{4, values_of(axes)}}});
+    };
+    CHECK(mixed({0, 3, 1}).str() == "[..10,..2,7,..4]");
+    CHECK(mixed({-4, -1, -3}).str() == "[..10,..2,7,..4]");
+    // Unknown axes: any dim may be sliced.
+    r = run_op({"Slice", 8, {}, {In("5,10,15", i64), In("?", i64), In("1", i64), In("1", i64), In("1", i64)}, {}});
+    CHECK(r.str() == "[..5,..10,..15]");
+    r = run_op({"Slice", 8, {}, {In("..."), In("...", i32), In("...", i32), In("...", i32), In("...", i32)}, {}});
+    CHECK(r.str() == "[...]");
+}
+
+TEST_CASE("type_prop Slice-8: start and stop bounded by ShapeOf") {
+    const auto bounded = [](TensorValue start, TensorValue stop) {
+        return run_op({"Slice",
+                       8,
+                       {},
+                       {In("1,10", i64), In("2", i64), In("2", i64), In("2", i64)},
+                       {{1, std::move(start)}, {2, std::move(stop)}, {3, V({1, 1})}}});
+    };
+    CHECK(bounded(V({0, 0}), TensorValue{{1, 1}, {5, 7}}).str() == "[1,5..7]");
+    CHECK(bounded(TensorValue{{0, 0}, {3, 5}}, V({1, 7})).str() == "[1,2..4]");
+    CHECK(bounded(TensorValue{{0, 0}, {3, 5}}, TensorValue{{2, 2}, {6, 7}}).str() == "[1,1..4]");
+    // A Slice of a ShapeOf keeps the dim's symbol in its value.
+    TensorValue shape{{3, 7}, {4, 4}};
+    shape[0].symbol = 9;
+    const auto r = run_op({"Slice",
+                           8,
+                           {},
+                           {In("2", i64), In("1", i64), In("1", i64), In("1", i64)},
+                           {{0, shape}, {1, V({0})}, {2, V({1})}, {3, V({1})}}});
+    REQUIRE(r.outputs.at(0).value);
+    CHECK(r.outputs[0].value->at(0).lo == 3);
+    CHECK(r.outputs[0].value->at(0).hi == 7);
+    CHECK(r.outputs[0].value->at(0).symbol == 9);
+}
+
+TEST_CASE("type_prop Slice-8: start_stop_as_interval") {
+    struct Case {
+        const char *data, *start, *stop;
+        int64_t start_offset, stop_offset, step;
+        const char* out;
+    };
+    const Case cases[] = {
+        {"1024", "0..20", "10..20", 0, 0, 1, "[..20]"},
+        {"?", "0..20", "10..20", 10, 0, 1, "[..20]"},
+        {"1024", "..10", "..5", 0, 10, 1, "[1004..1019]"},
+        {"120..1024", "..10", "..5", 0, 10, 1, "[100..1019]"},
+        {"1024", "..1030", "..2000", 1025, 10, 1, "[..1024]"},
+        {"1024", "1..12", "..18", 10, 0, 2, "[..9]"},
+        {"1024", "10..20", "..20", 0, 10, 2, "[..507]"},
+        {"100..1024", "10..20", "..20", 0, 10, 2, "[..507]"},
+        {"1024", "10", "30", 0, 0, 2, "[10]"},
+        {"20..1024", "10..15", "30..40", 0, 0, 2, "[3..15]"},
+        {"1024", "..20", "10..20", 10, 0, -1, "[..1013]"},
+        {"?", "..20", "10..20", 10, 0, -1, "[?]"},
+        {"1024", "30", "10", 35, 40, -1, "[25]"},
+        {"1024", "..2000", "..1030", 10, 1026, -1, "[..1024]"},
+        {"1024", "30", "10", 0, 0, -2, "[10]"},
+        {"1024", "20..30", "10", 0, 0, -2, "[5..10]"},
+        {"1024", "20..30", "10", 40, 0, -2, "[497..502]"},
+        {"1024", "20..30", "10..15", 0, 0, -2, "[3..10]"},
+        {"10..1024", "20..30", "10..15", 0, 0, -2, "[..10]"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.data << " start " << c.start << "-" << c.start_offset << " stop " << c.stop << "-" << c.stop_offset
+                    << " step " << c.step);
+        const auto r = run_op({"Slice",
+                               8,
+                               {},
+                               {In(c.data), In("1", i64), In("1", i64), In("1", i64)},
+                               {{1, shape_of_minus(c.start, c.start_offset)},
+                                {2, shape_of_minus(c.stop, c.stop_offset)},
+                                {3, V({c.step})}}});
+        CHECK(r.str() == c.out);
+    }
+}
+
+TEST_CASE("type_prop Slice-8: rejected inputs") {
+    const std::vector<int64_t> start{1, 1, -20, 9, 9, 9, 9, 20}, stop{8, 8, 20, -11, 0, -10, -11, -20},
+        step{1, 2, 1, -1, -1, -1, -2, -1};
+    const std::string data8 = "10,10,10,10,10,10,10,10";
+    CHECK(slice_of(data8, start, stop, step, std::vector<int64_t>{2, 0, -20, 7, 1, 20, 6, 4}).problem() ==
+          "axes: axis -20 is out of range [-8, 7] for data rank 8");
+    CHECK(slice_of(data8, start, stop, step, std::vector<int64_t>{2, 0, 9, 7, 1, 20, 6, 4}).problem() ==
+          "axes: axis 9 is out of range [-8, 7] for data rank 8");
+    CHECK(run_op({"Slice",
+                  8,
+                  {},
+                  {In(data8, i32), In("2", i32), In("2", i32), In("2", i32), In("2", i32)},
+                  {{4, V({-15, 7})}}})
+              .problem() == "axes: axis -15 is out of range [-8, 7] for data rank 8");
+    std::vector<int64_t> zero_step = step;
+    zero_step[2] = 0;
+    CHECK(slice_of(data8, start, stop, zero_step).problem() == "step[2] is 0: steps must be non-zero");
+    CHECK(
+        slice_of("100,100,100,100", {2, 10, 35, 10}, {8, 25, 40, 20}, {1, 1, 1, 100}, std::vector<int64_t>{2, 1, 2, 3})
+            .problem() == "axes [2,1,2,3] are not unique");
+    CHECK(!slice_of("100,100,100", {2, 10, 35}, {8, 25, 40}, {1, 0, 1}, std::vector<int64_t>{1, 2, 3}).ok());
+    CHECK(
+        !slice_of("100,100,100,100", {2, 10, 35, 10}, {8, 25, 40, 20}, {1, 1, 1, 100}, iota(4), ElementType::f32).ok());
+
+    const auto with = [](size_t wrong, const std::string& shape, std::optional<ElementType> type) {
+        std::vector<OpInput> in{In("100,100,100,100", i32), In("3", i32), In("3", i32), In("3", i32), In("3", i32)};
+        in[wrong] = In(shape, type);
+        return run_op({"Slice", 8, {}, in, {}});
+    };
+    CHECK(with(1, "", i32).problem() == "start input must be 1D (has rank 0)");
+    CHECK(with(2, "", i32).problem() == "stop input must be 1D (has rank 0)");
+    CHECK(with(3, "", i32).problem() == "step input must be 1D (has rank 0)");
+    CHECK(with(4, "", i32).problem() == "axes input must be 1D (has rank 0)");
+    CHECK(with(0, "", i32).problem() == "data is a scalar: Slice needs a rank of at least 1");
+    CHECK(with(1, "2", i32).problem() == "start [2], stop [3] and step [3] shapes are not compatible");
+    CHECK(with(2, "2", i32).problem() == "start [3], stop [2] and step [3] shapes are not compatible");
+    CHECK(with(3, "2", i32).problem() == "start [3], stop [3] and step [2] shapes are not compatible");
+    CHECK(with(4, "2", i32).problem() == "axes shape [2] is not compatible with start shape [3]");
+    CHECK(with(1, "5", i32).problem() == "start has 5 values, more than data rank 4");
+    CHECK(with(4, "5", i32).problem() == "axes has 5 values, more than data rank 4");
+    for (const auto bad : {ElementType::f32, ElementType::boolean})
+        for (size_t i = 1; i <= 4; ++i) CHECK_FALSE(with(i, "3", bad).ok());
+}
+
+namespace {
+
+// StridedSlice-1 of Const begin, end and strides (i64).
+OpRun strided_of(const Shape& data, const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
+                 const std::vector<int64_t>& strides, Attrs masks) {
+    const std::string n = std::to_string(begin.size());
+    return run_op({"StridedSlice",
+                   1,
+                   std::move(masks),
+                   {OpInput{data, ElementType::f32}, In(n, i64), In(n, i64), In(n, i64)},
+                   {{1, values_of(begin)}, {2, values_of(end)}, {3, values_of(strides)}}});
+}
+OpRun strided_of(const std::string& data, const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
+                 const std::vector<int64_t>& strides, Attrs masks) {
+    return strided_of(S(data), begin, end, strides, std::move(masks));
+}
+
+std::string mask_of(size_t n, int bit) {
+    std::string s;
+    for (size_t i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(bit);
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("type_prop StridedSlice-1: begin and end masks, strides, out-of-bounds values") {
+    const std::vector<int64_t> begin{0, 2, 4, 10, -1, -2, -4, -10}, end{1, 3, 4, 5, -1, -3, -4, -5};
+    const std::vector<int64_t> ones(8, 1), back(8, -1);
+    const Attrs begin_masked{{"begin_mask", mask_of(8, 1)}, {"end_mask", mask_of(8, 0)}};
+    const Attrs end_masked{{"begin_mask", mask_of(8, 0)}, {"end_mask", mask_of(8, 1)}};
+    std::vector<int64_t> begin_pos = begin;
+    begin_pos[7] = 10;
+    auto r = strided_of(with_symbols("4,4,4,4,4,4,4,4"), begin_pos, end, ones, begin_masked);
+    CHECK(r.str() == "[1,3,4,4,3,1,0,0]");
+    CHECK(symbols_of(r.shape()) == std::vector<uint32_t>{0, 0, 102, 103, 0, 0, 0, 0});
+    r = strided_of(with_symbols("4,4,4,4,4,4,4,4"), begin, end, back, begin_masked);
+    CHECK(r.str() == "[2,0,0,0,0,2,3,4]");
+    CHECK(symbols_of(r.shape()) == std::vector<uint32_t>{0, 0, 0, 0, 0, 0, 0, 107});
+    r = strided_of(with_symbols("4,4,4,4,4,4,4,4"), begin, end, ones, end_masked);
+    CHECK(r.str() == "[4,2,0,0,1,2,4,4]");
+    CHECK(symbols_of(r.shape()) == std::vector<uint32_t>{100, 0, 0, 0, 0, 0, 106, 107});
+    CHECK(strided_of("4,4,4,4,4,4,4,4", begin, end, back, end_masked).str() == "[1,3,4,4,4,3,1,1]");
+    const Attrs all_masked{{"begin_mask", mask_of(8, 1)}, {"end_mask", mask_of(8, 1)}};
+    CHECK(strided_of("4,4,4,4,4,4,4,4", begin, end, {1, 2, 3, 10, -1, -2, -3, -10}, all_masked).str() ==
+          "[4,2,2,1,4,2,2,1]");
+    const Attrs no_masks{{"begin_mask", mask_of(8, 0)}, {"end_mask", mask_of(8, 0)}};
+    CHECK(strided_of("3,3,3,3,3,3,3,3", {0, 0, 0, 0, 1, 1, 1, 1}, {1, 2, 3, 4, 1, 2, 3, 4}, ones, no_masks).str() ==
+          "[1,2,3,3,0,1,2,2]");
+    CHECK(strided_of("3,3,3,3,3,3,3,3", {-1, -1, -1, -1, -2, -2, -2, -2}, {1, 2, 3, 4, 1, 2, 3, 4}, ones, no_masks)
+              .str() == "[0,0,1,1,0,1,2,2]");
+    const Attrs three{{"begin_mask", "0,0,0"}, {"end_mask", "0,0,0"}};
+    r = strided_of(with_symbols("3,4,5"), {10, 2}, {-10, -10}, {-1, -1}, three);
+    CHECK(r.str() == "[3,3,5]");
+    CHECK(symbols_of(r.shape()) == std::vector<uint32_t>{100, 0, 102});
+    const Attrs five{{"begin_mask", mask_of(5, 0)}, {"end_mask", mask_of(5, 0)}};
+    CHECK(strided_of("5,5,5,5,5", {5, 5, 5, 5, 5}, {5, 5, 5, 5, 5}, {1, 2, 5, -2, -5}, five).str() == "[0,0,0,0,0]");
+    const Attrs two{{"begin_mask", "0,0"}, {"end_mask", "0,0"}};
+    CHECK(strided_of("..20,?", {20, 20}, {kMin, kMin}, {-1, -1}, two).str() == "[..20,..21]");
+    CHECK(strided_of("1,256,?", {0, 0, -7}, {0, 0, kMax}, {1, 1, 1}, {{"begin_mask", "1,1,0"}, {"end_mask", "1,1,0"}})
+              .str() == "[1,256,..7]");
+    CHECK(strided_of("10,11,12", {0, 0, 0, 0}, {1, 5, 20, 20}, {1, 1, 1, 1},
+                     {{"begin_mask", "0,0,0"},
+                      {"end_mask", "0,0,0"},
+                      {"new_axis_mask", "1,0,0"},
+                      {"shrink_axis_mask", "0,0,1"},
+                      {"ellipsis_mask", "0,0,0"}})
+              .str() == "[1,5,12]");
+    // Masks longer than begin: the extra entries are not read.
+    CHECK(strided_of("1,2,3,4", {0}, {kMax}, {1}, {{"begin_mask", "1,1,1,1,1"}, {"end_mask", "0,0,0,0,0"}}).str() ==
+          "[1,2,3,4]");
+    CHECK(strided_of("1,2,3,4", {0, 0, 0, 0}, {2, 2, 2, 2}, {1, 1, 1, 1},
+                     {{"begin_mask", "1,1,0,1,1"}, {"end_mask", "0,0,1,0,0"}})
+              .str() == "[1,2,3,2]");
+}
+
+TEST_CASE("type_prop StridedSlice-1: i32 limits of begin and end stand for int64's") {
+    const auto i32_strided = [](const std::string& data, std::vector<int64_t> begin, std::vector<int64_t> end,
+                                std::vector<int64_t> strides) {
+        const std::string n = std::to_string(begin.size());
+        const Attrs masks{{"begin_mask", mask_of(begin.size(), 0)}, {"end_mask", mask_of(begin.size(), 0)}};
+        return run_op({"StridedSlice",
+                       1,
+                       masks,
+                       {In(data), In(n, i32), In(n, i32), In(n, i32)},
+                       {{1, values_of(begin)}, {2, values_of(end)}, {3, values_of(strides)}}});
+    };
+    CHECK(i32_strided("..2000,?,4", {0, 0, 0}, {kI32Max, kI32Max, kI32Max}, {1, 1, 1}).str() == "[..2000,?,4]");
+    CHECK(i32_strided("?,?", {kI32Max, 5}, {kI32Min, kI32Min}, {-1, -1}).str() == "[?,..6]");
+    CHECK(i32_strided("20..", {-7}, {kI32Max}, {1}).str() == "[7]");
+}
+
+TEST_CASE("type_prop StridedSlice-1: masks of unequal lengths or other values than 0 and 1") {
+    const auto with_masks = [](Attrs masks) {
+        return run_op({"StridedSlice", 1, std::move(masks), {In("2,4,6,8"), In("4", i64), In("4", i64)}, {}});
+    };
+    auto r = with_masks({{"begin_mask", "1,0,1,0"}, {"end_mask", "1,0,1,0"}, {"new_axis_mask", "1,0,1,0,1"}});
+    CHECK(r.problem() ==
+          "begin_mask has 4 entries, new_axis_mask 5: the masks must be as long as begin_mask, or empty");
+    CHECK(r.problems[0].kind == OpProblem::Kind::attribute);
+    CHECK(with_masks({{"begin_mask", "1,0,1"}, {"end_mask", "1,0"}}).problem() ==
+          "begin_mask has 3 entries, end_mask 2: the masks must be as long as begin_mask, or empty");
+    CHECK(with_masks({{"begin_mask", ""}, {"end_mask", "0,0"}}).problem() ==
+          "begin_mask has 0 entries, end_mask 2: the masks must be as long as begin_mask, or empty");
+    CHECK(with_masks({{"begin_mask", "0,0"}, {"end_mask", ""}, {"shrink_axis_mask", "0"}}).problem() ==
+          "begin_mask has 2 entries, shrink_axis_mask 1: the masks must be as long as begin_mask, or empty");
+    CHECK(with_masks({{"begin_mask", "0,0"}, {"end_mask", "0,0"}, {"ellipsis_mask", "1,0,0"}}).problem() ==
+          "begin_mask has 2 entries, ellipsis_mask 3: the masks must be as long as begin_mask, or empty");
+    CHECK(with_masks({{"begin_mask", "1,0,1,0"}, {"end_mask", "1,0,1,2"}}).problem() ==
+          "end_mask [1,0,1,2] holds 2: mask entries are 0 or 1");
+    // Empty masks are allowed beside the others.
+    r = with_masks({{"begin_mask", "1,0,0,0"}, {"end_mask", ""}, {"new_axis_mask", ""}});
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[..2,..4,..6,..8]");
+}
+
+TEST_CASE("type_prop StridedSlice-1: element types, ranks and unknown begin, end, strides") {
+    const Attrs masks{{"begin_mask", "1,0,1,0"}, {"end_mask", "1,0,1,0"}};
+    CHECK(run_op({"StridedSlice", 1, masks, {In("2,4,6,8"), In("4", ElementType::f16), In("4", i64)}, {}}).problem() ==
+          "begin element type f16 is not an integer type");
+    CHECK(run_op({"StridedSlice", 1, masks, {In("2,4,6,8"), In("4", i64), In("4", ElementType::boolean)}, {}})
+              .problem() == "end element type boolean is not an integer type");
+    CHECK(run_op({"StridedSlice", 1, masks, {In("2,4,6,8"), In("4,5", i64), In("4", i64)}, {}}).problem() ==
+          "begin input must be 1D (has rank 2)");
+    CHECK(run_op({"StridedSlice", 1, masks, {In("2,4,6,8"), In("4", i64), In("4,5", i64)}, {}}).problem() ==
+          "end input must be 1D (has rank 2)");
+    // Default strides from end's length, begin of unknown rank.
+    auto r = run_op({"StridedSlice",
+                     1,
+                     {{"begin_mask", "0,0"}, {"end_mask", "0,0"}},
+                     {OpInput{with_symbols("2,4,6,8"), ElementType::f32}, In("...", i64), In("2", i64)},
+                     {}});
+    CHECK(r.str() == "[..2,..4,6,8]");
+    CHECK(symbols_of(r.shape()) == std::vector<uint32_t>{0, 0, 102, 103});
+
+    struct Case {
+        const char *data, *begin, *end, *strides;
+        Attrs masks;
+        const char* out;
+    };
+    const Case cases[] = {
+        {"1,200,300,3",
+         "4",
+         "4",
+         "4",
+         {{"begin_mask", "0,0,0,0"},
+          {"end_mask", "0,0,0,0"},
+          {"new_axis_mask", "0,0,0,0"},
+          {"shrink_axis_mask", "0,1,0,0"},
+          {"ellipsis_mask", "0,0,0,0"}},
+         "[..1,..300,..3]"},
+        {"1,200,300,3",
+         "4",
+         "4",
+         "4",
+         {{"begin_mask", "1,0,0,0"}, {"end_mask", "1,0,0,0"}, {"shrink_axis_mask", "0,1,0,1"}},
+         "[..1,..300]"},
+        {"1,200,200,3",
+         "4",
+         "4",
+         "4",
+         {{"begin_mask", "1,0,0,0"}, {"end_mask", "1,0,0,0"}, {"new_axis_mask", "0,0,1,0"}},
+         "[..1,..200,1,..200,3]"},
+        {"1,200,200,3", "4", "4", "4", {{"begin_mask", "1,0,0,0"}, {"end_mask", "1,0,0,0"}}, "[..1,..200,..200,..3]"},
+        {"8..,200,200,3", "4", "4", "4", {{"begin_mask", "0,0,0,0"}, {"end_mask", "0,0,0,0"}}, "[?,..200,..200,..3]"},
+        {"8..40,200,100..200,3",
+         "4",
+         "4",
+         "4",
+         {{"begin_mask", "0,0,0,0"}, {"end_mask", "0,0,0,0"}, {"shrink_axis_mask", "1,0,0,0"}},
+         "[..200,..200,..3]"},
+        {"...",
+         "4",
+         "4",
+         "4",
+         {{"begin_mask", "1,0,1,0"}, {"end_mask", "0,0,0,0"}, {"new_axis_mask", "1,0,0,0"}},
+         "[...]"},
+        {"?,?,?,?",
+         "4",
+         "4",
+         "4",
+         {{"begin_mask", "1,0,1,0"}, {"end_mask", "0,0,0,0"}, {"new_axis_mask", "1,0,0,0"}},
+         "[1,?,?,?,?]"},
+        {"3,5,4", "...", "3", "...", {{"begin_mask", "1,0,1,0"}, {"end_mask", "0,0,0,0"}}, "[..3,..5,..4]"},
+        {"3,5,4",
+         "...",
+         "3",
+         "3",
+         {{"begin_mask", "0,0,1,0"}, {"end_mask", "0,0,0,0"}, {"ellipsis_mask", "0,1,0,0"}},
+         "[..3,5,..4]"},
+        {"3,5,4", "...", "...", "...", {{"begin_mask", "1,0,1,0"}, {"end_mask", "0,0,0,0"}}, "[...]"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.data << " begin " << c.begin << " end " << c.end << " strides " << c.strides);
+        r = run_op(
+            {"StridedSlice", 1, c.masks, {In(c.data), In(c.begin, i32), In(c.end, i32), In(c.strides, i32)}, {}});
+        CHECK(r.str() == c.out);
+    }
+}
+
+TEST_CASE("type_prop StridedSlice-1: begin and end bounded by ShapeOf") {
+    const Attrs masks{{"begin_mask", "0,0"}, {"end_mask", "0,0"}};
+    const auto bounded = [&masks](TensorValue begin, TensorValue end) {
+        return run_op({"StridedSlice",
+                       1,
+                       masks,
+                       {In("1,10", i64), In("2", i64), In("2", i64), In("2", i64)},
+                       {{1, std::move(begin)}, {2, std::move(end)}, {3, V({1, 1})}}});
+    };
+    CHECK(bounded(V({0, 0}), TensorValue{{1, 1}, {5, 7}}).str() == "[1,5..7]");
+    CHECK(bounded(TensorValue{{0, 0}, {3, 5}}, V({1, 7})).str() == "[1,2..4]");
+    CHECK(bounded(TensorValue{{0, 0}, {3, 5}}, TensorValue{{2, 2}, {6, 7}}).str() == "[1,1..4]");
+
+    struct Case {
+        const char *data, *begin, *end;
+        int64_t begin_offset, end_offset, stride;
+        const char* out;
+    };
+    const Case cases[] = {
+        {"1024", "0..20", "10..20", 0, 0, 1, "[..20]"},
+        {"1024", "0..20", "10..20", 10, 0, 1, "[..20]"},
+        {"?", "0..20", "10..20", 10, 0, 1, "[..20]"},
+        {"1024", "10..20", "..20", 0, 10, 1, "[..1013]"},
+        {"1024", "..10", "..5", 0, 10, 1, "[1004..1019]"},
+        {"120..1024", "..10", "..5", 0, 10, 1, "[100..1019]"},
+        {"1024", "..1030", "..2000", 1025, 10, 1, "[..1024]"},
+        {"1024", "..10", "10..20", 10, 0, 1, "[..20]"},
+        {"1024", "1..12", "..18", 10, 0, 2, "[..9]"},
+        {"1024", "10..20", "..20", 0, 10, 2, "[..507]"},
+        {"100..1024", "10..20", "..20", 0, 10, 2, "[..507]"},
+        {"1024", "10", "30", 0, 0, 2, "[10]"},
+        {"1024", "10..15", "30", 0, 0, 2, "[8..10]"},
+        {"1024", "10..15", "30..40", 0, 0, 2, "[8..15]"},
+        {"20..1024", "10..15", "30..40", 0, 0, 2, "[3..15]"},
+        {"1024", "..20", "10..20", 10, 0, -1, "[..1013]"},
+        {"?", "..20", "10..20", 10, 0, -1, "[?]"},
+        {"1024", "10..20", "..20", 0, 10, -1, "[..20]"},
+        {"1024", "30", "10", 35, 40, -1, "[25]"},
+        {"1024", "..2000", "..1030", 10, 1026, -1, "[..1024]"},
+        {"1024", "30", "10", 0, 0, -2, "[10]"},
+        {"1024", "20..30", "10", 0, 0, -2, "[5..10]"},
+        {"1024", "20..30", "10", 40, 0, -2, "[497..502]"},
+        {"100..1024", "20..30", "10", 40, 0, -2, "[35..502]"},
+        {"1024", "20..30", "10..15", 0, 0, -2, "[3..10]"},
+        {"10..1024", "20..30", "10..15", 0, 0, -2, "[..10]"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.data << " begin " << c.begin << "-" << c.begin_offset << " end " << c.end << "-" << c.end_offset
+                    << " stride " << c.stride);
+        const auto r = run_op({"StridedSlice",
+                               1,
+                               {{"begin_mask", "0"}, {"end_mask", "0"}},
+                               {In(c.data), In("1", i64), In("1", i64), In("1", i64)},
+                               {{1, shape_of_minus(c.begin, c.begin_offset)},
+                                {2, shape_of_minus(c.end, c.end_offset)},
+                                {3, V({c.stride})}}});
+        CHECK(r.str() == c.out);
+    }
+}
+
+TEST_CASE("type_prop Gather-1: indices and axis of any element type") {
+    auto r = run_op({"Gather", 1, {}, {In("3,4"), In("2", ElementType::f32), In("", i64)}, {{2, V({0})}}});
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[2,4]");
+    // A floating-point axis is read, truncated.
+    r = run_op({"Gather", 1, {}, {In("3,4"), In("2,5", i64), In("", ElementType::f32)}, {}}, {{2, {1.0}}});
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[3,2,5]");
+    CHECK_FALSE(r.unknown);
+    for (const int v : {7, 8}) {
+        CHECK(run_op({"Gather", v, {}, {In("3,4"), In("2", ElementType::f32), In("", i64)}, {{2, V({0})}}}).problem() ==
+              "indices element type f32 is not an integer type");
+        CHECK(run_op({"Gather", v, {}, {In("3,4"), In("2", i64), In("", ElementType::f32)}, {}}).problem() ==
+              "axis element type f32 is not an integer type");
+    }
+}
+
+TEST_CASE("type_prop Interpolate-4/11: scales beyond the axes' count are not read") {
+    const Attrs scales_attrs{{"mode", "nearest"}, {"shape_calculation_mode", "scales"}};
+    auto r = run_op(
+        {"Interpolate", 4, scales_attrs, {In("2,2,30,60"), In("2", i32), In("3"), In("2", i64)}, {{3, V({2, 3})}}},
+        {{2, {0.5, 0.5, 4.0}}});
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[2,2,15,30]");
+    r = run_op({"Interpolate", 11, scales_attrs, {In("2,2,30,60"), In("4"), In("2", i64)}, {{2, V({2, 3})}}},
+               {{1, {0.5, 0.5, 4.0, 4.0}}});
+    CHECK(r.str() == "[2,2,15,30]");
+    r = run_op(
+        {"Interpolate", 4, scales_attrs, {In("2,2,30,60"), In("2", i32), In("1"), In("2", i64)}, {{3, V({2, 3})}}},
+        {{2, {0.5}}});
+    CHECK(r.problem() == "1 scales for 2 axes: there must be a scale for every axis");
 }

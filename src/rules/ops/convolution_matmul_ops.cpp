@@ -1,6 +1,8 @@
-// MatMul, Einsum and Col2Im, following OpenVINO's matmul, einsum and col2im shape inference.
+// MatMul, Einsum, Col2Im and ScaledDotProductAttention, following OpenVINO's matmul, einsum, col2im and
+// scaled_dot_product_attention shape inference.
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <string_view>
@@ -420,6 +422,160 @@ void infer_col2im(OpContext& ctx, std::vector<OpOutput>& outs) {
             return;
         }
     }
+    outs.push_back(std::move(out));
+}
+
+// ---- ScaledDotProductAttention -------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kSdpaInputs{"query", "key", "value", "attention_mask", "scale"};
+
+bool known_type(std::optional<ElementType> t) { return t && *t != ElementType::dynamic; }
+
+// Whether the attention mask is read: there is one, and `causal` is not set (which makes its own).
+bool sdpa_mask_counts(const OpContext& ctx, bool causal) { return ctx.input_count() > 3 && !causal; }
+
+// The output type: the one type of the inputs, floating-point. A mask that is read is floating-point or
+// boolean; a boolean or unread one has a type of its own.
+std::optional<ElementType> sdpa_type(OpContext& ctx, bool causal) {
+    const auto mask = ctx.input_count() > 3 ? ctx.type(3) : std::nullopt;
+    if (sdpa_mask_counts(ctx, causal) && known_type(mask) && !is_float_type(*mask) && *mask != ElementType::boolean) {
+        ctx.invalid_input(fmt::format("attention_mask is {}; it must be floating-point or boolean", type_text(mask)));
+        return std::nullopt;
+    }
+    std::optional<ElementType> type = known_type(ctx.type(0)) ? ctx.type(0) : std::nullopt;
+    size_t typed_by = 0;
+    for (size_t i = 1; i < ctx.input_count(); ++i) {
+        const auto t = ctx.type(i);
+        if ((i == 3 && (causal || t == ElementType::boolean)) || !known_type(t)) continue;
+        if (type && *type != *t) {
+            ctx.invalid_input(fmt::format("element types differ: {} is {}, {} is {}", kSdpaInputs[typed_by],
+                                          type_text(type), kSdpaInputs[i], type_text(t)));
+            return std::nullopt;
+        }
+        if (!type) typed_by = i;
+        type = t;
+    }
+    if (type && !is_float_type(*type)) {
+        ctx.invalid_input(fmt::format("the inputs are {}; they must be floating-point", type_text(type)));
+        return std::nullopt;
+    }
+    return type;
+}
+
+// What the inputs say so far of the dims: the batch dims (numpy-broadcast across the inputs), L and E of the
+// query, S of the key, Ev of the value.
+struct Attention {
+    Shape batch = Shape::dynamic_rank();
+    Dim l, e, s, ev;
+};
+
+std::vector<Dim> leading_dims(const Shape& s) { return {s.dims.begin(), s.dims.end() - 2}; }
+
+bool has_rank_3(OpContext& ctx, size_t i, std::string_view layout) {
+    const Shape& s = ctx.shape(i);
+    if (s.rank() >= 3) return true;
+    ctx.invalid_input(
+        fmt::format("{} {} has rank {}; it needs at least 3 ({})", kSdpaInputs[i], s.str(), s.rank(), layout));
+    return false;
+}
+
+// Broadcasts the batch dims with input i's dims before its last two.
+bool fit_batch(OpContext& ctx, Attention& a, size_t i) {
+    const Shape& s = ctx.shape(i);
+    const Shape leading{false, leading_dims(s)};
+    std::string error;
+    auto merged = broadcast_shapes(a.batch, leading, BroadcastKind::numpy, -1, &error);
+    if (!merged) {
+        ctx.invalid_input(fmt::format("{} {}: its batch dims {} do not broadcast with {}", kSdpaInputs[i], s.str(),
+                                      leading.str(), a.batch.str()));
+        return false;
+    }
+    a.batch = std::move(*merged);
+    return true;
+}
+
+// Merges `dim` (called `name` in the message) with input i's dim `from_end` places from its end; the mask's
+// dims broadcast to it instead.
+bool fit_dim(OpContext& ctx, Dim& dim, size_t i, size_t from_end, std::string_view name, bool broadcast) {
+    const Shape& s = ctx.shape(i);
+    const Dim& other = s.dims[s.rank() - from_end];
+    const auto merged = broadcast ? Dim::broadcast_merge(dim, other) : Dim::merge(dim, other);
+    if (!merged) {
+        ctx.invalid_input(fmt::format("{} {}: its dim {} is {}, {} is {}", kSdpaInputs[i], s.str(), s.rank() - from_end,
+                                      other.str(), name, dim.str()));
+        return false;
+    }
+    dim = *merged;
+    return true;
+}
+
+bool fit_query(OpContext& ctx, Attention& a) {
+    const Shape& q = ctx.shape(0);
+    if (q.rank_dynamic) return true;
+    if (!has_rank_3(ctx, 0, "[..., L, E]")) return false;
+    a.batch = Shape{false, leading_dims(q)};
+    a.l = q.dims[q.rank() - 2];
+    a.e = q.dims.back();
+    return true;
+}
+
+bool fit_key(OpContext& ctx, Attention& a) {
+    const Shape& k = ctx.shape(1);
+    if (k.rank_dynamic) return true;
+    if (!has_rank_3(ctx, 1, "[..., S, E]") || !fit_batch(ctx, a, 1) || !fit_dim(ctx, a.e, 1, 1, "query's E", false))
+        return false;
+    a.s = k.dims[k.rank() - 2];
+    return true;
+}
+
+bool fit_value(OpContext& ctx, Attention& a) {
+    const Shape& v = ctx.shape(2);
+    if (v.rank_dynamic) return true;
+    if (!has_rank_3(ctx, 2, "[..., S, Ev]") || !fit_batch(ctx, a, 2) || !fit_dim(ctx, a.s, 2, 2, "key's S", false))
+        return false;
+    a.ev = v.dims.back();
+    return true;
+}
+
+// The mask broadcasts to [..., L, S]; a scalar one to anything.
+bool fit_mask(OpContext& ctx, Attention& a) {
+    const Shape& m = ctx.shape(3);
+    if (m.rank_dynamic || m.rank() == 0) return true;
+    if (m.rank() == 1) {
+        ctx.invalid_input(fmt::format("attention_mask {} has rank 1; it needs 0 or at least 2 ([..., L, S])", m.str()));
+        return false;
+    }
+    return fit_dim(ctx, a.l, 3, 2, "query's L", true) && fit_dim(ctx, a.s, 3, 1, "key's S", true) &&
+           (m.rank() < 3 || fit_batch(ctx, a, 3));
+}
+
+bool check_scale(OpContext& ctx) {
+    const Shape& s = ctx.shape(4);
+    if (s.rank_dynamic || s.rank() == 0 || (s.rank() == 1 && s.dims[0].compatible(Dim(1)))) return true;
+    ctx.invalid_input(fmt::format("scale {} must be a scalar or have 1 element", s.str()));
+    return false;
+}
+
+}  // namespace
+
+// Query [..., L, E], key [..., S, E], value [..., S, Ev] and an optional mask broadcasting to [..., L, S] give
+// [..., L, Ev]; the batch dims of all of them broadcast (numpy).
+void infer_scaled_dot_product_attention(OpContext& ctx, std::vector<OpOutput>& outs) {
+    if (!ctx.expect_inputs(3, 5)) return;
+    const auto causal = ctx.attr_bool("causal", false);
+    if (!causal) return;
+    const auto type = sdpa_type(ctx, *causal);
+    if (ctx.failed()) return;
+    Attention a;
+    if (!fit_query(ctx, a) || !fit_key(ctx, a) || !fit_value(ctx, a)) return;
+    if (sdpa_mask_counts(ctx, *causal) && !fit_mask(ctx, a)) return;
+    if (ctx.input_count() > 4 && !check_scale(ctx)) return;
+    OpOutput out;
+    out.type = type;
+    out.shape = a.batch;
+    if (!out.shape.rank_dynamic) out.shape.dims.insert(out.shape.dims.end(), {a.l, a.ev});
     outs.push_back(std::move(out));
 }
 

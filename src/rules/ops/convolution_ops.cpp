@@ -685,6 +685,9 @@ constexpr OpEntry kEntries[] = {
      "as GroupConvolution; output_padding; output_shape rank 1, integer, one value per spatial dim"},
     {"MatMul", 0, 1, infer_matmul, "shape, type",
      "no scalars; K dims match (unless dynamic); batch dims broadcast (numpy); element types match"},
+    {"ScaledDotProductAttention", 13, 13, infer_scaled_dot_product_attention, "shape, type",
+     "query, key, value rank >= 3; E and S dims match; batch dims broadcast (numpy); attention_mask (unless causal) "
+     "broadcasts to [..., L, S], floating-point or boolean; scale a scalar or one element; one floating-point type"},
 };
 
 }  // namespace

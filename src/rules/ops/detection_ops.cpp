@@ -520,10 +520,10 @@ void infer_nms_v4(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape& boxes = ctx.shape(0);
     const Shape& scores = ctx.shape(1);
     Dim selected = Dim::dynamic();
-    if (!boxes.rank_dynamic) {
+    if (!boxes.rank_dynamic && !scores.rank_dynamic && boxes.dims[1].is_static()) {
         const int64_t max_boxes = nms_max_boxes(ctx).value_or(-1);
-        if (boxes.dims[1].is_static()) selected = ov_dim(std::min(boxes.dims[1].length(), max_boxes));
-        if (!scores.rank_dynamic) selected = selected * max_length_dim(scores.dims[0]) * max_length_dim(scores.dims[1]);
+        selected = ov_dim(std::min(boxes.dims[1].length(), max_boxes)) * max_length_dim(scores.dims[0]) *
+                   max_length_dim(scores.dims[1]);
     }
     out.push_back({Shape{false, {selected, Dim(3)}}, type, {}, {}});
 }
@@ -532,8 +532,8 @@ bool nms_float_input(std::optional<ElementType> t) {
     return !t || *t == ElementType::bf16 || *t == ElementType::f16 || *t == ElementType::f32;
 }
 
-// Versions 5 and 9: indices [0..min(boxes, max) * batch * classes, 3], scores f32 of the same shape, and the
-// count [1].
+// Versions 5 and 9: indices [0..min(boxes, max) * batch * classes, 3] with every dim at its upper bound,
+// scores f32 of the same shape, and the count [1].
 void infer_nms_v5_v9(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 6)) return;
     if (!nms_box_encoding(ctx)) return;
@@ -541,7 +541,8 @@ void infer_nms_v5_v9(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto type = nms_output_type(ctx);
     if (ctx.failed() || !nms_shapes(ctx, true)) return;
     for (size_t i = 0; i < ctx.input_count(); ++i) {
-        const bool ok = i == 2 ? integral_or_unknown(ctx.type(i)) : nms_float_input(ctx.type(i));
+        const auto t = ctx.type(i) == ElementType::dynamic ? std::nullopt : ctx.type(i);
+        const bool ok = i == 2 ? integral_or_unknown(t) : nms_float_input(t);
         if (!ok) {
             ctx.invalid_input(fmt::format("Expected {} as element type for the '{}' input, got {}",
                                           i == 2 ? "an integer type" : "bf16, f16 or f32", kNmsInputs[i],
@@ -552,14 +553,13 @@ void infer_nms_v5_v9(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape& boxes = ctx.shape(0);
     const Shape& scores = ctx.shape(1);
     Dim selected = Dim::dynamic();
-    if (!boxes.rank_dynamic) {
+    if (!boxes.rank_dynamic && !scores.rank_dynamic) {
         const int64_t max_boxes = nms_max_boxes(ctx).value_or(-1);
-        if (boxes.dims[1].is_static()) {
-            // OpenVINO's Dimension(0, -1) is unbounded; other negative bounds clip to 0.
-            const int64_t most = std::min(boxes.dims[1].length(), max_boxes);
-            selected = most == -1 ? Dim::dynamic() : Dim(0, std::max<int64_t>(most, 0));
-        }
-        if (!scores.rank_dynamic) selected = selected * max_length_dim(scores.dims[0]) * max_length_dim(scores.dims[1]);
+        // At most the boxes there may be, and max_output_boxes_per_class; OpenVINO's Dimension(0, -1) is
+        // unbounded, other negative bounds clip to 0.
+        const int64_t most = std::min(boxes.dims[1].has_upper_bound() ? boxes.dims[1].max() : -1, max_boxes);
+        selected = most == -1 ? Dim::dynamic() : Dim(0, std::max<int64_t>(most, 0));
+        selected = selected * max_length_dim(scores.dims[0]) * max_length_dim(scores.dims[1]);
     }
     const Shape shape{false, {selected, Dim(3)}};
     out.push_back({shape, type, {}, {}});

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/checked_int.hpp"
+#include "core/text.hpp"
 #include "rules/ops/elementwise_util.hpp"
 
 namespace irlint {
@@ -186,6 +187,10 @@ void infer_topk(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto index_type = ctx.attr_type("index_element_type", ElementType::i32);
     const auto stable = ctx.version() >= 11 ? ctx.attr_bool("stable", false) : std::optional(false);
     if (!axis || !mode || !sort || !index_type || !stable) return;
+    if (*stable && *sort == "none") {
+        ctx.invalid_attribute("stable=true needs sort=value or sort=index, not none");
+        return;
+    }
     if (*index_type != ElementType::i32 && *index_type != ElementType::i64) {
         ctx.invalid_attribute(fmt::format("index_element_type={} is not one of i32, i64", type_str(index_type)));
         return;
@@ -258,6 +263,17 @@ void infer_mvn(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(OpOutput{ctx.shape(0), ctx.type(0), std::nullopt, {}});
 }
 
+// Known axes lie in [-rank, rank) of the data (repeats allowed).
+bool check_normalize_axes(OpContext& ctx) {
+    const Shape& data = ctx.shape(0);
+    const auto axes = ctx.exact_values(1);
+    if (data.rank_dynamic || ctx.shape(1).rank_dynamic || !axes) return true;
+    std::string error;
+    if (normalize_axes(*axes, static_cast<int64_t>(data.rank()), false, &error)) return true;
+    ctx.invalid_input(fmt::format("axes [{}]: {} for data {}", join_ints(*axes), error, data.str()));
+    return false;
+}
+
 void infer_normalize_l2(OpContext& ctx, std::vector<OpOutput>& out) {
     static constexpr std::array<std::string_view, 2> kEpsModes{"add", "max"};
     if (!ctx.expect_inputs(2) || !ctx.attr_float("eps") || !ctx.attr_enum("eps_mode", kEpsModes)) return;
@@ -266,6 +282,7 @@ void infer_normalize_l2(OpContext& ctx, std::vector<OpOutput>& out) {
         ctx.invalid_input(fmt::format("axes must be a scalar or 1D, it is {}", axes.str()));
         return;
     }
+    if (!check_normalize_axes(ctx)) return;
     out.push_back(OpOutput{ctx.shape(0), ctx.type(0), std::nullopt, {}});
 }
 
@@ -279,7 +296,8 @@ const std::vector<OpEntry> kReduce = {
     {"LogSoftmax", 5, 5, infer_softmax, "shape, type", "axis in [-rank, rank)"},
     {"MVN", 0, 2, infer_mvn, "shape, type", "eps, normalize_variance, across_channels, reduction_axes"},
     {"MVN", 6, 6, infer_mvn, "shape, type", "eps, normalize_variance, eps_mode; axes 1D of at most rank(data)"},
-    {"NormalizeL2", 0, 1, infer_normalize_l2, "shape, type", "eps, eps_mode add/max; axes scalar or 1D"},
+    {"NormalizeL2", 0, 1, infer_normalize_l2, "shape, type",
+     "eps, eps_mode add/max; axes scalar or 1D, in [-rank, rank)"},
     {"ReduceL1", 4, 4, infer_reduce<R::other, false>, kReduceShape, kReduceChecks},
     {"ReduceL2", 4, 4, infer_reduce<R::other, false>, kReduceShape, kReduceChecks},
     {"ReduceLogicalAnd", 1, 1, infer_reduce<R::other, true>, kReduceShape, kReduceLogicalChecks},
@@ -296,7 +314,7 @@ const std::vector<OpEntry> kReduce = {
     {"TopK", 3, 3, infer_topk, "shape (k value), types",
      "axis, mode, sort, index_element_type i32/i64; k integer scalar >= 0"},
     {"TopK", 11, 11, infer_topk, "shape (k value), types",
-     "axis, mode, sort, stable, index_element_type i32/i64; k integer scalar >= 0"},
+     "axis, mode, sort, stable (only with sort value or index), index_element_type i32/i64; k integer scalar >= 0"},
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 
 #include "rules/ops/shape_manipulation_common.hpp"
 
@@ -14,16 +16,17 @@ using namespace shape_ops;
 
 // ---------------------------------------------------------------------------------------------- Range
 
+constexpr std::array<std::string_view, 3> kRangeInputs{"start", "stop", "step"};
+
 bool check_range_scalars(OpContext& ctx) {
-    static constexpr std::array<std::string_view, 3> kNames{"start", "stop", "step"};
     for (size_t i = 0; i < 3; ++i) {
         const Shape& s = ctx.shape(i);
         if (!s.rank_dynamic && s.rank() != 0) {
-            ctx.invalid_input(fmt::format("'{}' input {} is not a scalar", kNames[i], s.str()));
+            ctx.invalid_input(fmt::format("'{}' input {} is not a scalar", kRangeInputs[i], s.str()));
             return false;
         }
         if (ctx.type(i) == ElementType::boolean) {
-            ctx.invalid_input(fmt::format("'{}' input is boolean; it must be a numeric type", kNames[i]));
+            ctx.invalid_input(fmt::format("'{}' input is boolean; it must be a numeric type", kRangeInputs[i]));
             return false;
         }
     }
@@ -48,7 +51,7 @@ std::optional<ElementType> range_type(OpContext& ctx, bool* known) {
     std::optional<ElementType> t;
     for (size_t i = 0; i < 3; ++i) {
         const auto ti = ctx.type(i);
-        if (!ti) continue;
+        if (!ti || *ti == ElementType::dynamic) continue;
         if (t && *t != *ti) {
             ctx.invalid_input(fmt::format("the inputs' element types differ: {} and {}", element_type_name(*t),
                                           element_type_name(*ti)));
@@ -60,45 +63,109 @@ std::optional<ElementType> range_type(OpContext& ctx, bool* known) {
     return t;
 }
 
+// One scalar input as OpenVINO's Range reads it, cast to double: an integer value, or a floating-point Const's.
+std::optional<double> range_operand(const OpContext& ctx, size_t i) {
+    if (const auto v = single_exact(ctx, i)) return static_cast<double>(*v);
+    const std::vector<double>* reals = ctx.real_values(i);
+    if (reals && reals->size() == 1) return reals->front();
+    return std::nullopt;
+}
+
+// OpenVINO rejects a known start, stop or step that is nan or infinite, and Range-0 a zero step (Range-4
+// lets it through).
+bool check_range_operand(OpContext& ctx, size_t i, double v) {
+    if (!std::isfinite(v)) {
+        ctx.invalid_input(fmt::format("'{}' is {}: it cannot be nan or infinite", kRangeInputs[i], v));
+        return false;
+    }
+    if (i == 2 && v == 0 && ctx.version() < 4) {
+        ctx.invalid_input("'step' is 0");
+        return false;
+    }
+    return true;
+}
+
+// Whether the inputs are cast to an integer type before the count: v0's input type, v4's output_type (an
+// undeclared v0 type: whether start came as an integer).
+bool range_is_integral(const OpContext& ctx, std::optional<ElementType> type) {
+    if (ctx.version() < 4 && !type) return single_exact(ctx, 0).has_value();
+    return type && is_integer_type(*type);
+}
+
+// A bound as a message shows it: an integral one as an integer, not in exponent notation.
+std::string range_number(double v) {
+    if (std::trunc(v) == v && std::fabs(v) < 9.2e18) return std::to_string(static_cast<int64_t>(v));
+    return fmt::format("{}", v);
+}
+
+// The element count as OpenVINO computes it, in double: ceil(|stop - start| / |step|), 0 when the step leads
+// away from stop. nullopt (the reason given) where its count is undefined: it divides by a zero step (Range-4
+// lets one through, or truncates one to 0) and casts the count to uint32.
+std::optional<int64_t> range_length(OpContext& ctx, double start, double stop, double step) {
+    if (step == 0) {
+        ctx.value_unknown(fmt::format("Range({}, {}, {}) divides by its zero step: OpenVINO's length is undefined",
+                                      range_number(start), range_number(stop), range_number(step)));
+        return std::nullopt;
+    }
+    const bool empty = (step > 0 && start >= stop) || (step < 0 && start <= stop);
+    const double count = std::ceil(std::fabs(empty ? 0.0 : stop - start) / std::fabs(step));
+    if (count > static_cast<double>(std::numeric_limits<uint32_t>::max())) {
+        ctx.value_unknown(fmt::format("Range({}, {}, {}) has {} elements, more than OpenVINO's uint32 count holds",
+                                      range_number(start), range_number(stop), range_number(step),
+                                      range_number(count)));
+        return std::nullopt;
+    }
+    return static_cast<int64_t>(count);
+}
+
+// The values of an integral Range: start, start + step, ... (doubles hold these integers exactly below 2^53).
+std::optional<TensorValue> range_values(double start, double step, int64_t count) {
+    constexpr double kExact = 9007199254740992.0;  // 2^53
+    const double last = start + static_cast<double>(count - 1) * step;
+    if (count > static_cast<int64_t>(kMaxValueElements) || std::fabs(start) > kExact || std::fabs(last) > kExact)
+        return std::nullopt;
+    TensorValue v;
+    v.reserve(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) {
+        const auto x = static_cast<int64_t>(start + static_cast<double>(i) * step);
+        v.push_back({x, x});
+    }
+    return v;
+}
+
+// Range(0, n, 1) of an unknown n has n's length: the dim takes n's symbol.
+Dim range_dim_of_unknown(const OpContext& ctx, std::optional<double> start, std::optional<double> step) {
+    const TensorValue* stop = ctx.value(1);
+    if (start == 0.0 && step == 1.0 && stop && stop->size() == 1)
+        return Dim::dynamic().with_symbol(stop->front().symbol);
+    return Dim::dynamic();
+}
+
 void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3)) return;
     bool type_ok = false;
     const auto type = range_type(ctx, &type_ok);
     if (!type_ok || !check_range_scalars(ctx)) return;
+    const bool integral = range_is_integral(ctx, type);
+    std::array<std::optional<double>, 3> operands;
+    for (size_t i = 0; i < 3; ++i) {
+        operands[i] = range_operand(ctx, i);
+        if (!operands[i]) continue;
+        if (!check_range_operand(ctx, i, *operands[i])) return;
+        if (integral) operands[i] = std::trunc(*operands[i]);
+    }
+    const auto [start, stop, step] = operands;
     OpOutput o;
     o.type = type;
-    o.shape.dims = {Dim::dynamic()};
-    const auto start = single_exact(ctx, 0), stop = single_exact(ctx, 1), step = single_exact(ctx, 2);
-    if (step == 0) {
-        ctx.invalid_input("'step' is 0");
-        return;
-    }
     if (!start || !stop || !step) {
         ctx.value_unknown("start, stop or step is not known");
+        o.shape.dims = {range_dim_of_unknown(ctx, start, step)};
         out.push_back(std::move(o));
         return;
     }
-    const bool empty = (*step > 0 && *start >= *stop) || (*step < 0 && *start <= *stop);
-    // ceil(|stop - start| / |step|), overflow-checked: the span of two int64 values may not fit.
-    const CheckedInt span = empty ? CheckedInt(0) : (*step > 0 ? CheckedInt(*stop) - *start : CheckedInt(*start) - *stop);
-    const CheckedInt magnitude = *step > 0 ? CheckedInt(*step) : CheckedInt(0) - *step;
-    const CheckedInt rest = span % magnitude;
-    const auto length = (span / magnitude + CheckedInt(rest.valid() && rest.get() != 0 ? 1 : 0)).get();
-    if (!length) {
-        ctx.value_unknown(fmt::format("the length of Range({}, {}, {}) overflows int64", *start, *stop, *step));
-        out.push_back(std::move(o));
-        return;
-    }
-    o.shape.dims = {Dim(*length)};
-    if (type && is_integer_type(*type) && *length <= static_cast<int64_t>(kMaxValueElements)) {
-        TensorValue v;
-        v.reserve(static_cast<size_t>(*length));
-        for (int64_t i = 0; i < *length; ++i) {
-            const int64_t x = *start + i * *step;  // within [start, stop): no overflow
-            v.push_back({x, x});
-        }
-        o.value = std::move(v);
-    }
+    const auto length = range_length(ctx, *start, *stop, *step);
+    o.shape.dims = {length ? Dim(*length) : Dim::dynamic()};
+    if (length && integral) o.value = range_values(*start, *step, *length);
     out.push_back(std::move(o));
 }
 
@@ -233,13 +300,18 @@ bool check_broadcast_inputs(OpContext& ctx, BroadcastMode mode) {
         ctx.invalid_input(fmt::format("Broadcast takes 2 inputs unless mode is explicit; the layer has {}", n));
         return false;
     }
+    if (known_non_integer(ctx.type(1))) {
+        ctx.invalid_input(
+            fmt::format("the target shape input is {}; it must be an integer type", type_name(ctx.type(1))));
+        return false;
+    }
+    if (mode == BroadcastMode::explicit_axes && known_non_integer(ctx.type(2))) {
+        ctx.invalid_input(fmt::format("axes_mapping is {}; it must be an integer type", type_name(ctx.type(2))));
+        return false;
+    }
     const Shape& target = ctx.shape(1);
     if (!target.rank_dynamic && target.rank() != 1) {
         ctx.invalid_input(fmt::format("the target shape input {} must be 1-D", target.str()));
-        return false;
-    }
-    if (known_non_integer(ctx.type(1))) {
-        ctx.invalid_input(fmt::format("the target shape input is {}; it must be an integer type", type_name(ctx.type(1))));
         return false;
     }
     if (mode == BroadcastMode::explicit_axes && !ctx.shape(2).rank_dynamic && ctx.shape(2).rank() != 1) {
@@ -716,13 +788,16 @@ constexpr std::array kEntries{
     OpEntry{"BatchToSpace", 1, 2, infer_batch_to_space, "shape, type",
             "block_shape >= 1, crops >= 0, all as long as the data rank; batch divisible; crops fit"},
     OpEntry{"Broadcast", 1, 1, infer_broadcast, "shape, type, values",
-            "mode (numpy, explicit, pdpd); target 1-D; numpy/explicit axes_mapping compatibility"},
-    OpEntry{"Broadcast", 3, 3, infer_broadcast, "shape, type, values",
-            "mode (numpy, explicit, bidirectional, pdpd); target 1-D; axes_mapping only with explicit"},
+            "mode (numpy, explicit, pdpd); target 1-D integer; explicit axes_mapping integer and compatible"},
+    OpEntry{
+        "Broadcast", 3, 3, infer_broadcast, "shape, type, values",
+        "mode (numpy, explicit, bidirectional, pdpd); target 1-D integer; axes_mapping integer, only with explicit"},
     OpEntry{"DepthToSpace", 0, 1, infer_depth_to_space, "shape, type",
             "mode; block_size > 0; rank >= 3; channels divisible by block_size^spatial"},
-    OpEntry{"Range", 0, 1, infer_range, "shape, type, values", "scalar inputs of one numeric type; step != 0"},
-    OpEntry{"Range", 4, 4, infer_range, "shape, type, values", "output_type numeric; scalar numeric inputs; step != 0"},
+    OpEntry{"Range", 0, 1, infer_range, "shape, type, values",
+            "scalar inputs of one numeric type; finite start, stop, step; step != 0"},
+    OpEntry{"Range", 4, 4, infer_range, "shape, type, values",
+            "output_type numeric; scalar numeric inputs; finite start, stop, step"},
     OpEntry{"Reverse", 1, 1, infer_reverse, "shape, type", "mode (index, mask); axes in range; mask length"},
     OpEntry{"Roll", 7, 7, infer_roll, "shape, type", "shift/axes i32 or i64, rank <= 1, same length; axes in range"},
     OpEntry{"ShuffleChannels", 0, 1, infer_shuffle_channels, "shape, type", "group >= 1; axis in range; dim divisible"},

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -94,6 +95,14 @@ std::optional<TensorValue> gather_values(const TensorValue& data, const Shape& d
     return out;
 }
 
+// The axis input's value: an integer, or (Gather-1) a floating-point Const's, truncated as OpenVINO casts it.
+std::optional<int64_t> gather_axis(const OpContext& ctx) {
+    if (const auto v = ctx.exact_values(2); v && !v->empty()) return v->front();
+    const std::vector<double>* reals = ctx.real_values(2);
+    if (!reals || reals->empty() || !(std::fabs(reals->front()) < 9.2e18)) return std::nullopt;
+    return static_cast<int64_t>(reals->front());
+}
+
 void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3)) return;
     int64_t batch_dims = 0;
@@ -102,7 +111,9 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
         if (!b) return;
         batch_dims = *b;
     }
-    if (!expect_integral(ctx, 1, "indices") || !expect_integral(ctx, 2, "axis") || !check_axis_shape(ctx, 2)) return;
+    // Gather-1 takes indices and an axis of any type (it casts them); later versions want integers.
+    if (ctx.version() >= 7 && (!expect_integral(ctx, 1, "indices") || !expect_integral(ctx, 2, "axis"))) return;
+    if (!check_axis_shape(ctx, 2)) return;
     const Shape &data = ctx.shape(0), &indices = ctx.shape(1);
     if (batch_dims < 0 && !indices.rank_dynamic) {
         const int64_t rank = static_cast<int64_t>(indices.rank());
@@ -114,9 +125,8 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
         batch_dims += rank;
     }
 
-    std::optional<int64_t> axis;
-    if (const auto axis_value = ctx.exact_values(2); axis_value && !axis_value->empty()) {
-        axis = axis_value->front();
+    std::optional<int64_t> axis = gather_axis(ctx);
+    if (axis) {
         if (!data.rank_dynamic) {
             std::string error;
             const auto norm = normalize_axis(*axis, static_cast<int64_t>(data.rank()), &error);
@@ -667,11 +677,11 @@ constexpr std::array<OpEntry, 27> kTensorOps{{
     {"EmbeddingBagPackedSum", 3, 3, infer_embedding_bag_packed, "shape, type", "indices i32/i64 2D; weights like indices"},
     {"EmbeddingSegmentsSum", 3, 3, infer_embedding_segments_sum, "shape, type",
      "index types i32/i64 alike; indices, segment_ids 1D and equal; scalars; weights like indices"},
-    {"Gather", 1, 1, infer_gather, "shape, type, values", "axis in range; axis input scalar; integral indices"},
+    {"Gather", 1, 1, infer_gather, "shape, type, values", "axis in range; axis input scalar or one element"},
     {"Gather", 7, 7, infer_gather, "shape, type, values",
-     "axis in range; batch_dims <= axis and <= indices rank; batch dims match"},
+     "integral indices and axis; axis in range; batch_dims <= axis and <= indices rank; batch dims match"},
     {"Gather", 8, 8, infer_gather, "shape, type, values",
-     "axis in range; batch_dims <= axis and <= indices rank; batch dims match"},
+     "integral indices and axis; axis in range; batch_dims <= axis and <= indices rank; batch dims match"},
     {"GatherElements", 6, 6, infer_gather_elements, "shape, type", "axis in range; equal ranks; dims but axis match"},
     {"GatherND", 5, 5, infer_gather_nd, "shape, type", "ranks >= 1; batch_dims < ranks; tuple length; batch dims"},
     {"GatherND", 8, 8, infer_gather_nd, "shape, type", "ranks >= 1; batch_dims < ranks; tuple length; batch dims"},

@@ -83,6 +83,11 @@ int64_t sliced_length(int64_t dim, int64_t start, int64_t stop, int64_t step) {
     return len;
 }
 
+// A slice that spans the input dim is the input dim, symbol and all (a fully dynamic one says nothing).
+Dim kept_whole(const Dim& sliced, const Dim& input) {
+    return sliced == input && !sliced.is_fully_dynamic() ? input : sliced;
+}
+
 // The sliced dim for start/stop bounds (OpenVINO's slice::make_dim): the shortest and longest slice over the
 // dim's lengths and the bounds' values.
 Dim sliced_dim(const Dim& dim, Bounds start, Bounds stop, int64_t step) {
@@ -106,9 +111,8 @@ Dim sliced_dim(const Dim& dim, Bounds start, Bounds stop, int64_t step) {
         lo = sliced_length(min_len, start_lb, stop_ub, step);
         hi = sliced_length(max_len, start_ub, stop_lb, step);
     }
-    if (hi == kInfBound) return Dim(std::max<int64_t>(lo, 0), Dim::kInf);
     lo = std::max<int64_t>(lo, 0);
-    return Dim(std::min(lo, hi), hi);
+    return kept_whole(hi == kInfBound ? Dim(lo, Dim::kInf) : Dim(std::min(lo, hi), hi), dim);
 }
 
 // The indices dim[start:stop:step] takes of a static dim (Python's slice semantics, which the reference
@@ -171,7 +175,13 @@ std::optional<std::vector<bool>> read_mask(OpContext& ctx, std::string_view name
     const auto bits = required ? ctx.attr_ints(name) : ctx.attr_ints(name, std::vector<int64_t>{});
     if (!bits) return std::nullopt;
     std::vector<bool> mask;
-    for (const int64_t b : *bits) mask.push_back(b == 1);
+    for (const int64_t b : *bits) {
+        if (b != 0 && b != 1) {
+            ctx.invalid_attribute(fmt::format("{} [{}] holds {}: mask entries are 0 or 1", name, join_ints(*bits), b));
+            return std::nullopt;
+        }
+        mask.push_back(b == 1);
+    }
     return mask;
 }
 
@@ -183,28 +193,65 @@ int64_t count_1d(const Shape& s) {
     return s.dims[0].min();
 }
 
+// A begin/end (start/stop) value as OpenVINO reads one: an i32 input's limits stand for int64's, so that
+// INT32_MAX slices to the end of a dim of any length and INT32_MIN from its start.
+int64_t index_value(int64_t v, std::optional<ElementType> type) {
+    if (type != ElementType::i32) return v;
+    if (v == std::numeric_limits<int32_t>::max()) return kI64Max;
+    if (v == std::numeric_limits<int32_t>::min()) return kI64Min;
+    return v;
+}
+
+// The bounds of a begin/end (start/stop) input. One whose values are unknown but whose length is known is
+// bounded by its type's range, as OpenVINO bounds a Parameter: every value may be anything.
+std::optional<std::vector<Bounds>> index_bounds(const OpContext& ctx, size_t i) {
+    const TensorValue* v = ctx.value(i);
+    if (!v) {
+        const int64_t n = count_1d(ctx.shape(i));
+        if (n < 0 || n > static_cast<int64_t>(kMaxShapeRank)) return std::nullopt;
+        return std::vector<Bounds>(static_cast<size_t>(n), Bounds{kI64Min, kI64Max});
+    }
+    std::vector<Bounds> out;
+    out.reserve(v->size());
+    for (const ValueBounds& b : *v) out.emplace_back(index_value(b.lo, ctx.type(i)), index_value(b.hi, ctx.type(i)));
+    return out;
+}
+
 struct StridedSliceMasks {
     std::vector<bool> begin, end, new_axis, shrink, ellipsis;
 };
 
+// Every mask but an empty one is as long as begin_mask (an empty begin_mask leaves them all empty).
+bool check_mask_length(OpContext& ctx, const StridedSliceMasks& m, std::string_view name,
+                       const std::vector<bool>& mask) {
+    if (mask.empty() || mask.size() == m.begin.size()) return true;
+    ctx.invalid_attribute(
+        fmt::format("begin_mask has {} entries, {} {}: the masks must be as long as begin_mask, or empty",
+                    m.begin.size(), name, mask.size()));
+    return false;
+}
+
+bool check_mask_lengths(OpContext& ctx, const StridedSliceMasks& m) {
+    return check_mask_length(ctx, m, "end_mask", m.end) && check_mask_length(ctx, m, "new_axis_mask", m.new_axis) &&
+           check_mask_length(ctx, m, "shrink_axis_mask", m.shrink) &&
+           check_mask_length(ctx, m, "ellipsis_mask", m.ellipsis);
+}
+
 std::optional<StridedSliceMasks> read_strided_slice_masks(OpContext& ctx) {
-    StridedSliceMasks m;
     auto begin = read_mask(ctx, "begin_mask", true);
     auto end = read_mask(ctx, "end_mask", true);
     auto new_axis = read_mask(ctx, "new_axis_mask", false);
     auto shrink = read_mask(ctx, "shrink_axis_mask", false);
     auto ellipsis = read_mask(ctx, "ellipsis_mask", false);
     if (!begin || !end || !new_axis || !shrink || !ellipsis) return std::nullopt;
-    if (std::count(ellipsis->begin(), ellipsis->end(), true) > 1) {
+    StridedSliceMasks m{std::move(*begin), std::move(*end), std::move(*new_axis), std::move(*shrink),
+                        std::move(*ellipsis)};
+    if (!check_mask_lengths(ctx, m)) return std::nullopt;
+    if (std::count(m.ellipsis.begin(), m.ellipsis.end(), true) > 1) {
         ctx.invalid_attribute(fmt::format("ellipsis_mask [{}] sets more than one ellipsis",
                                           *ctx.attr("ellipsis_mask")));
         return std::nullopt;
     }
-    m.begin = std::move(*begin);
-    m.end = std::move(*end);
-    m.new_axis = std::move(*new_axis);
-    m.shrink = std::move(*shrink);
-    m.ellipsis = std::move(*ellipsis);
     return m;
 }
 
@@ -379,28 +426,34 @@ bool check_strided_slice_axes(OpContext& ctx, const StridedSliceWalk& w) {
     return true;
 }
 
+// The strides: input 3's values; without it, as many 1s as begin (or else end) has values.
+std::optional<std::vector<int64_t>> strided_slice_strides(const OpContext& ctx) {
+    if (ctx.input_count() > 3) return ctx.exact_values(3);
+    int64_t n = count_1d(ctx.shape(1));
+    if (n < 0) n = count_1d(ctx.shape(2));
+    if (n < 0 || n > static_cast<int64_t>(kMaxShapeRank)) return std::nullopt;
+    return std::vector<int64_t>(static_cast<size_t>(n), 1);
+}
+
 }  // namespace
 
 void infer_strided_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3, 4)) return;
-    static constexpr std::array<std::string_view, 3> kNames{"begin", "end", "strides"};
-    for (size_t i = 1; i < ctx.input_count(); ++i)
-        if (!expect_integral(ctx, i, kNames[i - 1]) || !check_1d(ctx, i, kNames[i - 1])) return;
+    if (!expect_integral(ctx, 1, "begin") || !expect_integral(ctx, 2, "end")) return;
     const auto masks = read_strided_slice_masks(ctx);
     if (!masks) return;
+    static constexpr std::array<std::string_view, 3> kNames{"begin", "end", "strides"};
+    for (size_t i = 1; i < ctx.input_count(); ++i)
+        if (!check_1d(ctx, i, kNames[i - 1])) return;
     const Shape& data = ctx.shape(0);
     OpOutput result{Shape::dynamic_rank(), ctx.type(0), std::nullopt, {}};
     if (data.rank_dynamic) {
         out.push_back(std::move(result));
         return;
     }
-    const auto begin = input_bounds(ctx, 1);
-    const auto end = input_bounds(ctx, 2);
-    std::optional<std::vector<int64_t>> strides;
-    if (ctx.input_count() > 3)
-        strides = ctx.exact_values(3);
-    else if (begin)
-        strides = std::vector<int64_t>(begin->size(), 1);
+    const auto begin = index_bounds(ctx, 1);
+    const auto end = index_bounds(ctx, 2);
+    const auto strides = strided_slice_strides(ctx);
     const auto number_axes = strided_slice_axes(ctx, begin, strides);
     if (!number_axes) return;
     if (*number_axes < 0) {
@@ -410,7 +463,7 @@ void infer_strided_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     StridedSliceWalk walk{ctx, data, *masks, begin, end, strides, *number_axes, {}, {}, 0};
     if (!check_strided_slice_axes(ctx, walk)) return;
-    if (!begin || !end || !strides) ctx.value_unknown("begin, end or strides values are unknown");
+    if (!ctx.value(1) || !ctx.value(2) || !strides) ctx.value_unknown("begin, end or strides values are unknown");
     if (!walk.run()) return;
     result.shape = Shape{false, std::move(walk.dims)};
     propagate_picks(ctx, data, walk.picks, result);
@@ -423,6 +476,10 @@ namespace {
 bool check_slice_inputs(OpContext& ctx) {
     static constexpr std::array<std::string_view, 4> kNames{"start", "stop", "step", "axes"};
     const Shape& data = ctx.shape(0);
+    if (!data.rank_dynamic && data.rank() == 0) {
+        ctx.invalid_input("data is a scalar: Slice needs a rank of at least 1");
+        return false;
+    }
     for (size_t i = 1; i < ctx.input_count(); ++i) {
         if (!expect_integral(ctx, i, kNames[i - 1]) || !check_1d(ctx, i, kNames[i - 1])) return false;
         const Shape& s = ctx.shape(i);
@@ -482,15 +539,16 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
         out.push_back(std::move(result));
         return;
     }
-    const auto start = input_bounds(ctx, 1);
-    const auto stop = input_bounds(ctx, 2);
+    const auto start = index_bounds(ctx, 1);
+    const auto stop = index_bounds(ctx, 2);
     const auto steps = ctx.exact_values(3);
     const size_t rank = data.rank();
     const auto axis_opt = slice_axis_map(ctx, rank, start);
     if (ctx.failed()) return;
     const bool known = axis_opt.has_value();
     const std::map<size_t, size_t> axis_map = axis_opt.value_or(std::map<size_t, size_t>{});
-    if (!known || !start || !stop || !steps) ctx.value_unknown("start, stop, step or axes values are unknown");
+    if (!known || !ctx.value(1) || !ctx.value(2) || !steps)
+        ctx.value_unknown("start, stop, step or axes values are unknown");
     const size_t n = axis_map.size();
     if (known && start && stop && steps && (start->size() < n || stop->size() < n || steps->size() < n)) {
         ctx.invalid_input(fmt::format("start, stop and step have {}, {} and {} values for {} axes", start->size(),
@@ -517,7 +575,7 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
                     (*stop)[i].first == (*stop)[i].second)
                     pick = exact_pick(dim.min(), (*start)[i].first, (*stop)[i].first, step);
             } else {
-                result.shape.dims.emplace_back(0, dim.max());
+                result.shape.dims.push_back(kept_whole(Dim(0, dim.max()), dim));
             }
             picks.push_back(pick);
         } else if (known) {
@@ -735,9 +793,10 @@ void apply_scales(OpContext& ctx, Shape& shape, const std::vector<size_t>& axes,
         for (const size_t a : axes) shape.dims[a] = Dim();
         return;
     }
-    if (scales->size() != axes.size()) {
-        ctx.invalid_input(fmt::format("{} scales for {} axes: there must be one scale per axis", scales->size(),
-                                      axes.size()));
+    // Scales beyond the axes' count are not read.
+    if (scales->size() < axes.size()) {
+        ctx.invalid_input(
+            fmt::format("{} scales for {} axes: there must be a scale for every axis", scales->size(), axes.size()));
         return;
     }
     for (size_t k = 0; k < axes.size(); ++k) {
