@@ -17,6 +17,10 @@ using namespace elementwise;
 
 bool exact(const ValueBounds& b) { return b.lo == b.hi && b.hi != ValueBounds::kUnbounded; }
 
+}  // namespace
+
+namespace elementwise {
+
 std::optional<std::vector<int64_t>> static_dims(const Shape& s) {
     if (s.rank_dynamic) return std::nullopt;
     std::vector<int64_t> dims;
@@ -49,6 +53,10 @@ std::vector<size_t> numpy_source_indices(const std::vector<int64_t>& out_dims, c
     return indices;
 }
 
+}  // namespace elementwise
+
+namespace {
+
 // The values of the inputs, each read through its broadcast to the output: nullopt when one is unknown or
 // the shapes are not static and small. Only numpy and none broadcasting (pdpd values are not folded).
 struct BroadcastValues {
@@ -77,26 +85,18 @@ std::optional<BroadcastValues> broadcast_values(OpContext& ctx, const Shape& out
     return bv;
 }
 
-enum class Fold {
-    none,
-    add,
-    subtract,
-    multiply,
-    divide,
-    maximum,
-    minimum,
-    equal,
-    not_equal,
-    less,
-    less_equal,
-    greater,
-    greater_equal
-};
+}  // namespace
+
+namespace elementwise {
 
 bool is_comparison(Fold f) {
     return f == Fold::equal || f == Fold::not_equal || f == Fold::less || f == Fold::less_equal || f == Fold::greater ||
            f == Fold::greater_equal;
 }
+
+}  // namespace elementwise
+
+namespace {
 
 int64_t floor_div(int64_t q, int64_t a, int64_t b) { return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
 
@@ -105,6 +105,10 @@ std::optional<ValueBounds> exact_result(CheckedInt r) {
     if (!v || *v == ValueBounds::kUnbounded) return std::nullopt;
     return ValueBounds{*v, *v};
 }
+
+}  // namespace
+
+namespace elementwise {
 
 // One output element from two input elements: exact values by the op's integer arithmetic; bounds only for
 // Add and Multiply of non-negative bounds (the operation is monotonic there).
@@ -156,6 +160,10 @@ std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds&
     }
     return std::nullopt;
 }
+
+}  // namespace elementwise
+
+namespace {
 
 std::optional<TensorValue> fold_binary(OpContext& ctx, Fold f, const Shape& out_shape, BroadcastKind kind,
                                        bool pythondiv) {
