@@ -445,6 +445,7 @@ const std::vector<Row> kUnaryRows = [] {
     add("Mish", {{18, kF}, {22, kFB}}, kPlain);
     add("Selu", {{1, kF}, {6, kF}, {22, kFB}}, infer_alpha_gamma, kShapeType, "alpha, gamma; input type");
     add("Shrink", {{9, kNum}}, infer_bias_lambd, kShapeType, "bias, lambd; input type");
+    add("Swish", {{24, kFB}}, infer_alpha, kShapeType, "alpha; input type");
     add("ThresholdedRelu", {{10, kF}, {22, kFB}}, infer_alpha, kShapeType, "alpha; input type");
     const TypeSet prelu_ints = kF | type_bit(ElementType::i32) | type_bit(ElementType::i64) |
                                type_bit(ElementType::u32) | type_bit(ElementType::u64);
