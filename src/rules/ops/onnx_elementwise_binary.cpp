@@ -113,14 +113,15 @@ std::optional<int64_t> exact_int(CheckedInt r) {
 // Only exact values: the ops below are not monotonic in both arguments (or irlint does not bound them).
 std::optional<int64_t> combine_exact(Combine c, int64_t x, int64_t y, bool real) {
     switch (c) {
-        case Combine::divide:
+        case Combine::divide: {
+            const auto q = exact_int(CheckedInt(x) / y);
             // A floating-point quotient is a whole number only when the division is exact.
-            if (y == 0 || (real && x % y != 0)) return std::nullopt;
-            return exact_int(CheckedInt(x) / y);
+            if (!q || (real && *q * y != x)) return std::nullopt;
+            return q;
+        }
         case Combine::modulo:
         case Combine::fmod: {
-            if (y == 0) return std::nullopt;
-            const auto r = (CheckedInt(x) - (CheckedInt(x) / y) * y).get();
+            const auto r = (CheckedInt(x) % y).get();
             if (!r) return std::nullopt;
             // fmod=0 gives the divisor's sign (Python's %), fmod=1 the dividend's (C's fmod).
             if (c == Combine::modulo && *r != 0 && ((*r < 0) != (y < 0))) return *r + y;
