@@ -266,6 +266,15 @@ TEST_CASE("onnx elementwise: integer values through the arithmetic") {
     // Bounds through Mul of non-negative bounds, as the IR ops fold them.
     const auto mul = Onnx("Mul", 14, {In("1", i64), In("1", i64)}, {}, {{0, {ValueBounds{2, 5}}}, {1, V({3})}});
     CHECK(value_str(run_onnx_op(mul)) == "6..15");
+    // Bounds moved or divided by an exact value: a dim less one, half a dim.
+    const auto less_one = Onnx("Sub", 14, {In("1", i64), In("", i64)}, {}, {{0, {ValueBounds{2, 9}}}, {1, V({1})}});
+    CHECK(value_str(run_onnx_op(less_one)) == "1..8");
+    const auto plus = Onnx("Add", 14, {In("", i64), In("1", i64)}, {}, {{0, V({-1})}, {1, {ValueBounds{0, ValueBounds::kUnbounded}}}});
+    CHECK(value_str(run_onnx_op(plus)) == "-1..inf");
+    const auto half = Onnx("Div", 14, {In("1", i64), In("", i64)}, {}, {{0, {ValueBounds{3, 9}}}, {1, V({2})}});
+    CHECK(value_str(run_onnx_op(half)) == "1..4");
+    const auto by_bounds = Onnx("Div", 14, {In("1", i64), In("", i64)}, {}, {{0, V({8})}, {1, {ValueBounds{1, 2}}}});
+    CHECK(value_str(run_onnx_op(by_bounds)) == "<none>");
     // A result the type cannot hold wraps: not followed.
     const auto wrap = Onnx("Add", 14, {In("1", ElementType::u8), In("1", ElementType::u8)}, {}, {{0, V({200})}, {1, V({100})}});
     CHECK(value_str(run_onnx_op(wrap)) == "<none>");

@@ -137,13 +137,38 @@ std::optional<int64_t> combine_exact(Combine c, int64_t x, int64_t y, bool real)
     }
 }
 
+bool exact_value(const ValueBounds& v) { return v.exact() && v.hi != ValueBounds::kUnbounded; }
+
+// Bounds moved by an exact amount (x + k, x - k) or divided by an exact positive one (integer x / k): each is
+// monotonic in x, so the bounds map one by one, an unbounded one staying unbounded. Beyond what the shared
+// fold bounds (sums and products of non-negative bounds): a dim less one, half a dim.
+std::optional<ValueBounds> bounds_by_exact(Combine c, const ValueBounds& a, const ValueBounds& b, bool real) {
+    const auto map = [](int64_t x, auto f) -> std::optional<int64_t> {
+        return x == ValueBounds::kUnbounded ? std::optional(x) : exact_int(f(CheckedInt(x)));
+    };
+    std::optional<int64_t> lo, hi;
+    if ((c == Combine::add || c == Combine::subtract) && exact_value(b)) {
+        const int64_t k = c == Combine::add ? b.lo : -b.lo;
+        lo = map(a.lo, [&](CheckedInt x) { return x + k; });
+        hi = map(a.hi, [&](CheckedInt x) { return x + k; });
+    } else if (c == Combine::add && exact_value(a)) {
+        return bounds_by_exact(c, b, a, real);
+    } else if (c == Combine::divide && !real && exact_value(b) && b.lo > 0) {
+        lo = map(a.lo, [&](CheckedInt x) { return x / b.lo; });
+        hi = map(a.hi, [&](CheckedInt x) { return x / b.lo; });
+    }
+    if (!lo || !hi || *lo == ValueBounds::kUnbounded) return std::nullopt;
+    return ValueBounds{*lo, *hi};
+}
+
 std::optional<ValueBounds> combine(Combine c, const ValueBounds& a, const ValueBounds& b, bool real) {
+    if (!exact_value(a) || !exact_value(b))
+        if (const auto r = bounds_by_exact(c, a, b, real)) return r;
     if (const auto f = shared_fold(c)) return elementwise::fold(*f, a, b, false);
     // Max and Min are monotonic in both arguments: bounds combine bound by bound.
     if (c == Combine::maximum) return ValueBounds{std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
     if (c == Combine::minimum) return ValueBounds{std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
-    const auto is_exact = [](const ValueBounds& v) { return v.exact() && v.hi != ValueBounds::kUnbounded; };
-    if (!is_exact(a) || !is_exact(b)) return std::nullopt;
+    if (!exact_value(a) || !exact_value(b)) return std::nullopt;
     const auto r = combine_exact(c, a.lo, b.lo, real);
     if (!r) return std::nullopt;
     return ValueBounds{*r, *r};
