@@ -205,6 +205,20 @@ TEST_CASE("onnx elementwise: binary ops broadcast as numpy from opset 7") {
     CHECK(bad.problems.front().kind == OpProblem::Kind::input);
 }
 
+TEST_CASE("onnx elementwise: a dim broadcast against 1s keeps its symbol") {
+    Shape a = S("?,?,4");
+    a.dims[0] = a.dims[0].with_symbol(3);
+    a.dims[1] = a.dims[1].with_symbol(5);
+    Shape b = S("1,?,1");
+    b.dims[1] = b.dims[1].with_symbol(6);
+    const auto r = run_onnx_op(Onnx("Add", 14, {OpInput{a, ElementType::f32}, OpInput{b, ElementType::f32}}));
+    REQUIRE(r.ok());
+    CHECK(r.shape().dims[0].symbol() == 3);
+    CHECK(r.shape().dims[1].symbol() == 0);  // two symbols: either may be 1
+    const auto lower = run_onnx_op(Onnx("Mul", 14, {OpInput{a, ElementType::f32}, In("4")}));
+    CHECK(lower.shape().dims[1].symbol() == 5);
+}
+
 TEST_CASE("onnx elementwise: the legacy broadcast of opsets 1 to 6") {
     CHECK(run_onnx_op(Onnx("Add", 6, {In("2,3,4,5"), In("4,5")}, {{"broadcast", "1"}})).str() == "[2,3,4,5]");
     CHECK(run_onnx_op(Onnx("Add", 6, {In("2,3,4,5"), In("3,4")}, {{"broadcast", "1"}, {"axis", "1"}})).str() ==

@@ -24,6 +24,25 @@ using elementwise::Fold;
 
 // ---- shapes ----
 
+// A dim broadcast against 1s is that dim: it keeps its symbol where every input's dim at the place is a 1 or
+// that symbol's (the interval merge alone drops it when a dynamic dim meets a 1).
+void keep_symbols(const OpContext& ctx, size_t first, size_t count, Shape& out) {
+    for (size_t d = 0; d < out.rank(); ++d) {
+        uint32_t symbol = 0;
+        bool one_symbol = true;
+        for (size_t i = first; i < first + count && one_symbol; ++i) {
+            if (!ctx.has_input(i) || ctx.shape(i).rank_dynamic) continue;
+            const Shape& in = ctx.shape(i);
+            if (in.rank() + d < out.rank()) continue;
+            const Dim& dim = in.dims[in.rank() - out.rank() + d];
+            if (dim == Dim(1)) continue;
+            if (dim.symbol() == 0 || (symbol != 0 && dim.symbol() != symbol)) one_symbol = false;
+            symbol = dim.symbol();
+        }
+        if (one_symbol && symbol != 0 && !out.dims[d].is_static()) out.dims[d] = out.dims[d].with_symbol(symbol);
+    }
+}
+
 // The numpy broadcast of the given inputs (those given; an omitted one takes no part).
 std::optional<Shape> broadcast_inputs(OpContext& ctx, size_t first, size_t count) {
     std::optional<Shape> shape;
@@ -40,6 +59,7 @@ std::optional<Shape> broadcast_inputs(OpContext& ctx, size_t first, size_t count
             return std::nullopt;
         }
     }
+    if (shape && !shape->rank_dynamic) keep_symbols(ctx, first, count, *shape);
     return shape;
 }
 
