@@ -45,8 +45,16 @@ constexpr auto boolean = ElementType::boolean;
 // ---------------------------------------------------------------- unary
 
 TEST_CASE("onnx elementwise: unary ops keep the dims (symbols too) and the type") {
-    for (const auto& [name, version] : {std::pair{"Abs", 13}, {"Relu", 14}, {"Tanh", 13}, {"Sqrt", 6}, {"Acos", 22},
-                                        {"Erf", 13}, {"Softplus", 22}, {"Mish", 18}, {"HardSwish", 14}, {"Gelu", 20}}) {
+    for (const auto& [name, version] : {std::pair{"Abs", 13},
+                                        {"Relu", 14},
+                                        {"Tanh", 13},
+                                        {"Sqrt", 6},
+                                        {"Acos", 22},
+                                        {"Erf", 13},
+                                        {"Softplus", 22},
+                                        {"Mish", 18},
+                                        {"HardSwish", 14},
+                                        {"Gelu", 20}}) {
         const std::string op = name;
         const auto r = run_onnx_op(Onnx(op, version, {In("1,?,2..5")}));
         CHECK_MESSAGE(r.ok(), op);
@@ -118,7 +126,7 @@ TEST_CASE("onnx elementwise: PRelu's slope broadcasts one way into X") {
     CHECK(run_onnx_op(Onnx("PRelu", 9, {In("2,3"), In("")})).ok());
     CHECK(contains(run_onnx_op(Onnx("PRelu", 16, {In("1,3,4,4"), In("5")})).problem(), "one way"));
     CHECK_FALSE(run_onnx_op(Onnx("PRelu", 16, {In("1,4"), In("2,4")})).ok());  // would grow X
-    CHECK(run_onnx_op(Onnx("PRelu", 6, {In("1,3,4,4"), In("5")})).ok());      // before opset 7 unchecked
+    CHECK(run_onnx_op(Onnx("PRelu", 6, {In("1,3,4,4"), In("5")})).ok());       // before opset 7 unchecked
     CHECK_FALSE(run_onnx_op(Onnx("PRelu", 16, {In("2"), In("2", ElementType::f16)})).ok());
 }
 
@@ -151,8 +159,8 @@ TEST_CASE("onnx elementwise: Clip with attributes, then inputs; integer values c
     CHECK(run_onnx_op(Onnx("Clip", 11, {In("2,3"), Omitted(), In("")})).str() == "[2,3]");
     CHECK_FALSE(run_onnx_op(Onnx("Clip", 11, {In("2", i64)})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("Clip", 13, {In("2", i64), In("", i32)})).ok());
-    auto clip = Onnx("Clip", 13, {In("3", i64), In("", i64), In("", i64)}, {},
-                     {{0, V({-4, 3, 9})}, {1, V({0})}, {2, V({5})}});
+    auto clip =
+        Onnx("Clip", 13, {In("3", i64), In("", i64), In("", i64)}, {}, {{0, V({-4, 3, 9})}, {1, V({0})}, {2, V({5})}});
     CHECK(value_str(run_onnx_op(clip)) == "0,3,5");
     clip.inputs[1] = Omitted();
     CHECK(value_str(run_onnx_op(clip)) == "-4,3,5");
@@ -169,7 +177,7 @@ TEST_CASE("onnx elementwise: Cast gives `to`'s type, for the data types of its v
     CHECK(type_of(run_onnx_op(Onnx("Cast", 21, {In("2")}, {{"to", "22"}}))) == ElementType::i4);
     CHECK(run_onnx_op(Onnx("Cast", 19, {In("2")}, {{"to", "18"}})).ok());  // e4m3fnuz: ONNX's, irlint has no name
     CHECK(contains(run_onnx_op(Onnx("Cast", 13, {In("2")}, {{"to", "17"}})).problem(), "to=17"));
-    CHECK_FALSE(run_onnx_op(Onnx("Cast", 6, {In("2")}, {{"to", "8"}})).ok());   // string from Cast-9
+    CHECK_FALSE(run_onnx_op(Onnx("Cast", 6, {In("2")}, {{"to", "8"}})).ok());    // string from Cast-9
     CHECK_FALSE(run_onnx_op(Onnx("Cast", 25, {In("2")}, {{"to", "14"}})).ok());  // complex never
     CHECK_FALSE(run_onnx_op(Onnx("Cast", 13, {In("2")})).ok());                  // `to` is required
     CHECK_FALSE(run_onnx_op(Onnx("Cast", 13, {In("2", ElementType::f8e5m2)}, {{"to", "1"}})).ok());
@@ -246,8 +254,8 @@ TEST_CASE("onnx elementwise: binary ops' types") {
     CHECK(run_onnx_op(Onnx("Equal", 19, {In("2", ElementType::string), In("2", ElementType::string)})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("And", 7, {In("2", f32), In("2", f32)})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("BitShift", 11, {In("2", i32), In("2", i32)}, {{"direction", "LEFT"}})).ok());
-    CHECK(run_onnx_op(Onnx("BitShift", 11, {In("2", ElementType::u8), In("1", ElementType::u8)},
-                           {{"direction", "RIGHT"}}))
+    CHECK(run_onnx_op(
+              Onnx("BitShift", 11, {In("2", ElementType::u8), In("1", ElementType::u8)}, {{"direction", "RIGHT"}}))
               .str() == "[2]");
     CHECK_FALSE(run_onnx_op(Onnx("BitShift", 11, {In("2", ElementType::u8), In("1", ElementType::u8)})).ok());
     CHECK(type_of(run_onnx_op(Onnx("BitwiseXor", 18, {In("2", i32), In("2", i32)}))) == i32);
@@ -258,7 +266,8 @@ TEST_CASE("onnx elementwise: Mod's fmod") {
     CHECK(contains(run_onnx_op(Onnx("Mod", 13, {In("2"), In("2")})).problem(), "fmod=0"));
     CHECK(run_onnx_op(Onnx("Mod", 13, {In("2"), In("2")}, {{"fmod", "1"}})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("Mod", 13, {In("2", i64), In("2", i64)}, {{"fmod", "2"}})).ok());
-    const auto python = Onnx("Mod", 13, {In("4", i64), In("4", i64)}, {}, {{0, V({7, -7, 7, -7})}, {1, V({3, 3, -3, -3})}});
+    const auto python =
+        Onnx("Mod", 13, {In("4", i64), In("4", i64)}, {}, {{0, V({7, -7, 7, -7})}, {1, V({3, 3, -3, -3})}});
     CHECK(value_str(run_onnx_op(python)) == "1,2,-2,-1");
     auto c_fmod = python;
     c_fmod.attrs = {{"fmod", "1"}};
@@ -283,14 +292,16 @@ TEST_CASE("onnx elementwise: integer values through the arithmetic") {
     // Bounds moved or divided by an exact value: a dim less one, half a dim.
     const auto less_one = Onnx("Sub", 14, {In("1", i64), In("", i64)}, {}, {{0, {ValueBounds{2, 9}}}, {1, V({1})}});
     CHECK(value_str(run_onnx_op(less_one)) == "1..8");
-    const auto plus = Onnx("Add", 14, {In("", i64), In("1", i64)}, {}, {{0, V({-1})}, {1, {ValueBounds{0, ValueBounds::kUnbounded}}}});
+    const auto plus = Onnx("Add", 14, {In("", i64), In("1", i64)}, {},
+                           {{0, V({-1})}, {1, {ValueBounds{0, ValueBounds::kUnbounded}}}});
     CHECK(value_str(run_onnx_op(plus)) == "-1..inf");
     const auto half = Onnx("Div", 14, {In("1", i64), In("", i64)}, {}, {{0, {ValueBounds{3, 9}}}, {1, V({2})}});
     CHECK(value_str(run_onnx_op(half)) == "1..4");
     const auto by_bounds = Onnx("Div", 14, {In("1", i64), In("", i64)}, {}, {{0, V({8})}, {1, {ValueBounds{1, 2}}}});
     CHECK(value_str(run_onnx_op(by_bounds)) == "<none>");
     // A result the type cannot hold wraps: not followed.
-    const auto wrap = Onnx("Add", 14, {In("1", ElementType::u8), In("1", ElementType::u8)}, {}, {{0, V({200})}, {1, V({100})}});
+    const auto wrap =
+        Onnx("Add", 14, {In("1", ElementType::u8), In("1", ElementType::u8)}, {}, {{0, V({200})}, {1, V({100})}});
     CHECK(value_str(run_onnx_op(wrap)) == "<none>");
     const auto sub = Onnx("Sub", 14, {In("2,1", i64), In("2", i64)}, {}, {{0, V({10, 20})}, {1, V({1, 2})}});
     CHECK(value_str(run_onnx_op(sub)) == "9,8,19,18");
@@ -323,7 +334,8 @@ TEST_CASE("onnx elementwise: Sum, Mean, Max, Min broadcast all their inputs from
 }
 
 TEST_CASE("onnx elementwise: Max and Min carry bounds; Sum adds") {
-    const auto max = Onnx("Max", 13, {In("2", i64), In("", i64)}, {}, {{0, {ValueBounds{0, 7}, ValueBounds{3, 3}}}, {1, V({1})}});
+    const auto max =
+        Onnx("Max", 13, {In("2", i64), In("", i64)}, {}, {{0, {ValueBounds{0, 7}, ValueBounds{3, 3}}}, {1, V({1})}});
     CHECK(value_str(run_onnx_op(max)) == "1..7,3");
     const auto min = Onnx("Min", 13, {In("1", i64), In("", i64), In("", i64)}, {},
                           {{0, {ValueBounds{2, ValueBounds::kUnbounded}}}, {1, V({9})}, {2, V({6})}});
@@ -340,16 +352,27 @@ TEST_CASE("onnx elementwise: Where broadcasts condition, X and Y; its values pic
     CHECK(type_of(r) == f32);
     CHECK_FALSE(run_onnx_op(Onnx("Where", 16, {In("2", f32), In("2"), In("2")})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("Where", 16, {In("2", boolean), In("2", i64), In("2")})).ok());
-    CHECK_FALSE(run_onnx_op(Onnx("Where", 9, {In("2", boolean), In("2", ElementType::bf16), In("2", ElementType::bf16)})).ok());
+    CHECK_FALSE(
+        run_onnx_op(Onnx("Where", 9, {In("2", boolean), In("2", ElementType::bf16), In("2", ElementType::bf16)})).ok());
     const auto pick = Onnx("Where", 16, {In("3", boolean), In("3", i64), In("", i64)}, {},
                            {{0, V({1, 0, 1})}, {1, V({4, 5, 6})}, {2, V({-1})}});
     CHECK(value_str(run_onnx_op(pick)) == "4,-1,6");
 }
 
 TEST_CASE("onnx elementwise: every version of the family is an entry") {
-    for (const auto& [op, version] :
-         {std::pair{"Add", 1}, {"Add", 6}, {"Add", 7}, {"Add", 13}, {"Add", 14}, {"Identity", 25}, {"Cast", 25},
-          {"CastLike", 25}, {"Dropout", 22}, {"Clip", 13}, {"Softmax", 13}, {"Equal", 19}, {"Where", 16}}) {
+    for (const auto& [op, version] : {std::pair{"Add", 1},
+                                      {"Add", 6},
+                                      {"Add", 7},
+                                      {"Add", 13},
+                                      {"Add", 14},
+                                      {"Identity", 25},
+                                      {"Cast", 25},
+                                      {"CastLike", 25},
+                                      {"Dropout", 22},
+                                      {"Clip", 13},
+                                      {"Softmax", 13},
+                                      {"Equal", 19},
+                                      {"Where", 16}}) {
         CHECK(entry_of(op, version, OpFormat::onnx).since_opset == version);
     }
     const auto found = find_onnx_op("", "Softmax", 12);

@@ -18,10 +18,10 @@ constexpr TypeSet type_bit(ElementType t) { return TypeSet{1} << static_cast<uns
 
 constexpr TypeSet kFloats = type_bit(ElementType::f16) | type_bit(ElementType::f32) | type_bit(ElementType::f64);
 constexpr TypeSet kBf16 = type_bit(ElementType::bf16);
-constexpr TypeSet kSignedInts = type_bit(ElementType::i8) | type_bit(ElementType::i16) | type_bit(ElementType::i32) |
-                                type_bit(ElementType::i64);
-constexpr TypeSet kUnsignedInts = type_bit(ElementType::u8) | type_bit(ElementType::u16) |
-                                  type_bit(ElementType::u32) | type_bit(ElementType::u64);
+constexpr TypeSet kSignedInts =
+    type_bit(ElementType::i8) | type_bit(ElementType::i16) | type_bit(ElementType::i32) | type_bit(ElementType::i64);
+constexpr TypeSet kUnsignedInts =
+    type_bit(ElementType::u8) | type_bit(ElementType::u16) | type_bit(ElementType::u32) | type_bit(ElementType::u64);
 constexpr TypeSet kInts = kSignedInts | kUnsignedInts;
 constexpr TypeSet kNumeric = kInts | kFloats;
 constexpr TypeSet kBool = type_bit(ElementType::boolean);

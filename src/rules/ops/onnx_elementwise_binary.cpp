@@ -101,8 +101,26 @@ std::optional<TensorValue> values_as(const OpContext& ctx, size_t i, const Shape
 
 // What a broadcasting op does to two integer values.
 enum class Combine {
-    none, add, subtract, multiply, divide, modulo, fmod, maximum, minimum, equal, less, less_equal, greater,
-    greater_equal, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor
+    none,
+    add,
+    subtract,
+    multiply,
+    divide,
+    modulo,
+    fmod,
+    maximum,
+    minimum,
+    equal,
+    less,
+    less_equal,
+    greater,
+    greater_equal,
+    logical_and,
+    logical_or,
+    logical_xor,
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor
 };
 
 bool boolean_result(Combine c) {
@@ -112,15 +130,24 @@ bool boolean_result(Combine c) {
 
 std::optional<Fold> shared_fold(Combine c) {
     switch (c) {
-        case Combine::add: return Fold::add;
-        case Combine::subtract: return Fold::subtract;
-        case Combine::multiply: return Fold::multiply;
-        case Combine::equal: return Fold::equal;
-        case Combine::less: return Fold::less;
-        case Combine::less_equal: return Fold::less_equal;
-        case Combine::greater: return Fold::greater;
-        case Combine::greater_equal: return Fold::greater_equal;
-        default: return std::nullopt;
+        case Combine::add:
+            return Fold::add;
+        case Combine::subtract:
+            return Fold::subtract;
+        case Combine::multiply:
+            return Fold::multiply;
+        case Combine::equal:
+            return Fold::equal;
+        case Combine::less:
+            return Fold::less;
+        case Combine::less_equal:
+            return Fold::less_equal;
+        case Combine::greater:
+            return Fold::greater;
+        case Combine::greater_equal:
+            return Fold::greater_equal;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -147,13 +174,20 @@ std::optional<int64_t> combine_exact(Combine c, int64_t x, int64_t y, bool real)
             if (c == Combine::modulo && *r != 0 && ((*r < 0) != (y < 0))) return *r + y;
             return r;
         }
-        case Combine::logical_and: return (x != 0 && y != 0) ? 1 : 0;
-        case Combine::logical_or: return (x != 0 || y != 0) ? 1 : 0;
-        case Combine::logical_xor: return ((x != 0) != (y != 0)) ? 1 : 0;
-        case Combine::bitwise_and: return x & y;
-        case Combine::bitwise_or: return x | y;
-        case Combine::bitwise_xor: return x ^ y;
-        default: return std::nullopt;
+        case Combine::logical_and:
+            return (x != 0 && y != 0) ? 1 : 0;
+        case Combine::logical_or:
+            return (x != 0 || y != 0) ? 1 : 0;
+        case Combine::logical_xor:
+            return ((x != 0) != (y != 0)) ? 1 : 0;
+        case Combine::bitwise_and:
+            return x & y;
+        case Combine::bitwise_or:
+            return x | y;
+        case Combine::bitwise_xor:
+            return x ^ y;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -229,8 +263,8 @@ bool read_fmod(OpContext& ctx, std::optional<ElementType> type, int64_t* fmod) {
         return false;
     }
     if (*f == 0 && elementwise::known(type) && is_float_type(*type)) {
-        ctx.invalid_attribute(fmt::format("fmod=0 (integer modulus) with element type {}; floats need fmod=1",
-                                          element_type_name(*type)));
+        ctx.invalid_attribute(
+            fmt::format("fmod=0 (integer modulus) with element type {}; floats need fmod=1", element_type_name(*type)));
         return false;
     }
     *fmod = *f;
@@ -267,7 +301,8 @@ void infer_binary(OpContext& ctx, std::vector<OpOutput>& out) {
     const std::optional<ElementType> out_type = boolean_result(C) ? std::optional(ElementType::boolean) : type;
     out.push_back(OpOutput{*shape, out_type, {}, {}});
     // A legacy broadcast places B at an axis, which the numpy reading of values does not; equal shapes agree.
-    if (!legacy || ctx.shape(0) == ctx.shape(1)) out.back().value = combined_values(ctx, c, *shape, 0, 2, type, out_type);
+    if (!legacy || ctx.shape(0) == ctx.shape(1))
+        out.back().value = combined_values(ctx, c, *shape, 0, 2, type, out_type);
 }
 
 // ---- Sum, Mean, Max, Min ----
@@ -326,8 +361,10 @@ constexpr TypeSet kArith6 = kFloats | type_bit(ElementType::i32) | type_bit(Elem
                             type_bit(ElementType::u32) | type_bit(ElementType::u64);
 
 constexpr std::string_view kBroadcast = "shape (numpy broadcast; before opset 7, A's shape), type";
-constexpr std::string_view kBroadcastValues = "shape (numpy broadcast; before opset 7, A's shape), type, integer values";
-constexpr std::string_view kBoolValues = "shape (numpy broadcast; before opset 7, A's shape), type (boolean), integer values";
+constexpr std::string_view kBroadcastValues =
+    "shape (numpy broadcast; before opset 7, A's shape), type, integer values";
+constexpr std::string_view kBoolValues =
+    "shape (numpy broadcast; before opset 7, A's shape), type (boolean), integer values";
 constexpr std::string_view kOneType = "inputs of one type of the version's; shapes broadcast";
 
 const std::vector<Row> kBinaryRows = [] {
@@ -353,8 +390,12 @@ const std::vector<Row> kBinaryRows = [] {
     add("Or", {{1, kBool}, {7, kBool}}, infer_binary<Combine::logical_or>, kBoolValues);
     add("Xor", {{1, kBool}, {7, kBool}}, infer_binary<Combine::logical_xor>, kBoolValues);
     const TypeSet equal_types = kBool | type_bit(ElementType::i32) | type_bit(ElementType::i64);
-    add("Equal", {{1, equal_types}, {7, equal_types}, {11, kBool | kNumeric}, {13, kBool | kNumB},
-                  {19, kBool | kNumB | kString}},
+    add("Equal",
+        {{1, equal_types},
+         {7, equal_types},
+         {11, kBool | kNumeric},
+         {13, kBool | kNumB},
+         {19, kBool | kNumB | kString}},
         infer_binary<Combine::equal>, kBoolValues);
     for (const auto& [op, c] : {std::pair{"Greater", Combine::greater}, std::pair{"Less", Combine::less}}) {
         const OpInferFn f = c == Combine::greater ? infer_binary<Combine::greater> : infer_binary<Combine::less>;
@@ -374,7 +415,8 @@ const std::vector<Row> kBinaryRows = [] {
         kVariadicValues);
     add("Min", {{1, kF}, {6, kF}, {8, kF}, {12, kNumeric}, {13, kNumB}}, infer_variadic<Combine::minimum>,
         kVariadicValues);
-    add("Where", {{9, kAnyType & ~kBf16}, {16, kAnyType}}, infer_where, "shape (numpy broadcast of the three), type, values",
+    add("Where", {{9, kAnyType & ~kBf16}, {16, kAnyType}}, infer_where,
+        "shape (numpy broadcast of the three), type, values",
         "condition boolean; X and Y of one type; shapes broadcast");
     return rows;
 }();

@@ -34,11 +34,16 @@ std::string type_list(TypeSet set) {
 // The largest whole number up to which every whole number is a value of the floating-point type.
 std::optional<int64_t> exact_integer_limit(ElementType t) {
     switch (t) {
-        case ElementType::f64: return int64_t{1} << 53;
-        case ElementType::f32: return int64_t{1} << 24;
-        case ElementType::f16: return int64_t{1} << 11;
-        case ElementType::bf16: return int64_t{1} << 8;
-        default: return std::nullopt;
+        case ElementType::f64:
+            return int64_t{1} << 53;
+        case ElementType::f32:
+            return int64_t{1} << 24;
+        case ElementType::f16:
+            return int64_t{1} << 11;
+        case ElementType::bf16:
+            return int64_t{1} << 8;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -47,8 +52,8 @@ std::optional<int64_t> exact_integer_limit(ElementType t) {
 bool check_type(OpContext& ctx, size_t i, TypeSet allowed) {
     const auto t = ctx.type(i);
     if (!elementwise::known(t) || (allowed & type_bit(*t))) return true;
-    ctx.invalid_input(fmt::format("input {} has element type {}, not one of {}", i, element_type_name(*t),
-                                  type_list(allowed)));
+    ctx.invalid_input(
+        fmt::format("input {} has element type {}, not one of {}", i, element_type_name(*t), type_list(allowed)));
     return false;
 }
 
@@ -254,7 +259,8 @@ void infer_dropout(OpContext& ctx, std::vector<OpOutput>& out) {
                 return ctx.invalid_input(fmt::format("{} must be a scalar; it is {}", kNames[i], ctx.shape(i).str()));
     }
     same_shape(ctx, out, ctx.type(0));
-    out.push_back(OpOutput{ctx.shape(0), ctx.version() >= 10 ? std::optional(ElementType::boolean) : ctx.type(0), {}, {}});
+    out.push_back(
+        OpOutput{ctx.shape(0), ctx.version() >= 10 ? std::optional(ElementType::boolean) : ctx.type(0), {}, {}});
 }
 
 // Clip's bound on integer values: clamping is monotonic, so each bound clamps on its own.
@@ -297,40 +303,47 @@ struct OnnxDataType {
     int cast_since = 0;
 };
 
+// Indexed by the TensorProto.DataType number.
+using E = ElementType;
+constexpr std::array<OnnxDataType, 27> kOnnxDataTypes{{
+    {},                  // 0 UNDEFINED
+    {E::f32, 1},         // 1 FLOAT
+    {E::u8, 1},          // 2 UINT8
+    {E::i8, 1},          // 3 INT8
+    {E::u16, 1},         // 4 UINT16
+    {E::i16, 1},         // 5 INT16
+    {E::i32, 1},         // 6 INT32
+    {E::i64, 1},         // 7 INT64
+    {E::string, 9},      // 8 STRING
+    {E::boolean, 1},     // 9 BOOL
+    {E::f16, 1},         // 10 FLOAT16
+    {E::f64, 1},         // 11 DOUBLE
+    {E::u32, 1},         // 12 UINT32
+    {E::u64, 1},         // 13 UINT64
+    {},                  // 14 COMPLEX64
+    {},                  // 15 COMPLEX128
+    {E::bf16, 13},       // 16 BFLOAT16
+    {E::f8e4m3, 19},     // 17 FLOAT8E4M3FN
+    {std::nullopt, 19},  // 18 FLOAT8E4M3FNUZ
+    {E::f8e5m2, 19},     // 19 FLOAT8E5M2
+    {std::nullopt, 19},  // 20 FLOAT8E5M2FNUZ
+    {E::u4, 21},         // 21 UINT4
+    {E::i4, 21},         // 22 INT4
+    {E::f4e2m1, 23},     // 23 FLOAT4E2M1
+    {E::f8e8m0, 24},     // 24 FLOAT8E8M0
+    {std::nullopt, 25},  // 25 UINT2
+    {std::nullopt, 25},  // 26 INT2
+}};
+
 std::optional<OnnxDataType> onnx_data_type(int64_t number) {
-    using E = ElementType;
-    switch (number) {
-        case 1: return OnnxDataType{E::f32, 1};
-        case 2: return OnnxDataType{E::u8, 1};
-        case 3: return OnnxDataType{E::i8, 1};
-        case 4: return OnnxDataType{E::u16, 1};
-        case 5: return OnnxDataType{E::i16, 1};
-        case 6: return OnnxDataType{E::i32, 1};
-        case 7: return OnnxDataType{E::i64, 1};
-        case 8: return OnnxDataType{E::string, 9};
-        case 9: return OnnxDataType{E::boolean, 1};
-        case 10: return OnnxDataType{E::f16, 1};
-        case 11: return OnnxDataType{E::f64, 1};
-        case 12: return OnnxDataType{E::u32, 1};
-        case 13: return OnnxDataType{E::u64, 1};
-        case 14: case 15: return OnnxDataType{std::nullopt, 0};  // complex
-        case 16: return OnnxDataType{E::bf16, 13};
-        case 17: return OnnxDataType{E::f8e4m3, 19};
-        case 18: case 20: return OnnxDataType{std::nullopt, 19};  // float8 e4m3fnuz, e5m2fnuz
-        case 19: return OnnxDataType{E::f8e5m2, 19};
-        case 21: return OnnxDataType{E::u4, 21};
-        case 22: return OnnxDataType{E::i4, 21};
-        case 23: return OnnxDataType{E::f4e2m1, 23};
-        case 24: return OnnxDataType{E::f8e8m0, 24};
-        case 25: case 26: return OnnxDataType{std::nullopt, 25};  // uint2, int2
-        default: return std::nullopt;
-    }
+    if (number <= 0 || number >= static_cast<int64_t>(kOnnxDataTypes.size())) return std::nullopt;
+    return kOnnxDataTypes[static_cast<size_t>(number)];
 }
 
 // The first Cast version that takes an element type as input or target (0: none).
 int cast_since(ElementType t) {
-    for (int64_t n = 1; n <= 26; ++n)
-        if (const auto d = onnx_data_type(n); d && d->type == t) return d->cast_since;
+    for (const OnnxDataType& d : kOnnxDataTypes)
+        if (d.type == t) return d.cast_since;
     return 0;
 }
 
@@ -344,8 +357,8 @@ bool check_cast_type(OpContext& ctx, std::optional<ElementType> t, std::string_v
     if (!elementwise::known(t)) return true;
     const int since = cast_since(*t);
     if (since != 0 && since <= cast_version_of(ctx)) return true;
-    ctx.invalid_input(fmt::format("{} has element type {}, which this version does not cast", what,
-                                  element_type_name(*t)));
+    ctx.invalid_input(
+        fmt::format("{} has element type {}, which this version does not cast", what, element_type_name(*t)));
     return false;
 }
 
@@ -416,7 +429,8 @@ const std::vector<Row> kUnaryRows = [] {
         for (const auto& [since, types] : versions) rows.push_back(Row{op, since, f, types, infers, checks});
     };
     add("Abs", {{1, kF}, {6, kNum}, {13, kNumB}}, infer_unary<UnaryValue::absolute>, kValues);
-    for (const std::string_view op : {"Acos", "Asin", "Atan", "Cos", "Sin", "Tan"}) add(op, {{7, kF}, {22, kFB}}, kPlain);
+    for (const std::string_view op : {"Acos", "Asin", "Atan", "Cos", "Sin", "Tan"})
+        add(op, {{7, kF}, {22, kFB}}, kPlain);
     for (const std::string_view op : {"Acosh", "Asinh", "Atanh", "Cosh", "Sinh"}) add(op, {{9, kF}, {22, kFB}}, kPlain);
     for (const std::string_view op : {"Ceil", "Floor"})
         add(op, {{1, kF}, {6, kF}, {13, kFB}}, kKeep, "shape, type, whole-number values");
@@ -433,8 +447,16 @@ const std::vector<Row> kUnaryRows = [] {
     add("Sign", {{9, kNum}, {13, kNumB}}, infer_unary<UnaryValue::sign>, kValues);
     for (const std::string_view op : {"Softplus", "Softsign"}) add(op, {{1, kF}, {22, kFB}}, kPlain);
     add("BitwiseNot", {{18, kInts}}, infer_unary<UnaryValue::bitwise_not>, kValues);
-    add("Identity", {{1, kAllTensors}, {13, kAllTensors}, {14, kAllTensors}, {16, kAllTensors}, {19, kAllTensors},
-                     {21, kAllTensors}, {23, kAllTensors}, {24, kAllTensors}, {25, kAllTensors}},
+    add("Identity",
+        {{1, kAllTensors},
+         {13, kAllTensors},
+         {14, kAllTensors},
+         {16, kAllTensors},
+         {19, kAllTensors},
+         {21, kAllTensors},
+         {23, kAllTensors},
+         {24, kAllTensors},
+         {25, kAllTensors}},
         kKeep, "shape, type, values", "");
     add("Celu", {{12, type_bit(ElementType::f32)}, {28, kFB}}, infer_alpha, kShapeType, "alpha; input type");
     add("Elu", {{1, kF}, {6, kF}, {22, kFB}}, infer_alpha, kShapeType, "alpha; input type");
@@ -458,8 +480,16 @@ const std::vector<Row> kUnaryRows = [] {
     for (const std::string_view op : {"Softmax", "LogSoftmax", "Hardmax"})
         add(op, {{1, kF}, {11, kF}, {13, kFB}}, infer_softmax, kShapeType,
             "axis within the rank (from opset 11); rank >= 1; input type");
-    add("Cast", {{1, kAnyType}, {6, kAnyType}, {9, kAnyType}, {13, kAnyType}, {19, kAnyType}, {21, kAnyType},
-                 {23, kAnyType}, {24, kAnyType}, {25, kAnyType}},
+    add("Cast",
+        {{1, kAnyType},
+         {6, kAnyType},
+         {9, kAnyType},
+         {13, kAnyType},
+         {19, kAnyType},
+         {21, kAnyType},
+         {23, kAnyType},
+         {24, kAnyType},
+         {25, kAnyType}},
         infer_cast, "shape, type (to), integer values", "to a data type of the version; saturate; round_mode");
     add("CastLike", {{15, kAnyType}, {19, kAnyType}, {21, kAnyType}, {23, kAnyType}, {24, kAnyType}, {25, kAnyType}},
         infer_cast_like, "shape, type (target_type's), integer values", "types of the version; saturate; round_mode");
