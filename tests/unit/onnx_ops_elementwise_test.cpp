@@ -235,6 +235,7 @@ TEST_CASE("onnx elementwise: the legacy broadcast of opsets 1 to 6") {
     CHECK(contains(run_onnx_op(Onnx("Add", 6, {In("2,3,4,5"), In("4,5")})).problem(), "broadcast=0"));
     CHECK_FALSE(run_onnx_op(Onnx("Add", 6, {In("2,3,4,5"), In("3,4")}, {{"broadcast", "1"}})).ok());
     CHECK(run_onnx_op(Onnx("Sub", 6, {In("2,3"), In("2,3")}, {{"consumed_inputs", "0,1"}})).str() == "[2,3]");
+    CHECK(run_onnx_op(Onnx("Div", 6, {In("2,?"), In("...")})).str() == "[2,?]");
     // Comparisons of opset 1 give booleans of A's shape.
     const auto greater = run_onnx_op(Onnx("Greater", 1, {In("2,3"), In("3")}, {{"broadcast", "1"}}));
     CHECK(greater.str() == "[2,3]");

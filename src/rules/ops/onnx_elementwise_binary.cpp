@@ -78,7 +78,7 @@ std::optional<Shape> legacy_broadcast(OpContext& ctx) {
                                       *broadcast != 0 && *axis != -1 ? fmt::format(", axis={}", *axis) : ""));
         return std::nullopt;
     }
-    return *placed;
+    return placed->rank_dynamic ? a : *placed;
 }
 
 // ---- values ----
@@ -202,9 +202,9 @@ std::optional<ValueBounds> bounds_by_exact(Combine c, const ValueBounds& a, cons
     };
     std::optional<int64_t> lo, hi;
     if ((c == Combine::add || c == Combine::subtract) && exact_value(b)) {
-        const int64_t k = c == Combine::add ? b.lo : -b.lo;
-        lo = map(a.lo, [&](CheckedInt x) { return x + k; });
-        hi = map(a.hi, [&](CheckedInt x) { return x + k; });
+        const auto move = [&](CheckedInt x) { return c == Combine::add ? x + b.lo : x - b.lo; };
+        lo = map(a.lo, move);
+        hi = map(a.hi, move);
     } else if (c == Combine::add && exact_value(a)) {
         return bounds_by_exact(c, b, a, real);
     } else if (c == Combine::divide && !real && exact_value(b) && b.lo > 0) {
