@@ -11,11 +11,21 @@
 namespace irlint {
 namespace {
 
-using namespace elementwise;
-
 // ---- values ----
 
 bool exact(const ValueBounds& b) { return b.lo == b.hi && b.hi != ValueBounds::kUnbounded; }
+
+int64_t floor_div(int64_t q, int64_t a, int64_t b) { return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
+
+std::optional<ValueBounds> exact_result(CheckedInt r) {
+    const auto v = r.get();
+    if (!v || *v == ValueBounds::kUnbounded) return std::nullopt;
+    return ValueBounds{*v, *v};
+}
+
+}  // namespace
+
+namespace elementwise {
 
 std::optional<std::vector<int64_t>> static_dims(const Shape& s) {
     if (s.rank_dynamic) return std::nullopt;
@@ -49,61 +59,9 @@ std::vector<size_t> numpy_source_indices(const std::vector<int64_t>& out_dims, c
     return indices;
 }
 
-// The values of the inputs, each read through its broadcast to the output: nullopt when one is unknown or
-// the shapes are not static and small. Only numpy and none broadcasting (pdpd values are not folded).
-struct BroadcastValues {
-    size_t size = 0;
-    std::vector<const TensorValue*> values;
-    std::vector<std::vector<size_t>> sources;
-    const ValueBounds& at(size_t input, size_t flat) const { return (*values[input])[sources[input][flat]]; }
-};
-
-std::optional<BroadcastValues> broadcast_values(OpContext& ctx, const Shape& out_shape, BroadcastKind kind,
-                                                std::initializer_list<size_t> inputs) {
-    if (kind == BroadcastKind::pdpd) return std::nullopt;
-    const auto out_size = small_static_size(out_shape);
-    if (!out_size) return std::nullopt;
-    const auto out_dims = *static_dims(out_shape);
-    for (const size_t i : inputs)
-        if (!small_static_size(ctx.shape(i))) return std::nullopt;
-    BroadcastValues bv;
-    bv.size = *out_size;
-    for (const size_t i : inputs) {
-        const TensorValue* v = ctx.value(i);
-        if (!v || v->size() != *small_static_size(ctx.shape(i))) return std::nullopt;
-        bv.values.push_back(v);
-        bv.sources.push_back(numpy_source_indices(out_dims, *static_dims(ctx.shape(i)), bv.size));
-    }
-    return bv;
-}
-
-enum class Fold {
-    none,
-    add,
-    subtract,
-    multiply,
-    divide,
-    maximum,
-    minimum,
-    equal,
-    not_equal,
-    less,
-    less_equal,
-    greater,
-    greater_equal
-};
-
 bool is_comparison(Fold f) {
     return f == Fold::equal || f == Fold::not_equal || f == Fold::less || f == Fold::less_equal || f == Fold::greater ||
            f == Fold::greater_equal;
-}
-
-int64_t floor_div(int64_t q, int64_t a, int64_t b) { return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
-
-std::optional<ValueBounds> exact_result(CheckedInt r) {
-    const auto v = r.get();
-    if (!v || *v == ValueBounds::kUnbounded) return std::nullopt;
-    return ValueBounds{*v, *v};
 }
 
 // One output element from two input elements: exact values by the op's integer arithmetic; bounds only for
@@ -155,6 +113,40 @@ std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds&
             break;
     }
     return std::nullopt;
+}
+
+}  // namespace elementwise
+
+namespace {
+
+using namespace elementwise;
+
+// The values of the inputs, each read through its broadcast to the output: nullopt when one is unknown or
+// the shapes are not static and small. Only numpy and none broadcasting (pdpd values are not folded).
+struct BroadcastValues {
+    size_t size = 0;
+    std::vector<const TensorValue*> values;
+    std::vector<std::vector<size_t>> sources;
+    const ValueBounds& at(size_t input, size_t flat) const { return (*values[input])[sources[input][flat]]; }
+};
+
+std::optional<BroadcastValues> broadcast_values(OpContext& ctx, const Shape& out_shape, BroadcastKind kind,
+                                                std::initializer_list<size_t> inputs) {
+    if (kind == BroadcastKind::pdpd) return std::nullopt;
+    const auto out_size = small_static_size(out_shape);
+    if (!out_size) return std::nullopt;
+    const auto out_dims = *static_dims(out_shape);
+    for (const size_t i : inputs)
+        if (!small_static_size(ctx.shape(i))) return std::nullopt;
+    BroadcastValues bv;
+    bv.size = *out_size;
+    for (const size_t i : inputs) {
+        const TensorValue* v = ctx.value(i);
+        if (!v || v->size() != *small_static_size(ctx.shape(i))) return std::nullopt;
+        bv.values.push_back(v);
+        bv.sources.push_back(numpy_source_indices(out_dims, *static_dims(ctx.shape(i)), bv.size));
+    }
+    return bv;
 }
 
 std::optional<TensorValue> fold_binary(OpContext& ctx, Fold f, const Shape& out_shape, BroadcastKind kind,

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -64,6 +65,36 @@ std::optional<size_t> small_static_size(const Shape& s);
 // An axes input (LRN, MVN-6): 1D, of at most rank(data) elements; OpenVINO looks at it only when its shape
 // is static. False with the problem recorded.
 bool check_axes_shape(OpContext& ctx, const Shape& data, const Shape& axes);
+
+// ---- integer values (elementwise_binary.cpp), shared with ONNX's elementwise ops ----
+
+// A static shape's dims; nullopt when some dim or the rank is dynamic.
+std::optional<std::vector<int64_t>> static_dims(const Shape& s);
+// For each element of a numpy-broadcast output (out_size elements, at most kMaxValueElements), the index of
+// the element of an input of dims `in_dims` it reads.
+std::vector<size_t> numpy_source_indices(const std::vector<int64_t>& out_dims, const std::vector<int64_t>& in_dims,
+                                         size_t out_size);
+
+// The binary arithmetic and comparisons whose integer values irlint folds.
+enum class Fold {
+    none,
+    add,
+    subtract,
+    multiply,
+    divide,
+    maximum,
+    minimum,
+    equal,
+    not_equal,
+    less,
+    less_equal,
+    greater,
+    greater_equal
+};
+bool is_comparison(Fold f);
+// One output element from two input elements: exact values by the op's integer arithmetic (`pythondiv`: a
+// division rounds toward -inf, else toward zero); bounds only for Add and Multiply of non-negative bounds.
+std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds& b, bool pythondiv);
 
 std::span<const OpEntry> unary_entries();
 std::span<const OpEntry> binary_entries();
