@@ -118,29 +118,31 @@ void infer_inverse(OpContext& ctx, std::vector<OpOutput>& out) {
 void infer_trilu(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, 2)) return;
     if (!ctx.attr_int("upper", 1)) return;
-    if (!input_type_in(ctx, 1, "k", kI64) || !expect_min_rank(ctx, 0, "input", 2)) return;
+    static constexpr std::array types = {ElementType::f16, ElementType::f32, ElementType::f64, ElementType::bf16,
+                                         ElementType::u8,  ElementType::u16, ElementType::u32, ElementType::u64,
+                                         ElementType::i8,  ElementType::i16, ElementType::i32, ElementType::i64,
+                                         ElementType::boolean};
+    if (!input_type_in(ctx, 0, "X", types) || !input_type_in(ctx, 1, "k", kI64) || !expect_min_rank(ctx, 0, "X", 2))
+        return;
     out.push_back(like_input(ctx, 0));
 }
 
 // ---- Normalizations --------------------------------------------------------------------------------------
 
-// The statistics' type: stash_type is an ONNX TensorProto data type.
+// The statistics' type: stash_type is an ONNX TensorProto data type, float (1) or double (11).
 std::optional<ElementType> stash_element_type(OpContext& ctx) {
     const auto stash = ctx.attr_int("stash_type", 1);
     if (!stash) return std::nullopt;
-    switch (*stash) {
-        case 1: return ElementType::f32;
-        case 10: return ElementType::f16;
-        case 11: return ElementType::f64;
-        case 16: return ElementType::bf16;
-        default:
-            ctx.invalid_attribute(fmt::format("{}: stash_type {} is not a floating-point type", op_name(ctx), *stash));
-            return std::nullopt;
-    }
+    if (*stash == 1) return ElementType::f32;
+    if (*stash == 11) return ElementType::f64;
+    ctx.invalid_attribute(fmt::format("{}: stash_type {} is neither float (1) nor double (11)", op_name(ctx), *stash));
+    return std::nullopt;
 }
 
-// ONNX Runtime's contrib LayerNormalization and SimplifiedLayerNormalization (ai.onnx, version 1): Y like X,
-// the statistics (mean and inv_std_var, or inv_std_var alone) X's dims with those from `axis` on set to 1.
+// ONNX Runtime's contrib LayerNormalization and SimplifiedLayerNormalization (ai.onnx, version 1): Y has X's
+// shape and the scale's type; LayerNormalization's Mean and InvStdDev are X's dims with those from `axis` on
+// set to 1, SimplifiedLayerNormalization's inv_std_var X's dims with the one at `axis` set to 1 (ONNX
+// Runtime's inference sets that dim alone).
 void infer_contrib_layer_norm(OpContext& ctx, std::vector<OpOutput>& out, bool simplified) {
     if (!ctx.expect_inputs(2, simplified ? 2 : 3)) return;
     for (size_t i = 0; i < ctx.input_count(); ++i)
@@ -154,9 +156,10 @@ void infer_contrib_layer_norm(OpContext& ctx, std::vector<OpOutput>& out, bool s
         const auto first = normalize_axis(*axis, static_cast<int64_t>(x->rank()), &error);
         if (!first) return ctx.invalid_attribute(fmt::format("{}: {}", op_name(ctx), error));
         stats = *x;
-        for (size_t d = *first; d < stats.rank(); ++d) stats.dims[d] = Dim(1);
+        const size_t end = simplified ? *first + 1 : stats.rank();
+        for (size_t d = *first; d < end; ++d) stats.dims[d] = Dim(1);
     }
-    out.push_back(like_input(ctx, 0));
+    out.push_back(OpOutput{ctx.shape(0), ctx.type(1), {}, {}});
     for (int k = 0; k < (simplified ? 1 : 2); ++k) out.push_back(OpOutput{stats, stash, {}, {}});
 }
 
@@ -360,8 +363,8 @@ std::optional<Shape> gemm_shape(OpContext& ctx, size_t a_index, size_t b_index) 
 
 void infer_fused_gemm(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 3)) return;
-    static constexpr std::array types = {ElementType::f32, ElementType::f64, ElementType::f16, ElementType::bf16,
-                             ElementType::i32, ElementType::i64, ElementType::u32, ElementType::u64};
+    static constexpr std::array types = {ElementType::f32, ElementType::f64, ElementType::f16, ElementType::i32,
+                                         ElementType::i64, ElementType::u32, ElementType::u64};
     for (size_t i = 0; i < ctx.input_count(); ++i)
         if (!input_type_in(ctx, i, i == 0 ? "A" : i == 1 ? "B" : "C", types)) return;
     if (!ctx.attr_float("beta", 1.0)) return;
@@ -372,8 +375,13 @@ void infer_fused_gemm(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---- Quantized ops (QLinear*, QGemm, QuantizeLinear, DequantizeLinear, GatherBlockQuantized) -------------
 
-// A per-tensor scale or zero point: a scalar or a 1-element 1-D tensor, of `type` when that is known.
-bool quant_param_fits(OpContext& ctx, size_t i, std::string_view name, std::optional<ElementType> type) {
+// Whether a per-tensor scale or zero point must be a scalar (rank 0): QLinearAdd's and QLinearMul's inference
+// checks it; the others' kernels read the first element.
+enum class ParamRank { scalar, unchecked };
+
+// A scale (f32) or zero point (the quantized tensor's type) of a per-tensor quantization.
+bool quant_param_fits(OpContext& ctx, size_t i, std::string_view name, std::optional<ElementType> type,
+                      ParamRank rank = ParamRank::unchecked) {
     if (!ctx.has_input(i)) return true;
     if (type && ctx.type(i) && *ctx.type(i) != *type) {
         ctx.invalid_input(fmt::format("{}: input {} ({}) is {}; it must be {}", op_name(ctx), i, name,
@@ -381,17 +389,18 @@ bool quant_param_fits(OpContext& ctx, size_t i, std::string_view name, std::opti
         return false;
     }
     const Shape* s = known_shape(ctx, i);
-    if (!s || s->rank() == 0 || (s->rank() == 1 && s->dims[0].compatible(Dim(1)))) return true;
+    if (rank == ParamRank::unchecked || !s || s->rank() == 0) return true;
     ctx.invalid_input(fmt::format("{}: input {} ({}) must be a scalar; it is {}", op_name(ctx), i, name, s->str()));
     return false;
 }
 
-// The (scale, zero point) pairs at `params` of a quantized tensor of input `data`'s type.
-bool quant_params_fit(OpContext& ctx, size_t data, std::initializer_list<std::pair<size_t, std::string_view>> params) {
+// The scales and zero points at `params` of the quantized input `data`: a name ending in "zero_point" is one.
+bool quant_params_fit(OpContext& ctx, size_t data, std::initializer_list<std::pair<size_t, std::string_view>> params,
+                      ParamRank rank = ParamRank::unchecked) {
     for (const auto& [i, name] : params) {
-        const bool is_zero_point = name.ends_with("zero_point") || name.ends_with("_zp");
+        const bool is_zero_point = name.ends_with("zero_point");
         const auto type = is_zero_point ? (ctx.has_input(data) ? ctx.type(data) : std::nullopt) : ElementType::f32;
-        if (!quant_param_fits(ctx, i, name, type)) return false;
+        if (!quant_param_fits(ctx, i, name, type, rank)) return false;
     }
     return true;
 }
@@ -400,8 +409,9 @@ bool quant_params_fit(OpContext& ctx, size_t data, std::initializer_list<std::pa
 void infer_qlinear_binary(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(7, 8)) return;
     if (!input_type_in(ctx, 0, "A", kQuant8) || !input_type_in(ctx, 3, "B", kQuant8)) return;
-    if (!quant_params_fit(ctx, 0, {{1, "A_scale"}, {2, "A_zero_point"}, {6, "C_scale"}, {7, "C_zero_point"}}) ||
-        !quant_params_fit(ctx, 3, {{4, "B_scale"}, {5, "B_zero_point"}}))
+    if (!quant_params_fit(ctx, 0, {{1, "A_scale"}, {2, "A_zero_point"}, {6, "C_scale"}, {7, "C_zero_point"}},
+                          ParamRank::scalar) ||
+        !quant_params_fit(ctx, 3, {{4, "B_scale"}, {5, "B_zero_point"}}, ParamRank::scalar))
         return;
     std::string error;
     const auto shape = broadcast_shapes(ctx.shape(0), ctx.shape(3), BroadcastKind::numpy, -1, &error);
@@ -646,7 +656,9 @@ constexpr std::array<std::string_view, 3> kFusedConvOnly = {"group", "activation
 void infer_fused_conv(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 4)) return;
     for (size_t i = 0; i < ctx.input_count(); ++i)
-        if (!input_type_in(ctx, i, i == 0 ? "X" : i == 1 ? "W" : i == 2 ? "B" : "Z", kFloats)) return;
+        if (!input_type_in(ctx, i, i == 0 ? "X" : i == 1 ? "W" : i == 2 ? "B" : "Z",
+                           {ElementType::f16, ElementType::f32, ElementType::f64}))
+            return;
     if (!expect_min_rank(ctx, 0, "X", 3)) return;
     const auto shape = conv_nchw(ctx, ctx.shape(0), known_shape(ctx, 1), kFusedConvOnly);
     if (!shape) return;
@@ -672,10 +684,9 @@ void infer_nhwc_max_pool(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(OpOutput{nchw_to_nhwc(*pooled), ctx.type(0), {}, {}});
 }
 
-// GridSample: X (N, C, H, W) sampled at Grid (N, H_out, W_out, 2) gives (N, C, H_out, W_out).
+// GridSample: X (N, C, H, W) sampled at Grid (N, H_out, W_out, 2) gives (N, C, H_out, W_out), of X's type.
 void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
-    if (!input_type_in(ctx, 0, "X", kFloats) || !input_type_in(ctx, 1, "Grid", kFloats)) return;
     constexpr std::array<std::string_view, 3> modes = {"bilinear", "nearest", "bicubic"};
     constexpr std::array<std::string_view, 3> padding = {"zeros", "border", "reflection"};
     if (!ctx.attr_int("align_corners", 0) || !ctx.attr_enum("mode", modes, "bilinear") ||
@@ -687,20 +698,11 @@ void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& out) {
         if (s && s->rank() != 4)
             return ctx.invalid_input(fmt::format("{}: X and Grid must have rank 4; {} is {}", op_name(ctx),
                                                  s == x ? "X" : "Grid", s->str()));
+    // N and C come from X alone, H_out and W_out from Grid (ONNX Runtime's inference does not compare the
+    // batches).
     std::vector<Dim> dims(4, Dim::dynamic());
     if (x) dims[0] = x->dims[0], dims[1] = x->dims[1];
-    if (grid) {
-        if (x) {
-            const auto batch = Dim::merge(x->dims[0], grid->dims[0]);
-            if (!batch)
-                return ctx.invalid_input(fmt::format("{}: the batch of X {} and Grid {} differ", op_name(ctx), x->str(), grid->str()));
-            dims[0] = *batch;
-        } else {
-            dims[0] = grid->dims[0];
-        }
-        dims[2] = grid->dims[1];
-        dims[3] = grid->dims[2];
-    }
+    if (grid) dims[2] = grid->dims[1], dims[3] = grid->dims[2];
     out.push_back(OpOutput{dims_of(std::move(dims)), ctx.type(0), {}, {}});
 }
 
