@@ -52,6 +52,8 @@ TEST_CASE("com.microsoft activations keep the input's shape and type") {
 TEST_CASE("BiasSplitGelu halves the last dim") {
     CHECK(run_onnx_op(Ms("BiasSplitGelu", {In("2,4096,2560", f16), In("2560", f16)})).str() == "[2,4096,1280]");
     CHECK(run_onnx_op(Ms("BiasSplitGelu", {In("2,4096,?", f16), In("?", f16)})).str() == "[2,4096,?]");
+    // ONNX Runtime takes D from the bias
+    CHECK(run_onnx_op(Ms("BiasSplitGelu", {In("2,4096,?", f16), In("2560", f16)})).str() == "[2,4096,1280]");
     CHECK(mentions(run_onnx_op(Ms("BiasSplitGelu", {In("4096,2560"), In("2560")})), "rank 3"));
 }
 
@@ -197,6 +199,13 @@ TEST_CASE("QLinear unary ops, pools and concat") {
     CHECK(mentions(run_onnx_op(Ms("QLinearSoftmax", with_x("2,5"), {{"opset", "13"}, {"axis", "2"}})), "out of range"));
     CHECK(run_onnx_op(Ms("QLinearGlobalAveragePool", with_x("1,1280,7,7"))).str() == "[1,1280,1,1]");
     CHECK(run_onnx_op(Ms("QLinearGlobalAveragePool", with_x("1,7,7,1280"), {{"channels_last", "1"}})).str() == "[1,1,1,1280]");
+    CHECK(run_onnx_op(Ms("QLinearGlobalAveragePool", with_x("1,1280"))).str() == "[1,1280]");
+    const auto conv = run_onnx_op(Ms("QLinearConv", {In("1,56,56,64", u8), In("", f32), In("", u8), In("128,64,3,3", i8),
+                                                     In("128", f32), In("128", i8), In("", f32), In("", u8), In("128", i32)},
+                                     {{"pads", "1,1,1,1"}, {"strides", "2,2"}, {"channels_last", "1"}}));
+    REQUIRE(conv.ok());
+    CHECK(conv.str() == "[1,28,28,128]");
+    CHECK(conv.outputs[0].type == u8);
     CHECK(run_onnx_op(Ms("QLinearAveragePool", with_x("1,32,112,112"), {{"kernel_shape", "2,2"}, {"strides", "2,2"}})).str() ==
           "[1,32,56,56]");
     CHECK(run_onnx_op(Ms("QLinearAveragePool", with_x("1,112,112,32"),

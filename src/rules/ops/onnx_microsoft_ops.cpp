@@ -90,15 +90,19 @@ void infer_bias_add(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(like_input(ctx, 0));
 }
 
-// (N, S, D) -> (N, S, D/2): the input is split in halves along D and one gates the other.
+// (N, S, D) -> (N, S, D/2): the input plus the bias (D) is split in halves along D and one gates the other;
+// ONNX Runtime takes D from the bias.
 void infer_bias_split_gelu(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     if (!input_type_in(ctx, 0, "X", kF32F16) || !input_type_in(ctx, 1, "bias", kF32F16)) return;
     const Shape* x = known_shape(ctx, 0);
+    const Shape* bias = known_shape(ctx, 1);
     if (x && x->rank() != 3)
         return ctx.invalid_input(fmt::format("{}: input 0 (X) must have rank 3; it is {}", op_name(ctx), x->str()));
+    if (bias && bias->rank() != 1)
+        return ctx.invalid_input(fmt::format("{}: input 1 (bias) must have rank 1; it is {}", op_name(ctx), bias->str()));
     OpOutput y{Shape::dynamic_rank(), ctx.type(0), {}, {}};
-    if (x) y.shape = dims_of({x->dims[0], x->dims[1], truncated_div(x->dims[2], 2)});
+    if (x) y.shape = dims_of({x->dims[0], x->dims[1], bias ? truncated_div(bias->dims[0], 2) : Dim::dynamic()});
     out.push_back(std::move(y));
 }
 
@@ -506,12 +510,12 @@ void infer_qlinear_global_average_pool(OpContext& ctx, std::vector<OpOutput>& ou
     if (!input_type_in(ctx, 0, "X", kQuant8)) return;
     if (!quant_params_fit(ctx, 0, {{1, "x_scale"}, {2, "x_zero_point"}, {3, "y_scale"}, {4, "y_zero_point"}})) return;
     const auto nhwc = channels_last(ctx);
-    if (!nhwc || !expect_min_rank(ctx, 0, "X", 3)) return;
+    if (!nhwc) return;
+    // (N, C, 1, ..., 1) or (N, 1, ..., 1, C); ONNX Runtime leaves a rank below 2 unknown.
     Shape y = ctx.shape(0);
-    if (!y.rank_dynamic) {
-        const size_t first = *nhwc ? 1 : 2, end = *nhwc ? y.rank() - 1 : y.rank();
-        for (size_t d = first; d < end; ++d) y.dims[d] = Dim(1);
-    }
+    if (!y.rank_dynamic && y.rank() < 2) y = Shape::dynamic_rank();
+    if (!y.rank_dynamic)
+        for (size_t d = *nhwc ? 1 : 2, n = 0; n + 2 < y.rank(); ++d, ++n) y.dims[d] = Dim(1);
     out.push_back(OpOutput{y, ctx.type(0), {}, {}});
 }
 
@@ -676,6 +680,25 @@ void infer_nhwc_conv(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(OpOutput{nchw_to_nhwc(*shape), ctx.type(0), {}, {}});
 }
 
+// com.microsoft's QLinearConv: ai.onnx's with channels_last; the output is y_zero_point's type.
+void infer_qlinear_conv(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(8, 9)) return;
+    if (!input_type_in(ctx, 0, "x", kQuant8) || !input_type_in(ctx, 3, "w", kQuant8) ||
+        !input_type_in(ctx, 7, "y_zero_point", kQuant8) || !input_type_in(ctx, 8, "B", kI32))
+        return;
+    if (!quant_params_fit(ctx, 0, {{1, "x_scale"}, {2, "x_zero_point"}}) ||
+        !quant_params_fit(ctx, 3, {{4, "w_scale"}, {5, "w_zero_point"}}) ||
+        !quant_param_fits(ctx, 6, "y_scale", ElementType::f32))
+        return;
+    const auto nhwc = channels_last(ctx);
+    if (!nhwc || !expect_min_rank(ctx, 0, "x", 3)) return;
+    static constexpr std::array<std::string_view, 2> conv_only = {"group", "channels_last"};
+    const Shape x = *nhwc ? nhwc_to_nchw(ctx.shape(0)) : ctx.shape(0);
+    const auto shape = conv_nchw(ctx, x, known_shape(ctx, 3), conv_only);
+    if (!shape) return;
+    out.push_back(OpOutput{*nhwc ? nchw_to_nhwc(*shape) : *shape, ctx.type(7), {}, {}});
+}
+
 void infer_nhwc_max_pool(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
     if (!input_type_in(ctx, 0, "x", kQuant8) || !expect_min_rank(ctx, 0, "x", 3)) return;
@@ -757,6 +780,7 @@ std::span<const OpEntry> onnx_microsoft_ops() {
                 "AveragePool-11's window attributes; scalar scales and zero points; input types", kMs),
         onnx_op("QLinearConcat", 1, infer_qlinear_concat, "shape, type",
                 "input triples; axis in range; ranks and other dims agree; input types", kMs),
+        onnx_op("QLinearConv", 1, infer_qlinear_conv, "shape, type", "Conv's window attributes; channels_last; input types", kMs),
         onnx_op("QLinearGlobalAveragePool", 1, infer_qlinear_global_average_pool, "shape, type",
                 "rank >= 3; scalar scales and zero points; input types", kMs),
         onnx_op("QLinearLeakyRelu", 1, infer_qlinear_leaky_relu, "shape, type", "scalar scales and zero points; input types", kMs),
