@@ -388,3 +388,63 @@ TEST_CASE("PackedAttention, EmbedLayerNormalization and RotaryEmbedding") {
     CHECK(rope.outputs[0].type == f16);
     CHECK(!run_onnx_op(Ms("RotaryEmbedding", {In("1,?,4096"), In("1,?", i32), In("4096,64"), In("4096,64")})).ok());
 }
+
+TEST_CASE("DecoderMaskedMultiHeadAttention and SparseAttention keep a shared KV buffer's shape") {
+    const auto dmmha = run_onnx_op(Ms("DecoderMaskedMultiHeadAttention",
+                                      {In("4,1,768", f16), In("4,1,768", f16), In("4,1,768", f16), In("4,448", i32), Omitted(),
+                                       In("4,12,448,64", f16), In("4,12,448,64", f16), In("", i32)},
+                                      {{"num_heads", "12"}, {"past_present_share_buffer", "1"}}));
+    REQUIRE(dmmha.ok());
+    CHECK(dmmha.str(0) == "[4,1,768]");
+    CHECK(dmmha.str(1) == "[4,12,448,64]");
+    const auto grows = run_onnx_op(Ms("DecoderMaskedMultiHeadAttention",
+                                      {In("4,1,768"), In("4,1,768"), In("4,1,768"), Omitted(), Omitted(), In("4,12,9,64"),
+                                       In("4,12,9,64")},
+                                      {{"num_heads", "12"}}));
+    CHECK(grows.str(1) == "[4,12,10,64]");
+    const auto sparse = run_onnx_op(Ms("SparseAttention",
+                                       {In("1,?,6144", f16), Omitted(), Omitted(), In("1,8,8192,128", f16), In("1,8,8192,128", f16),
+                                        In("1,129", i32), In("1,1024", i32), In("", i32), In("1", i32)},
+                                       {{"num_heads", "32"}, {"kv_num_heads", "8"}, {"sparse_block_size", "64"}}));
+    REQUIRE(sparse.ok());
+    CHECK(sparse.str(0) == "[1,?,4096]");
+    CHECK(sparse.str(1) == "[1,8,8192,128]");
+    CHECK(sparse.str(2) == "[1,8,8192,128]");
+}
+
+TEST_CASE("GroupNorm, SkipGroupNorm, BiasSoftmax and the other contrib ops that keep a shape") {
+    const auto gn = run_onnx_op(Ms("GroupNorm", {In("2,32,32,320", f16), In("320"), In("320")}, {{"groups", "32"}, {"activation", "1"}}));
+    CHECK(gn.str() == "[2,32,32,320]");
+    CHECK(gn.outputs[0].type == f16);
+    CHECK(!run_onnx_op(Ms("GroupNorm", {In("2,32,32,320"), In("320"), In("320")}, {{"groups", "32"}})).ok());  // activation is required
+    const auto sgn = run_onnx_op(Ms("SkipGroupNorm", {In("2,32,32,320"), In("320"), In("320"), In("2,1,1,320")},
+                                    {{"groups", "32"}, {"activation", "0"}}));
+    REQUIRE(sgn.outputs.size() == 2);
+    CHECK(sgn.str(1) == "[2,32,32,320]");
+    CHECK(run_onnx_op(Ms("BiasSoftmax", {In("2,12,8,8"), In("2,1,1,8")}, {{"is_inner_broadcast", "0"}})).str() == "[2,12,8,8]");
+    CHECK(run_onnx_op(Ms("TransposeMatMul", {In("2,4,3"), In("4,5")}, {{"transA", "1"}})).str() == "[2,3,5]");
+    CHECK(!run_onnx_op(Ms("FusedMatMulActivation", {In("2,3,4"), In("4,5")})).ok());
+    CHECK(run_onnx_op(Ms("FusedMatMulActivation", {In("2,3,4"), In("4,5")}, {{"activation", "Relu"}})).str() == "[2,3,5]");
+    const auto m16 = run_onnx_op(Ms("MatMulInteger16", {In("3,4", ElementType::i16), In("4,5", ElementType::i16)}));
+    CHECK(m16.str() == "[3,5]");
+    CHECK(m16.outputs[0].type == i32);
+    CHECK(run_onnx_op(Ms("MRotaryEmbedding", {In("1,?,2048", f16), In("3,1,?", i64), In("4096,64", f16), In("4096,64", f16)},
+                         {{"mrope_section", "16,24,24"}, {"num_heads", "16"}}))
+              .str() == "[1,?,2048]");
+    CHECK(!run_onnx_op(Ms("MRotaryEmbedding", {In("1,?,2048"), In("3,1,?", i64), In("4096,64"), In("4096,64")},
+                          {{"mrope_section", "16,24"}}))
+               .ok());
+    const auto gemma = run_onnx_op(Ms("GemmaRotaryEmbedding", {In("1,8,256"), In("1,8,8,256", f16), In("1,8,8,256", f16),
+                                                               In("1,8,8,256", f16), In("1,8,8,256", f16)}));
+    CHECK(gemma.str(1) == "[1,8,8,256]");
+    CHECK(gemma.outputs[1].type == f16);
+    CHECK(run_onnx_op(Ms("RelativePositionBias", {In("32,8"), In("", i64), In("", i64)}, {{"max_distance", "128"}},
+                         {{1, V({5})}, {2, V({7})}}))
+              .str() == "[1,8,5,7]");
+    CHECK(run_onnx_op(Ms("RelativePositionBias", {In("32,8"), In("", i64), In("", i64)}, {{"max_distance", "128"}})).str() ==
+          "[1,8,?,?]");
+    CHECK(run_onnx_op(Ms("LongformerAttention", {In("1,512,768"), In("768,2304"), In("2304"), In("1,512"), In("768,2304"),
+                                                 In("2304"), In("1,512", i32)},
+                         {{"num_heads", "12"}, {"window", "256"}}))
+              .str() == "[1,512,768]");
+}

@@ -44,8 +44,7 @@ Dim truncated_div(const Dim& d, int64_t divisor);
 // Input i's shape when it is given and of known rank, else nullptr.
 const Shape* known_shape(const OpContext& ctx, size_t i);
 
-// Attention, QAttention, MultiHeadAttention, GroupQueryAttention, PackedAttention, EmbedLayerNormalization,
-// RotaryEmbedding (onnx_microsoft_attention.cpp).
+// The transformer ops (onnx_microsoft_attention.cpp).
 void infer_attention(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_qattention(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_multi_head_attention(OpContext& ctx, std::vector<OpOutput>& out);
@@ -53,5 +52,11 @@ void infer_group_query_attention(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_packed_attention(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_embed_layer_normalization(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_decoder_masked_mha(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_sparse_attention(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_mrotary_embedding(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_gemma_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_relative_position_bias(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_longformer_attention(OpContext& ctx, std::vector<OpOutput>& out);
 
 }  // namespace irlint::ms

@@ -138,6 +138,35 @@ Shape present_without_past(const OpContext& ctx, size_t input, int64_t heads) {
 
 }  // namespace
 
+namespace {
+
+// The present key and value after the past (B, N, P, H): P grows by the new key/value length, or stays when
+// past and present share one buffer.
+void infer_mha_outputs(OpContext& ctx, std::vector<OpOutput>& out, size_t past_key_index, bool shares_buffer) {
+    const auto heads = ctx.attr_int("num_heads");
+    if (!heads) return;
+    if (*heads <= 0) return ctx.invalid_attribute(fmt::format("{}: num_heads is {}; it must be > 0", op_name(ctx), *heads));
+    const auto type = ctx.type(0);
+    out.push_back(OpOutput{mha_output_shape(ctx), type, {}, {}});
+    const Shape* value = known_shape(ctx, 2);
+    for (size_t k = 0; k < 2; ++k) {
+        const Shape* past = known_shape(ctx, past_key_index + k);
+        OpOutput present{Shape::dynamic_rank(), type, {}, {}};
+        if (past) {
+            present.shape = *past;
+            if (!shares_buffer && value && value->rank() == 3 && past->rank() == 4)
+                present.shape.dims[2] = value->dims[1] + past->dims[2];
+            else if (!shares_buffer)
+                present.shape.dims[2] = Dim::dynamic();
+        } else if (!ctx.has_input(past_key_index)) {
+            present.shape = present_without_past(ctx, k == 0 ? 1 : 2, *heads);
+        }
+        out.push_back(std::move(present));
+    }
+}
+
+}  // namespace
+
 void infer_multi_head_attention(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, 10)) return;
     for (auto [i, name] : {std::pair<size_t, std::string_view>{0, "query"}, {1, "key"}, {2, "value"}, {3, "bias"},
@@ -149,29 +178,25 @@ void infer_multi_head_attention(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!expect_rank(ctx, 0, "query", {3, 5}) || !expect_rank(ctx, 2, "value", {3, 4}) ||
         !expect_rank(ctx, 6, "past_key", {4}))
         return;
-    const auto heads = ctx.attr_int("num_heads");
-    if (!heads) return;
-    if (*heads <= 0) return ctx.invalid_attribute(fmt::format("{}: num_heads is {}; it must be > 0", op_name(ctx), *heads));
-    const auto type = ctx.type(0);
-    out.push_back(OpOutput{mha_output_shape(ctx), type, {}, {}});
-    const Shape* past_key = known_shape(ctx, 6);
-    const Shape* past_value = known_shape(ctx, 7);
-    const Shape* value = known_shape(ctx, 2);
-    const bool shares_buffer = ctx.has_input(6) && ctx.has_input(8);
-    for (size_t k = 0; k < 2; ++k) {
-        const Shape* past = k == 0 ? past_key : past_value;
-        OpOutput present{Shape::dynamic_rank(), type, {}, {}};
-        if (past) {
-            present.shape = *past;
-            if (!shares_buffer && value && value->rank() == 3 && past->rank() == 4)
-                present.shape.dims[2] = value->dims[1] + past->dims[2];
-            else if (!shares_buffer)
-                present.shape.dims[2] = Dim::dynamic();
-        } else if (!ctx.has_input(6)) {
-            present.shape = present_without_past(ctx, k == 0 ? 1 : 2, *heads);
-        }
-        out.push_back(std::move(present));
-    }
+    // past_sequence_length given with the past: one buffer holds both (max_sequence_length long).
+    infer_mha_outputs(ctx, out, 6, ctx.has_input(6) && ctx.has_input(8));
+}
+
+void infer_decoder_masked_mha(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1, 11)) return;
+    for (auto [i, name] : {std::pair<size_t, std::string_view>{0, "query"}, {1, "key"}, {2, "value"}, {4, "attention_bias"},
+                           {5, "past_key"}, {6, "past_value"}, {10, "bias"}})
+        if (!input_type_in(ctx, i, name, kF32F16)) return;
+    for (auto [i, name] : {std::pair<size_t, std::string_view>{3, "mask_index"}, {7, "past_sequence_length"},
+                           {8, "beam_width"}, {9, "cache_indirection"}})
+        if (!input_type_in(ctx, i, name, kI32)) return;
+    if (!expect_rank(ctx, 0, "query", {3, 5}) || !expect_rank(ctx, 2, "value", {3, 4}) ||
+        !expect_rank(ctx, 5, "past_key", {4}))
+        return;
+    const auto share_buffer = ctx.attr_int("past_present_share_buffer", 0);
+    if (!share_buffer) return;
+    // ONNX Runtime's inference also reads inputs 6 and 8 given together as a shared buffer.
+    infer_mha_outputs(ctx, out, 5, *share_buffer != 0 || (ctx.has_input(6) && ctx.has_input(8)));
 }
 
 // ---- GroupQueryAttention -----------------------------------------------------------------------------------
@@ -186,6 +211,33 @@ struct GqaHeads {
 // The query's head size: D / N, or D / (N + 2*Nkv) when Q, K and V come packed in the query.
 Dim gqa_head_size(const Dim& d, const GqaHeads& h, bool packed) {
     return truncated_div(d, packed ? h.heads + 2 * h.kv_heads : h.heads);
+}
+
+// The output: the query's shape, or (B, S, N*H) from packed QKV; `kv_length` the new keys' length when known.
+OpOutput gqa_output(const OpContext& ctx, const GqaHeads& h, Dim& kv_length) {
+    const Shape* query = known_shape(ctx, 0);
+    OpOutput output{Shape::dynamic_rank(), ctx.type(0), {}, {}};
+    if (!query) return output;
+    if (ctx.has_input(2)) {
+        output.shape = *query;
+        if (const Shape* value = known_shape(ctx, 2); value && value->rank() == 3) kv_length = value->dims[1];
+    } else {
+        output.shape = dims_of({query->dims[0], query->dims[1], gqa_head_size(query->dims[2], h, true) * Dim(h.heads)});
+        kv_length = query->dims[1];
+    }
+    return output;
+}
+
+bool gqa_heads(OpContext& ctx, GqaHeads& h) {
+    const auto heads = ctx.attr_int("num_heads");
+    const auto kv_heads = ctx.attr_int("kv_num_heads");
+    if (!heads || !kv_heads) return false;
+    if (*heads <= 0 || *kv_heads <= 0) {
+        ctx.invalid_attribute(fmt::format("{}: num_heads {} and kv_num_heads {} must be > 0", op_name(ctx), *heads, *kv_heads));
+        return false;
+    }
+    h = {*heads, *kv_heads};
+    return true;
 }
 
 Dim gqa_present_length(const Dim& past_length, std::optional<int64_t> total, bool has_total_input) {
@@ -211,26 +263,13 @@ void infer_group_query_attention(OpContext& ctx, std::vector<OpOutput>& out) {
         !input_type_in(ctx, 12, "k_scale", {ElementType::f32}) || !input_type_in(ctx, 13, "v_scale", {ElementType::f32}))
         return;
     if (!expect_rank(ctx, 0, "query", {3}) || !expect_rank(ctx, 3, "past_key", {4})) return;
-    const auto heads = ctx.attr_int("num_heads");
-    const auto kv_heads = ctx.attr_int("kv_num_heads");
+    GqaHeads h;
     const auto sliding_window_cache = ctx.attr_int("sliding_window_cache", 0);
-    if (!heads || !kv_heads || !sliding_window_cache) return;
-    if (*heads <= 0 || *kv_heads <= 0)
-        return ctx.invalid_attribute(fmt::format("{}: num_heads {} and kv_num_heads {} must be > 0", op_name(ctx),
-                                                 *heads, *kv_heads));
-    const GqaHeads h{*heads, *kv_heads};
+    if (!gqa_heads(ctx, h) || !sliding_window_cache) return;
     const Shape* query = known_shape(ctx, 0);
     const bool packed = !ctx.has_input(2);
-    OpOutput output{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     Dim kv_length = Dim::dynamic();
-    if (query && !packed) {
-        output.shape = *query;
-        if (const Shape* value = known_shape(ctx, 2); value && value->rank() == 3) kv_length = value->dims[1];
-    } else if (query) {
-        output.shape = dims_of({query->dims[0], query->dims[1], gqa_head_size(query->dims[2], h, true) * Dim(h.heads)});
-        kv_length = query->dims[1];
-    }
-    out.push_back(std::move(output));
+    out.push_back(gqa_output(ctx, h, kv_length));
 
     std::optional<int64_t> total;
     if (const auto v = ctx.exact_values(6); v && v->size() == 1) total = (*v)[0];
@@ -248,6 +287,24 @@ void infer_group_query_attention(OpContext& ctx, std::vector<OpOutput>& out) {
         }
         out.push_back(std::move(present));
     }
+}
+
+// SparseAttention: GroupQueryAttention's output; the KV cache is one buffer of the maximum length, so the
+// present key and value are the past's shapes.
+void infer_sparse_attention(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(9, 11)) return;
+    for (auto [i, name] : {std::pair<size_t, std::string_view>{0, "query"}, {1, "key"}, {2, "value"}, {3, "past_key"},
+                           {4, "past_value"}, {9, "cos_cache"}, {10, "sin_cache"}})
+        if (!input_type_in(ctx, i, name, kHalfFloats)) return;
+    for (auto [i, name] : {std::pair<size_t, std::string_view>{5, "block_row_indices"}, {6, "block_col_indices"},
+                           {7, "total_sequence_length"}, {8, "key_total_sequence_lengths"}})
+        if (!input_type_in(ctx, i, name, kI32)) return;
+    if (!expect_rank(ctx, 0, "query", {3}) || !expect_rank(ctx, 3, "past_key", {4})) return;
+    GqaHeads h;
+    if (!gqa_heads(ctx, h) || !ctx.attr_int("sparse_block_size")) return;
+    Dim kv_length;
+    out.push_back(gqa_output(ctx, h, kv_length));
+    for (size_t k = 0; k < 2; ++k) out.push_back(OpOutput{ctx.shape(3 + k), ctx.type(3 + k), {}, {}});
 }
 
 // ---- PackedAttention ---------------------------------------------------------------------------------------
@@ -330,6 +387,56 @@ void infer_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     // The kernel takes (B, S, hidden) or (B, N, S, head).
     if (!expect_rank(ctx, 0, "input", {3, 4})) return;
+    out.push_back(like_input(ctx, 0));
+}
+
+// MRotaryEmbedding: RotaryEmbedding with three position streams (3, B, S) and mrope_section.
+void infer_mrotary_embedding(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(4)) return;
+    if (!input_type_in(ctx, 0, "input", kHalfFloats) || !input_type_in(ctx, 1, "position_ids", kI64) ||
+        !input_type_in(ctx, 2, "cos_cache", kHalfFloats) || !input_type_in(ctx, 3, "sin_cache", kHalfFloats))
+        return;
+    const auto section = ctx.attr_ints("mrope_section");
+    if (!section) return;
+    if (section->size() != 3)
+        return ctx.invalid_attribute(fmt::format("{}: mrope_section has {} values; it takes 3", op_name(ctx), section->size()));
+    out.push_back(like_input(ctx, 0));
+}
+
+// GemmaRotaryEmbedding: both outputs are q's shape and type.
+void infer_gemma_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(5)) return;
+    if (!input_type_in(ctx, 0, "emb", {ElementType::f32})) return;
+    for (size_t i = 1; i < 5; ++i)
+        if (!input_type_in(ctx, i, i <= 2 ? "q" : "k", {ElementType::f16})) return;
+    out.push_back(like_input(ctx, 1));
+    out.push_back(like_input(ctx, 1));
+}
+
+// RelativePositionBias: (1, num_heads, query_length, key_length); the lengths are input values (ONNX Runtime's
+// inference leaves them unknown).
+void infer_relative_position_bias(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(3)) return;
+    if (!input_type_in(ctx, 0, "bias_table", kF32F16) || !input_type_in(ctx, 1, "query_length", kI64) ||
+        !input_type_in(ctx, 2, "key_length", kI64) || !ctx.attr_int("max_distance") || !ctx.attr_int("is_bidirectional", 0))
+        return;
+    const Shape* table = known_shape(ctx, 0);
+    if (table && table->rank() < 2)
+        return ctx.invalid_input(fmt::format("{}: bias_table must have rank >= 2; it is {}", op_name(ctx), table->str()));
+    auto length = [&](size_t i) {
+        const auto v = ctx.exact_values(i);
+        return v && v->size() == 1 && (*v)[0] >= 0 ? Dim((*v)[0]) : Dim::dynamic();
+    };
+    OpOutput y{Shape::dynamic_rank(), ctx.type(0), {}, {}};
+    if (table) y.shape = dims_of({Dim(1), table->dims[1], length(1), length(2)});
+    out.push_back(std::move(y));
+}
+
+void infer_longformer_attention(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(7)) return;
+    for (size_t i = 0; i < 6; ++i)
+        if (!input_type_in(ctx, i, "input", kF32F16)) return;
+    if (!input_type_in(ctx, 6, "global", kI32) || !ctx.attr_int("num_heads") || !ctx.attr_int("window")) return;
     out.push_back(like_input(ctx, 0));
 }
 

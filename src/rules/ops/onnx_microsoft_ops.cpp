@@ -201,6 +201,32 @@ void infer_skip_layer_norm(OpContext& ctx, std::vector<OpOutput>& out, bool simp
 void infer_skip_layer_norm_full(OpContext& ctx, std::vector<OpOutput>& out) { infer_skip_layer_norm(ctx, out, false); }
 void infer_skip_simplified_layer_norm(OpContext& ctx, std::vector<OpOutput>& out) { infer_skip_layer_norm(ctx, out, true); }
 
+// GroupNorm (Y) and SkipGroupNorm (Y and the sum S): like X; groups and activation are required.
+void infer_group_norm(OpContext& ctx, std::vector<OpOutput>& out, bool with_skip) {
+    if (!ctx.expect_inputs(3, with_skip ? 5 : 3)) return;
+    const std::array<std::string_view, 5> names = {"X", "gamma", "beta", "skip", "bias"};
+    for (size_t i = 0; i < ctx.input_count(); ++i)
+        if (!input_type_in(ctx, i, names[i], kF32F16)) return;
+    const auto groups = ctx.attr_int("groups");
+    if (!groups || !ctx.attr_int("activation") || !ctx.attr_int("channels_last", 1) || !ctx.attr_float("epsilon", 1e-5))
+        return;
+    if (*groups <= 0) return ctx.invalid_attribute(fmt::format("{}: groups is {}; it must be > 0", op_name(ctx), *groups));
+    out.push_back(like_input(ctx, 0));
+    if (with_skip) out.push_back(like_input(ctx, 0));
+}
+
+void infer_group_norm_plain(OpContext& ctx, std::vector<OpOutput>& out) { infer_group_norm(ctx, out, false); }
+void infer_skip_group_norm(OpContext& ctx, std::vector<OpOutput>& out) { infer_group_norm(ctx, out, true); }
+
+// BiasSoftmax: softmax(data + bias) like data.
+void infer_bias_softmax(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    static constexpr std::array types = {ElementType::f16, ElementType::f32, ElementType::f64};
+    if (!input_type_in(ctx, 0, "data", types) || !input_type_in(ctx, 1, "bias", types)) return;
+    if (!ctx.attr_int("axis", 1) || !ctx.attr_int("is_inner_broadcast")) return;
+    out.push_back(like_input(ctx, 0));
+}
+
 // ---- MatMuls ---------------------------------------------------------------------------------------------
 
 // ONNX's MatMul of two shapes (already transposed as the op asks): a 1-D A is a row and a 1-D B a column,
@@ -264,6 +290,12 @@ void infer_fused_matmul(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(std::move(y));
 }
 
+// FusedMatMulActivation: FusedMatMul and an activation, which it requires.
+void infer_fused_matmul_activation(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.attr("activation")) return ctx.invalid_attribute(fmt::format("{}: activation is missing", op_name(ctx)));
+    infer_fused_matmul(ctx, out);
+}
+
 // A plain MatMul of inputs 0 and 1 whose output has `type`.
 void infer_plain_matmul(OpContext& ctx, std::vector<OpOutput>& out, std::optional<ElementType> type) {
     OpOutput y{Shape::dynamic_rank(), type, {}, {}};
@@ -273,6 +305,14 @@ void infer_plain_matmul(OpContext& ctx, std::vector<OpOutput>& out, std::optiona
         y.shape = *shape;
     }
     out.push_back(std::move(y));
+}
+
+// MatMulInteger16: 16-bit A and B; ONNX Runtime's inference makes the output i32.
+void infer_matmul_integer16(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    static constexpr std::array types = {ElementType::i16, ElementType::u16};
+    if (!input_type_in(ctx, 0, "A", types) || !input_type_in(ctx, 1, "B", types)) return;
+    infer_plain_matmul(ctx, out, ElementType::i32);
 }
 
 void infer_matmul_integer_to_float(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -748,6 +788,10 @@ std::span<const OpEntry> onnx_microsoft_ops() {
         onnx_op("BiasAdd", 1, infer_bias_add, "shape, type", "input types", kMs),
         onnx_op("BiasGelu", 1, infer_bias_gelu, "shape, type", "input types", kMs),
         onnx_op("BiasSplitGelu", 1, infer_bias_split_gelu, "shape, type", "input rank 3; input types", kMs),
+        onnx_op("BiasSoftmax", 1, infer_bias_softmax, "shape, type", "is_inner_broadcast given; input types", kMs),
+        onnx_op("DecoderMaskedMultiHeadAttention", 1, infer_decoder_masked_mha,
+                "shape, type (output, present_key, present_value)",
+                "query rank 3 or 5, value rank 3 or 4, past rank 4; num_heads > 0; input types", kMs),
         onnx_op("DequantizeLinear", 1, infer_dequantize_linear, "shape, type", "input types", kMs),
         onnx_op("DynamicQuantizeMatMul", 1, infer_dynamic_quantize_matmul, "shape, type", "K dims; batch broadcast; input types", kMs),
         onnx_op("EmbedLayerNormalization", 1, infer_embed_layer_normalization, "shape, type (output, mask_index, embedding_sum)",
@@ -756,17 +800,24 @@ std::span<const OpEntry> onnx_microsoft_ops() {
         onnx_op("FusedConv", 1, infer_fused_conv, "shape, type", "Conv's window attributes; input types", kMs),
         onnx_op("FusedGemm", 1, infer_fused_gemm, "shape, type", "A and B rank 2; input types", kMs),
         onnx_op("FusedMatMul", 1, infer_fused_matmul, "shape, type", "K dims; batch broadcast; input types", kMs),
+        onnx_op("FusedMatMulActivation", 1, infer_fused_matmul_activation, "shape, type",
+                "activation given; K dims; batch broadcast; input types", kMs),
         onnx_op("GatherBlockQuantized", 1, infer_gather_block_quantized, "shape, type",
                 "gather_axis in range; bits 4 or 8; input types", kMs),
         onnx_op("Gelu", 1, infer_gelu, "shape, type", "input types", kMs),
+        onnx_op("GemmaRotaryEmbedding", 1, infer_gemma_rotary_embedding, "shape, type (output1, output2)", "input types", kMs),
         onnx_op("GemmFastGelu", 1, infer_gemm_fast_gelu, "shape, type", "K dims; batch broadcast; input types", kMs),
+        onnx_op("GroupNorm", 1, infer_group_norm_plain, "shape, type", "groups > 0, activation given; input types", kMs),
         onnx_op("GridSample", 1, infer_grid_sample, "shape, type", "X and Grid rank 4, same batch; mode; padding_mode", kMs),
         onnx_op("GroupQueryAttention", 1, infer_group_query_attention, "shape, type (output, present_key, present_value)",
                 "query rank 3, past rank 4; num_heads, kv_num_heads > 0; input types", kMs),
         onnx_op("Inverse", 1, infer_inverse, "shape, type", "rank >= 2, square matrices; input type", kMs),
+        onnx_op("LongformerAttention", 1, infer_longformer_attention, "shape, type", "num_heads, window given; input types", kMs),
+        onnx_op("MatMulInteger16", 1, infer_matmul_integer16, "shape, type", "K dims; batch broadcast; input types", kMs),
         onnx_op("MatMulIntegerToFloat", 1, infer_matmul_integer_to_float, "shape, type", "K dims; batch broadcast; input types", kMs),
         onnx_op("MatMulNBits", 1, infer_matmul_nbits, "shape, type",
                 "A's last dim is K; B packed as [N, k_blocks, blob_size]; bits, block_size; input types", kMs),
+        onnx_op("MRotaryEmbedding", 1, infer_mrotary_embedding, "shape, type", "mrope_section of 3; input types", kMs),
         onnx_op("MultiHeadAttention", 1, infer_multi_head_attention, "shape, type (output, present_key, present_value)",
                 "query rank 3 or 5, value rank 3 or 4, past rank 4; num_heads > 0; input types", kMs),
         onnx_op("NhwcConv", 1, infer_nhwc_conv, "shape, type", "Conv's window attributes; input types", kMs),
@@ -789,11 +840,17 @@ std::span<const OpEntry> onnx_microsoft_ops() {
         onnx_op("QLinearSoftmax", 1, infer_qlinear_softmax, "shape, type", "axis in range; scalar scales and zero points; input types", kMs),
         onnx_op("QuantizeLinear", 1, infer_quantize_linear, "shape, type", "input types", kMs),
         onnx_op("QuickGelu", 1, infer_quick_gelu, "shape, type", "input types", kMs),
+        onnx_op("RelativePositionBias", 1, infer_relative_position_bias, "shape, type",
+                "bias_table rank >= 2; max_distance given; input types", kMs),
         onnx_op("RotaryEmbedding", 1, infer_rotary_embedding, "shape, type", "input rank 3 or 4; input types", kMs),
+        onnx_op("SkipGroupNorm", 1, infer_skip_group_norm, "shape, type (Y, S)", "groups > 0, activation given; input types", kMs),
         onnx_op("SkipLayerNormalization", 1, infer_skip_layer_norm_full, "shape, type (output, mean, inv_std_var, sum)",
                 "input rank 2 or 3; gamma rank 1 of the hidden size; input types", kMs),
         onnx_op("SkipSimplifiedLayerNormalization", 1, infer_skip_simplified_layer_norm,
                 "shape, type (output, mean, inv_std_var, sum)", "input rank 2 or 3; gamma rank 1 of the hidden size; input types", kMs),
+        onnx_op("SparseAttention", 1, infer_sparse_attention, "shape, type (output, present_key, present_value)",
+                "query rank 3, past rank 4; num_heads, kv_num_heads > 0; input types", kMs),
+        onnx_op("TransposeMatMul", 1, infer_fused_matmul, "shape, type", "K dims; batch broadcast; input types", kMs),
         onnx_op("Trilu", 1, infer_trilu, "shape, type", "rank >= 2; k type", kMs),
     };
     return entries;
