@@ -310,6 +310,7 @@ TEST_CASE("MultiHeadAttention: separate, packed QKV, packed KV and cross attenti
     CHECK(r.str(0) == "[2,8,768]");
     CHECK(r.str(1) == "[2,8,16,64]");
     CHECK(r.str(2) == "[2,8,16,96]");
+    CHECK(r.str(3) == "[2,8,8,16]");  // qk: (B, N, S, total)
     CHECK(run_onnx_op(Ms("MultiHeadAttention", {In("2,8,12,3,64")}, {{"num_heads", "12"}})).str() == "[2,8,768]");
     CHECK(run_onnx_op(Ms("MultiHeadAttention", {In("2,8,768"), In("2,16,12,2,64")}, {{"num_heads", "12"}})).str() == "[2,8,768]");
     CHECK(run_onnx_op(Ms("MultiHeadAttention", {In("2,1,768"), In("2,12,1500,64"), In("2,12,1500,64")}, {{"num_heads", "12"}}))
@@ -340,6 +341,7 @@ TEST_CASE("GroupQueryAttention: output like the query, present [B, kv_heads, tot
                                        In("1", i32), In("", i32)},
                                       heads, {{6, V({17})}}));
     CHECK(grown.str(1) == "[1,8,17,128]");
+    CHECK(grown.str(3) == "[1,32,1,17]");  // output_qk
     // packed QKV: (32 + 2*8) * 128 = 6144
     const auto packed = run_onnx_op(Ms("GroupQueryAttention",
                                        {In("1,5,6144"), Omitted(), Omitted(), Omitted(), Omitted(), In("1", i32), In("", i32)},

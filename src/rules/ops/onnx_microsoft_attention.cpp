@@ -140,6 +140,15 @@ Shape present_without_past(const OpContext& ctx, size_t input, int64_t heads) {
 
 namespace {
 
+// The attention scores Q*K' (qk, output_qk): (B, N, S, total length), the total being the present key's
+// length; of `type` (GroupQueryAttention's is the query's; the others' QK type is their own).
+OpOutput attention_scores(const OpContext& ctx, int64_t heads, const Shape& present_key, std::optional<ElementType> type) {
+    const Shape* query = known_shape(ctx, 0);
+    if (!query || query->rank() < 2) return OpOutput{Shape::dynamic_rank(), type, {}, {}};
+    const Dim total = !present_key.rank_dynamic && present_key.rank() == 4 ? present_key.dims[2] : Dim::dynamic();
+    return OpOutput{dims_of({query->dims[0], Dim(heads), query->dims[1], total}), type, {}, {}};
+}
+
 // The present key and value after the past (B, N, P, H): P grows by the new key/value length, or stays when
 // past and present share one buffer.
 void infer_mha_outputs(OpContext& ctx, std::vector<OpOutput>& out, size_t past_key_index, bool shares_buffer) {
@@ -163,6 +172,7 @@ void infer_mha_outputs(OpContext& ctx, std::vector<OpOutput>& out, size_t past_k
         }
         out.push_back(std::move(present));
     }
+    out.push_back(attention_scores(ctx, *heads, out[1].shape, std::nullopt));
 }
 
 }  // namespace
@@ -287,6 +297,10 @@ void infer_group_query_attention(OpContext& ctx, std::vector<OpOutput>& out) {
         }
         out.push_back(std::move(present));
     }
+    // output_qk: ONNX Runtime gives its last dim from the total_sequence_length input alone.
+    Shape total_only = Shape::dynamic_rank();
+    if (total && *total > 0) total_only = dims_of({Dim::dynamic(), Dim::dynamic(), Dim(*total), Dim::dynamic()});
+    out.push_back(attention_scores(ctx, h.heads, total_only, ctx.type(0)));
 }
 
 // SparseAttention: GroupQueryAttention's output; the KV cache is one buffer of the maximum length, so the
