@@ -342,27 +342,25 @@ void infer_gemm_fast_gelu(OpContext& ctx, std::vector<OpOutput>& out) {
 }
 
 // MatMulNBits: B holds N rows of K weights quantized to `bits` bits in blocks of block_size, packed as
-// (N, k_blocks, blob_size); the output is A's dims with K replaced by N.
-bool matmul_nbits_packing_fits(OpContext& ctx, int64_t k, int64_t n, int64_t bits, int64_t block_size) {
-    if (bits < 1 || bits > 8)
-        return ctx.invalid_attribute(fmt::format("{}: bits is {}; it must be 1..8", op_name(ctx), bits)), false;
+// (N, k_blocks, blob_size); the output is A's dims with K replaced by N. The problem with the attributes or
+// with B's packing, if any.
+std::optional<std::pair<OpProblem::Kind, std::string>> matmul_nbits_problem(const OpContext& ctx, int64_t k, int64_t n,
+                                                                             int64_t bits, int64_t block_size) {
+    using Kind = OpProblem::Kind;
+    if (bits < 1 || bits > 8) return std::pair{Kind::attribute, fmt::format("bits is {}; it must be 1..8", bits)};
     if (block_size < 16 || (block_size & (block_size - 1)) != 0)
-        return ctx.invalid_attribute(fmt::format("{}: block_size is {}; it must be a power of 2 and >= 16",
-                                                 op_name(ctx), block_size)),
-               false;
-    if (k <= 0 || n <= 0)
-        return ctx.invalid_attribute(fmt::format("{}: K {} and N {} must be > 0", op_name(ctx), k, n)), false;
+        return std::pair{Kind::attribute, fmt::format("block_size is {}; it must be a power of 2 and >= 16", block_size)};
+    if (k <= 0 || n <= 0) return std::pair{Kind::attribute, fmt::format("K {} and N {} must be > 0", k, n)};
     const Shape* b = known_shape(ctx, 1);
-    if (!b || b->rank() != 3 || ctx.type(1) != ElementType::u8) return true;
+    if (!b || b->rank() != 3 || ctx.type(1) != ElementType::u8) return std::nullopt;
     const int64_t blocks = (k + block_size - 1) / block_size;
     const int64_t blob = block_size * bits / 8;
     const std::array<int64_t, 3> expected = {n, blocks, blob};
     for (size_t d = 0; d < 3; ++d)
         if (b->dims[d].is_static() && b->dims[d].length() != expected[d])
-            return ctx.invalid_input(fmt::format("{}: B is {}; K {}, N {}, bits {} and block_size {} pack it as [{},{},{}]",
-                                                 op_name(ctx), b->str(), k, n, bits, block_size, n, blocks, blob)),
-                   false;
-    return true;
+            return std::pair{Kind::input, fmt::format("B is {}; K {}, N {}, bits {} and block_size {} pack it as [{},{},{}]",
+                                                      b->str(), k, n, bits, block_size, n, blocks, blob)};
+    return std::nullopt;
 }
 
 void infer_matmul_nbits(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -375,7 +373,10 @@ void infer_matmul_nbits(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto k = ctx.attr_int("K"), n = ctx.attr_int("N"), block_size = ctx.attr_int("block_size");
     const auto bits = ctx.attr_int("bits", 4);
     if (!k || !n || !block_size || !bits || !ctx.attr_int("accuracy_level", 0)) return;
-    if (!matmul_nbits_packing_fits(ctx, *k, *n, *bits, *block_size)) return;
+    if (const auto problem = matmul_nbits_problem(ctx, *k, *n, *bits, *block_size)) {
+        const std::string message = fmt::format("{}: {}", op_name(ctx), problem->second);
+        return problem->first == OpProblem::Kind::attribute ? ctx.invalid_attribute(message) : ctx.invalid_input(message);
+    }
     OpOutput y{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     if (const Shape* a = known_shape(ctx, 0)) {
         if (a->rank() == 0) return ctx.invalid_input(fmt::format("{}: A must not be a scalar", op_name(ctx)));
@@ -401,8 +402,7 @@ std::optional<Shape> gemm_shape(OpContext& ctx, size_t a_index, size_t b_index) 
                                           s == a ? "A" : "B", s->str()));
             return std::nullopt;
         }
-    if (!a || !b) return Shape{false, {Dim::dynamic(), Dim::dynamic()}};
-    return dims_of({a->dims[*trans_a ? 1 : 0], b->dims[*trans_b ? 0 : 1]});
+    return dims_of({a ? a->dims[*trans_a ? 1 : 0] : Dim::dynamic(), b ? b->dims[*trans_b ? 0 : 1] : Dim::dynamic()});
 }
 
 void infer_fused_gemm(OpContext& ctx, std::vector<OpOutput>& out) {
