@@ -41,6 +41,9 @@ OpOutput like_input(const OpContext& ctx, size_t i);
 // ONNX Runtime divides a known dim in C++ (truncating); an unknown dim stays unknown.
 Dim truncated_div(const Dim& d, int64_t divisor);
 
+// A shape of known rank with these dims.
+inline Shape dims_of(std::vector<Dim> dims) { return Shape{false, std::move(dims)}; }
+
 // Input i's shape when it is given and of known rank, else nullptr.
 const Shape* known_shape(const OpContext& ctx, size_t i);
 

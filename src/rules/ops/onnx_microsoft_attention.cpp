@@ -29,8 +29,6 @@ bool expect_rank(OpContext& ctx, size_t i, std::string_view name, std::initializ
     return false;
 }
 
-Shape dims_of(std::vector<Dim> dims) { return Shape{false, std::move(dims)}; }
-
 // ---- Attention, QAttention ---------------------------------------------------------------------------------
 
 struct MergedQkv {

@@ -51,8 +51,6 @@ namespace {
 
 using namespace ms;
 
-Shape dims_of(std::vector<Dim> dims) { return Shape{false, std::move(dims)}; }
-
 bool expect_min_rank(OpContext& ctx, size_t i, std::string_view name, size_t rank) {
     const Shape* s = known_shape(ctx, i);
     if (!s || s->rank() >= rank) return true;
