@@ -450,3 +450,25 @@ TEST_CASE("GroupNorm, SkipGroupNorm, BiasSoftmax and the other contrib ops that 
                          {{"num_heads", "12"}, {"window", "256"}}))
               .str() == "[1,512,768]");
 }
+
+TEST_CASE("DecoderMaskedSelfAttention, RemovePadding, RestorePadding and QOrderedMatMul") {
+    const auto dmsa = run_onnx_op(Ms("DecoderMaskedSelfAttention",
+                                     {In("4,1,768", f16), In("768,2304", f16), In("2304", f16), In("4,128", i32),
+                                      In("2,4,12,128,64", f16), Omitted(), In("", i32)},
+                                     {{"num_heads", "12"}, {"past_present_share_buffer", "1"}}));
+    REQUIRE(dmsa.ok());
+    CHECK(dmsa.str(0) == "[4,1,768]");
+    CHECK(dmsa.str(1) == "[2,4,12,128,64]");
+    const auto removed = run_onnx_op(Ms("RemovePadding", {In("2,128,768"), In("2", i32)}));
+    REQUIRE(removed.outputs.size() == 4);
+    CHECK(removed.str(0) == "[?,768]");
+    CHECK(removed.str(1) == "[2,128]");
+    CHECK(removed.outputs[1].type == i32);
+    CHECK(removed.str(2) == "[3]");
+    CHECK(removed.str(3) == "[1]");
+    CHECK(run_onnx_op(Ms("RestorePadding", {In("?,768"), In("2,128", i32)})).str() == "[2,128,768]");
+    const auto qo = run_onnx_op(Ms("QOrderedMatMul", {In("2,8,64", i8), In("", f32), In("64,32", i8), In("", f32), In("", f32)},
+                                   {{"order_A", "1"}, {"order_B", "0"}, {"order_Y", "1"}}));
+    CHECK(qo.str() == "[2,8,32]");
+    CHECK(qo.outputs[0].type == i8);
+}

@@ -61,5 +61,8 @@ void infer_mrotary_embedding(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_gemma_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_relative_position_bias(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_longformer_attention(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_decoder_masked_self_attention(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_remove_padding(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_restore_padding(OpContext& ctx, std::vector<OpOutput>& out);
 
 }  // namespace irlint::ms

@@ -103,6 +103,18 @@ void infer_qattention(OpContext& ctx, std::vector<OpOutput>& out) {
     infer_merged_qkv_attention(ctx, out, {8, ctx.type(2)});
 }
 
+// DecoderMaskedSelfAttention: Attention's inference for one new token, past and present in one buffer or not.
+void infer_decoder_masked_self_attention(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(7, 9)) return;
+    for (auto [i, name] : {std::pair<size_t, std::string_view>{0, "input"}, {1, "weights"}, {2, "bias"}, {4, "past"},
+                           {5, "attention_bias"}})
+        if (!input_type_in(ctx, i, name, kF32F16)) return;
+    for (auto [i, name] : {std::pair<size_t, std::string_view>{3, "mask_index"}, {6, "past_sequence_length"},
+                           {7, "beam_width"}, {8, "cache_indirection"}})
+        if (!input_type_in(ctx, i, name, kI32)) return;
+    infer_merged_qkv_attention(ctx, out, {4, ctx.type(2)});
+}
+
 // ---- MultiHeadAttention ------------------------------------------------------------------------------------
 
 namespace {
@@ -335,6 +347,33 @@ void infer_packed_attention(OpContext& ctx, std::vector<OpOutput>& out) {
     OpOutput output{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     if (const Shape* input = known_shape(ctx, 0)) output.shape = dims_of({input->dims[0], hidden->second});
     out.push_back(std::move(output));
+}
+
+// RemovePadding: (B, S, H) -> the tokens without padding (T, H), their offsets (B, S), the cumulated sequence
+// lengths (B + 1) and the longest sequence (1).
+void infer_remove_padding(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    if (!input_type_in(ctx, 0, "input", kF32F16) || !input_type_in(ctx, 1, "sequence_token_count", kI32)) return;
+    if (!expect_rank(ctx, 0, "input", {3})) return;
+    const Shape* input = known_shape(ctx, 0);
+    auto shaped = [&](std::vector<Dim> dims) { return input ? dims_of(std::move(dims)) : Shape::dynamic_rank(); };
+    const Dim b = input ? input->dims[0] : Dim::dynamic();
+    out.push_back(OpOutput{shaped({Dim::dynamic(), input ? input->dims[2] : Dim::dynamic()}), ctx.type(0), {}, {}});
+    out.push_back(OpOutput{shaped({b, input ? input->dims[1] : Dim::dynamic()}), ctx.type(1), {}, {}});
+    out.push_back(OpOutput{shaped({b + Dim(1)}), ElementType::i32, {}, {}});
+    out.push_back(OpOutput{dims_of({Dim(1)}), ElementType::i32, {}, {}});
+}
+
+// RestorePadding: the tokens (T, H) back to (B, S, H) by their offsets (B, S).
+void infer_restore_padding(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    if (!input_type_in(ctx, 0, "input", kF32F16) || !input_type_in(ctx, 1, "token_offset", kI32)) return;
+    if (!expect_rank(ctx, 0, "input", {2}) || !expect_rank(ctx, 1, "token_offset", {2})) return;
+    const Shape* input = known_shape(ctx, 0);
+    const Shape* offsets = known_shape(ctx, 1);
+    OpOutput y{Shape::dynamic_rank(), ctx.type(0), {}, {}};
+    if (input && offsets) y.shape = dims_of({offsets->dims[0], offsets->dims[1], input->dims[1]});
+    out.push_back(std::move(y));
 }
 
 // ---- EmbedLayerNormalization -------------------------------------------------------------------------------

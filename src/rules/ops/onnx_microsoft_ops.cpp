@@ -313,6 +313,22 @@ void infer_matmul_integer16(OpContext& ctx, std::vector<OpOutput>& out) {
     infer_plain_matmul(ctx, out, ElementType::i32);
 }
 
+// QOrderedMatMul: int8 A (0) and B (2) in cuBLASLt orders; Y like A.
+void infer_qordered_matmul(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(5)) return;
+    if (!input_type_in(ctx, 0, "A", {ElementType::i8}) || !input_type_in(ctx, 2, "B", {ElementType::i8})) return;
+    for (size_t i : {1, 3, 4})
+        if (!input_type_in(ctx, i, "scale", {ElementType::f32})) return;
+    if (!ctx.attr_int("order_A") || !ctx.attr_int("order_B") || !ctx.attr_int("order_Y")) return;
+    OpOutput y{Shape::dynamic_rank(), ctx.type(0), {}, {}};
+    if (!ctx.shape(0).rank_dynamic && !ctx.shape(2).rank_dynamic) {
+        const auto shape = onnx_matmul(ctx, ctx.shape(0).dims, ctx.shape(2).dims);
+        if (!shape) return;
+        y.shape = *shape;
+    }
+    out.push_back(std::move(y));
+}
+
 void infer_matmul_integer_to_float(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(4, 7)) return;
     if (!input_type_in(ctx, 0, "A", kQuant8) || !input_type_in(ctx, 1, "B", kQuant8) ||
@@ -790,6 +806,8 @@ std::span<const OpEntry> onnx_microsoft_ops() {
         onnx_op("DecoderMaskedMultiHeadAttention", 1, infer_decoder_masked_mha,
                 "shape, type (output, present_key, present_value)",
                 "query rank 3 or 5, value rank 3 or 4, past rank 4; num_heads > 0; input types", kMs),
+        onnx_op("DecoderMaskedSelfAttention", 1, infer_decoder_masked_self_attention, "shape, type (output, present)",
+                "input rank 3, bias rank 1, past rank 5; num_heads > 0; input types", kMs),
         onnx_op("DequantizeLinear", 1, infer_dequantize_linear, "shape, type", "input types", kMs),
         onnx_op("DynamicQuantizeMatMul", 1, infer_dynamic_quantize_matmul, "shape, type", "K dims; batch broadcast; input types", kMs),
         onnx_op("EmbedLayerNormalization", 1, infer_embed_layer_normalization, "shape, type (output, mask_index, embedding_sum)",
@@ -836,10 +854,14 @@ std::span<const OpEntry> onnx_microsoft_ops() {
         onnx_op("QLinearMul", 1, infer_qlinear_binary, "shape, type", "broadcast; scalar scales and zero points; input types", kMs),
         onnx_op("QLinearSigmoid", 1, infer_qlinear_unary, "shape, type", "scalar scales and zero points; input types", kMs),
         onnx_op("QLinearSoftmax", 1, infer_qlinear_softmax, "shape, type", "axis in range; scalar scales and zero points; input types", kMs),
+        onnx_op("QOrderedMatMul", 1, infer_qordered_matmul, "shape, type", "orders given; K dims; batch broadcast; input types", kMs),
         onnx_op("QuantizeLinear", 1, infer_quantize_linear, "shape, type", "input types", kMs),
         onnx_op("QuickGelu", 1, infer_quick_gelu, "shape, type", "input types", kMs),
         onnx_op("RelativePositionBias", 1, infer_relative_position_bias, "shape, type",
                 "bias_table rank >= 2; max_distance given; input types", kMs),
+        onnx_op("RemovePadding", 1, infer_remove_padding, "shape, type (output, token_offset, cumulated_seq_len, max_seq_len)",
+                "input rank 3; input types", kMs),
+        onnx_op("RestorePadding", 1, infer_restore_padding, "shape, type", "input and token_offset rank 2; input types", kMs),
         onnx_op("RotaryEmbedding", 1, infer_rotary_embedding, "shape, type", "input rank 3 or 4; input types", kMs),
         onnx_op("SkipGroupNorm", 1, infer_skip_group_norm, "shape, type (Y, S)", "groups > 0, activation given; input types", kMs),
         onnx_op("SkipLayerNormalization", 1, infer_skip_layer_norm_full, "shape, type (output, mean, inv_std_var, sum)",
