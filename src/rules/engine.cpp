@@ -239,7 +239,12 @@ private:
         shapes.pooling = lookup->entry->format == OpFormat::ir && l.kind == LayerKind::pooling;
         OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}, !reinferring(), {}};
         if ((reinferring() || onnx()) && !l.bodies.empty() && depth_ < kMaxBodyDepth)
-            in.bodies = [this](size_t g, const BodyPorts& parameters) { return reinfer_body(g, parameters); };
+            in.bodies = [this, &l](size_t g, const BodyPorts& parameters) {
+                if (!onnx() || l.kind == LayerKind::function_call) return reinfer_body(g, parameters);
+                BodyPorts given = parameters;
+                add_outer_values(g, given);
+                return reinfer_body(g, given);
+            };
         // The shapes move to the op and back, through buffers kept from layer to layer: a large model has one
         // per input port.
         op_inputs_.clear();
@@ -623,6 +628,22 @@ private:
     // Body graph g inferred again from new Parameter shapes (a TensorIterator's, Loop's or If's, as OpenVINO
     // infers it again when the layer's inputs change): what each of its Results is given. What the body
     // rejects is the reshape's finding too.
+    // ONNX: the Parameters of body g that stand for values of this graph (named as the value; the adapter adds
+    // one per outer value the body reads) and that the op did not give take what this graph inferred for them,
+    // as ONNX's graph inferencer sees the outer scope. A function's body reads no outer value.
+    void add_outer_values(size_t g, BodyPorts& given) {
+        if (!graph_) return;
+        for (const Layer& p : model_.graphs[g].layers) {
+            if (p.kind != LayerKind::parameter || given.count(&p)) continue;
+            for (size_t i = 0; i < graph_->layers.size(); ++i)
+                for (size_t k = 0; k < graph_->layers[i].outputs.size(); ++k)
+                    if (graph_->layers[i].outputs[k].names == p.name) {
+                        Produced& from = produced(i, k);
+                        given[&p] = {shape_of(from), from.type};
+                    }
+        }
+    }
+
     BodyPorts reinfer_body(size_t g, const BodyPorts& parameters) {
         ModelReport body;
         ModelChecker nested(model_, LayerRows::all, body);
