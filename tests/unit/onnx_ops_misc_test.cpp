@@ -225,3 +225,18 @@ TEST_CASE("onnx-misc: Det and the losses") {
                          {{"reduction", "max"}}));
     CHECK_FALSE(r.ok());
 }
+
+TEST_CASE("onnx-misc: the random ops' dtypes and inputs are the schema's") {
+    CHECK(run_onnx_op(Onnx("RandomNormal", 1, {}, {{"shape", "2"}, {"dtype", "16"}})).problem() ==
+          "RandomNormal-1: dtype bf16 is not a float type the schema takes");
+    CHECK(run_onnx_op(Onnx("RandomNormal", 22, {}, {{"shape", "2"}, {"dtype", "16"}})).ok());
+    CHECK(run_onnx_op(Onnx("RandomUniformLike", 1, {In("2", ElementType::i64)})).problem() ==
+          "RandomUniformLike-1: dtype i64 is not a float type the schema takes");
+    CHECK(run_onnx_op(Onnx("RandomUniformLike", 1, {In("2", ElementType::i64)}, {{"dtype", "1"}})).ok());
+    CHECK(run_onnx_op(Onnx("Bernoulli", 15, {In("2", ElementType::i64)})).problem() ==
+          "Bernoulli-15: input (input 0) is i64, which the schema does not take");
+    const auto r = run_onnx_op(Onnx("Bernoulli", 22, {In("2")}, {{"dtype", "9"}}));
+    CHECK(r.str() == "[2]");
+    CHECK(type_of(r) == "boolean");
+    CHECK_FALSE(run_onnx_op(Onnx("Bernoulli", 22, {In("2")}, {{"dtype", "17"}})).ok());
+}

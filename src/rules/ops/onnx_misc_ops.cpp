@@ -237,7 +237,7 @@ void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
 void infer_dft(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, 3)) return;
     const int v = ctx.version();
-    if (!takes_float(ctx, 0, "input", v >= 20)) return;
+    if (!takes_float(ctx, 0, "input")) return;
     const auto onesided = ctx.attr_int("onesided", 0);
     const auto inverse = ctx.attr_int("inverse", 0);
     if (!onesided || !inverse) return;
@@ -359,11 +359,23 @@ void infer_mel_weight_matrix(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------- random
 
+// A random op's dtype must be a float type (bf16 from 22 on).
+bool float_dtype(OpContext& ctx, std::optional<ElementType> type) {
+    if (!type) return true;
+    const bool ok = *type == ElementType::f16 || *type == ElementType::f32 || *type == ElementType::f64 ||
+                    (*type == ElementType::bf16 && ctx.version() >= 22);
+    if (!ok)
+        ctx.invalid_attribute(fmt::format("{}-{}: dtype {} is not a float type the schema takes", ctx.layer().type,
+                                          ctx.version(), element_type_name(*type)));
+    return ok;
+}
+
+// RandomNormal, RandomUniform: the shape attribute's dims, of dtype (f32 by default).
 void infer_random_from_shape(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(0)) return;
     const auto dims = ctx.attr_ints("shape");
     const auto type = dtype_attr(ctx, "dtype", 1);
-    if (!dims || ctx.failed()) return;
+    if (!dims || ctx.failed() || !float_dtype(ctx, type)) return;
     for (const int64_t d : *dims)
         if (d < 0)
             return ctx.invalid_attribute(fmt::format("{}-{}: shape has a negative dim {}", ctx.layer().type,
@@ -371,12 +383,29 @@ void infer_random_from_shape(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(tensor(static_shape(*dims), type));
 }
 
-// RandomNormalLike, RandomUniformLike, Bernoulli: the input's dims, of dtype or the input's type.
+// RandomNormalLike, RandomUniformLike: the input's dims, of dtype or the input's type.
 void infer_random_like(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
     std::optional<ElementType> type = ctx.type(0);
     if (ctx.attr("dtype")) type = dtype_attr(ctx, "dtype", 1);
+    if (ctx.failed() || !float_dtype(ctx, type)) return;
+    out.push_back(tensor(ctx.shape(0), type));
+}
+
+// Bernoulli: the input's dims (probabilities, a float type), of dtype or the input's type.
+void infer_bernoulli(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1)) return;
+    if (!takes_float(ctx, 0, "input", ctx.version() >= 22)) return;
+    std::optional<ElementType> type = ctx.type(0);
+    if (ctx.attr("dtype")) type = dtype_attr(ctx, "dtype", 1);
     if (ctx.failed()) return;
+    using E = ElementType;
+    static constexpr ElementType kOutputs[] = {E::f16, E::f32, E::f64, E::bf16, E::u8,  E::u16, E::u32,
+                                               E::u64, E::i8,  E::i16, E::i32,  E::i64, E::boolean};
+    if (type && std::find(std::begin(kOutputs), std::end(kOutputs), *type) == std::end(kOutputs))
+        return ctx.invalid_attribute(fmt::format("Bernoulli-{}: dtype {} is not a numeric or bool type the schema "
+                                                 "takes",
+                                                 ctx.version(), element_type_name(*type)));
     out.push_back(tensor(ctx.shape(0), type));
 }
 
@@ -539,7 +568,9 @@ void infer_nll_loss(OpContext& ctx, std::vector<OpOutput>& out) {
 // SoftmaxCrossEntropyLoss: the loss, and log_prob with the scores' dims.
 void infer_softmax_cross_entropy_loss(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 3)) return;
-    if (!takes_float(ctx, 0, "scores") || !takes(ctx, 1, {ElementType::i32, ElementType::i64}, "labels")) return;
+    if (!takes_float(ctx, 0, "scores", ctx.version() >= 13) ||
+        !takes(ctx, 1, {ElementType::i32, ElementType::i64}, "labels"))
+        return;
     if (!rank_at_least(ctx, 0, 2, "scores")) return;
     if (ctx.has_input(2) && !rank_is(ctx, 2, 1, "weights")) return;
     const auto shape = loss_shape(ctx, ctx.shape(0), ctx.shape(1));
@@ -580,13 +611,14 @@ std::span<const OpEntry> onnx_misc_ops() {
         out.push_back(onnx_op("MelWeightMatrix", 17, infer_mel_weight_matrix, "shape, type", "output_datatype"));
         for (int v : {1, 22}) {
             for (const char* r : {"RandomNormal", "RandomUniform"})
-                out.push_back(onnx_op(r, v, infer_random_from_shape, "shape, type", "shape given, dims >= 0; dtype"));
+                out.push_back(onnx_op(r, v, infer_random_from_shape, "shape, type",
+                                      "shape given, dims >= 0; dtype a float type"));
             for (const char* r : {"RandomNormalLike", "RandomUniformLike"})
-                out.push_back(onnx_op(r, v, infer_random_like, "shape, type", "dtype"));
+                out.push_back(onnx_op(r, v, infer_random_like, "shape, type", "dtype a float type"));
             out.push_back(onnx_op("Multinomial", v == 1 ? 7 : v, infer_multinomial, "shape, type",
                                   "input rank 2; sample_size >= 1; dtype int32 or int64"));
         }
-        for (int v : {15, 22}) out.push_back(onnx_op("Bernoulli", v, infer_random_like, "shape, type", "dtype"));
+        for (int v : {15, 22}) out.push_back(onnx_op("Bernoulli", v, infer_bernoulli, "shape, type", "input type; dtype"));
         out.push_back(onnx_op("StringNormalizer", 10, infer_string_normalizer, "shape (upper bound), type",
                               "X [C] or [1, C] of strings; case_change_action"));
         out.push_back(onnx_op("TfIdfVectorizer", 9, infer_tfidf_vectorizer, "shape, type",
