@@ -39,8 +39,7 @@ std::optional<Body> body_of(OpContext& ctx, std::string_view name) {
     const auto g = ctx.attr_graph(name);
     if (!g) {
         if (ctx.model() && !ctx.layer().object_attr(name))
-            ctx.invalid_attribute(fmt::format("{}-{}: the graph attribute {} is missing", ctx.layer().type,
-                                              ctx.version(), name));
+            ctx.invalid_attribute(fmt::format("the graph attribute {} is missing", name));
         else
             ctx.value_unknown(fmt::format("the body {} is not available", name));
         return std::nullopt;
@@ -94,8 +93,8 @@ std::vector<BodyPort> infer_body(const OpContext& ctx, const Body& body, const s
 // The body's formal input count must be `wanted` (the outer values follow them).
 bool formal_inputs_are(OpContext& ctx, const Body& body, size_t wanted, std::string_view what) {
     if (body.parameters.size() >= wanted) return true;
-    ctx.invalid_attribute(fmt::format("{}-{}: the body has {} inputs; it needs {} ({})", ctx.layer().type,
-                                      ctx.version(), body.parameters.size(), wanted, what));
+    ctx.invalid_attribute(
+        fmt::format("the body has {} inputs; it needs {} ({})", body.parameters.size(), wanted, what));
     return false;
 }
 
@@ -107,8 +106,7 @@ bool formal_inputs_are(OpContext& ctx, const Body& body, size_t wanted, std::str
 Shape branch_union(const Shape& a, const Shape& b) {
     if (a.rank_dynamic || b.rank_dynamic || a.rank() != b.rank()) return Shape::dynamic_rank();
     Shape out;
-    for (size_t i = 0; i < a.rank(); ++i)
-        out.dims.push_back(a.dims[i] == b.dims[i] ? a.dims[i] : Dim::dynamic());
+    for (size_t i = 0; i < a.rank(); ++i) out.dims.push_back(a.dims[i] == b.dims[i] ? a.dims[i] : Dim::dynamic());
     return out;
 }
 
@@ -118,14 +116,12 @@ void infer_if(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto else_body = body_of(ctx, "else_branch");
     if (!then_body || !else_body) return;
     if (const auto t = ctx.type(0); t && *t != ElementType::boolean)
-        return ctx.invalid_input(fmt::format("If-{}: cond is {}; it must be bool", ctx.version(), element_type_name(*t)));
+        return ctx.invalid_input(fmt::format("cond is {}; it must be bool", element_type_name(*t)));
     if (const Shape& c = ctx.shape(0); !c.rank_dynamic && shape_ops::small_element_count(c).value_or(1) != 1)
-        return ctx.invalid_input(fmt::format("If-{}: cond is {}; it must hold one element", ctx.version(), c.str()));
+        return ctx.invalid_input(fmt::format("cond is {}; it must hold one element", c.str()));
     if (then_body->results.size() != else_body->results.size())
-        return ctx.invalid_attribute(fmt::format("If-{}: then_branch has {} outputs and else_branch {}; they must be "
-                                                 "equal",
-                                                 ctx.version(), then_body->results.size(),
-                                                 else_body->results.size()));
+        return ctx.invalid_attribute(fmt::format("then_branch has {} outputs and else_branch {}; they must be equal",
+                                                 then_body->results.size(), else_body->results.size()));
     const auto cond = single_exact(ctx, 0);
     const std::vector<BodyPort> then_out = infer_body(ctx, *then_body, {});
     const std::vector<BodyPort> else_out = infer_body(ctx, *else_body, {});
@@ -133,10 +129,9 @@ void infer_if(OpContext& ctx, std::vector<OpOutput>& out) {
         const BodyPort& t = then_out[k];
         const BodyPort& e = else_out[k];
         if (t.type && e.type && *t.type != *e.type)
-            return ctx.invalid_input(fmt::format("If-{}: output {} is {} in then_branch and {} in else_branch; the "
-                                                 "types must be equal",
-                                                 ctx.version(), k, element_type_name(*t.type),
-                                                 element_type_name(*e.type)));
+            return ctx.invalid_input(
+                fmt::format("output {} is {} in then_branch and {} in else_branch; the types must be equal", k,
+                            element_type_name(*t.type), element_type_name(*e.type)));
         if (cond) {
             const BodyPort& taken = *cond ? t : e;
             out.push_back(tensor(taken.shape, taken.type));
@@ -169,15 +164,13 @@ void infer_loop(OpContext& ctx, std::vector<OpOutput>& out) {
     const size_t carried = ctx.input_count() - 2;
     if (!formal_inputs_are(ctx, *body, carried + 2, "iteration number, condition, the carried values")) return;
     if (body->results.size() < carried + 1)
-        return ctx.invalid_attribute(fmt::format("Loop-{}: the body has {} outputs; it needs at least {} (the "
-                                                 "condition and the carried values)",
-                                                 ctx.version(), body->results.size(), carried + 1));
+        return ctx.invalid_attribute(
+            fmt::format("the body has {} outputs; it needs at least {} (the condition and the carried values)",
+                        body->results.size(), carried + 1));
     if (ctx.has_input(0) && ctx.type(0) && *ctx.type(0) != ElementType::i64)
-        return ctx.invalid_input(fmt::format("Loop-{}: M is {}; it must be int64", ctx.version(),
-                                             element_type_name(*ctx.type(0))));
+        return ctx.invalid_input(fmt::format("M is {}; it must be int64", element_type_name(*ctx.type(0))));
     if (ctx.has_input(1) && ctx.type(1) && *ctx.type(1) != ElementType::boolean)
-        return ctx.invalid_input(fmt::format("Loop-{}: cond is {}; it must be bool", ctx.version(),
-                                             element_type_name(*ctx.type(1))));
+        return ctx.invalid_input(fmt::format("cond is {}; it must be bool", element_type_name(*ctx.type(1))));
     std::vector<BodyPort> formal;
     formal.push_back({Shape{}, ElementType::i64});
     formal.push_back(ctx.has_input(1) ? BodyPort{ctx.shape(1), ctx.type(1)} : BodyPort{Shape{}, ElementType::boolean});
@@ -194,10 +187,11 @@ void infer_loop(OpContext& ctx, std::vector<OpOutput>& out) {
     for (size_t i = 0; i < carried; ++i) {
         const BodyPort& back = results[1 + i];
         if (formal[2 + i].type && back.type && *formal[2 + i].type != *back.type)
-            return ctx.invalid_input(fmt::format("Loop-{}: carried value {} enters the body as {} and leaves it as {}",
-                                                 ctx.version(), i, element_type_name(*formal[2 + i].type),
+            return ctx.invalid_input(fmt::format("carried value {} enters the body as {} and leaves it as {}", i,
+                                                 element_type_name(*formal[2 + i].type),
                                                  element_type_name(*back.type)));
-        out.push_back(tensor(relaxed(formal[2 + i].shape, back.shape), formal[2 + i].type ? formal[2 + i].type : back.type));
+        out.push_back(
+            tensor(relaxed(formal[2 + i].shape, back.shape), formal[2 + i].type ? formal[2 + i].type : back.type));
     }
     const Dim iterations = loop_iterations(ctx);
     if (!iterations.is_static()) ctx.value_unknown("the Loop's iteration count is unknown");
@@ -215,8 +209,7 @@ std::optional<std::vector<int64_t>> scan_axes(OpContext& ctx, std::string_view n
     const auto axes = ctx.attr_ints(name, std::vector<int64_t>(count, 0));
     if (!axes) return std::nullopt;
     if (axes->size() != count) {
-        ctx.invalid_attribute(fmt::format("Scan-{}: {} has {} entries; there are {}", ctx.version(), name,
-                                          axes->size(), count));
+        ctx.invalid_attribute(fmt::format("{} has {} entries; there are {}", name, axes->size(), count));
         return std::nullopt;
     }
     return axes;
@@ -226,12 +219,11 @@ bool directions_valid(OpContext& ctx, std::string_view name, size_t count) {
     const auto d = ctx.attr_ints(name, std::vector<int64_t>(count, 0));
     if (!d) return false;
     if (d->size() != count) {
-        ctx.invalid_attribute(fmt::format("Scan-{}: {} has {} entries; there are {}", ctx.version(), name, d->size(),
-                                          count));
+        ctx.invalid_attribute(fmt::format("{} has {} entries; there are {}", name, d->size(), count));
         return false;
     }
     if (std::any_of(d->begin(), d->end(), [](int64_t v) { return v != 0 && v != 1; })) {
-        ctx.invalid_attribute(fmt::format("Scan-{}: {} holds a value other than 0 and 1", ctx.version(), name));
+        ctx.invalid_attribute(fmt::format("{} holds a value other than 0 and 1", name));
         return false;
     }
     return true;
@@ -257,8 +249,8 @@ void infer_scan(OpContext& ctx, std::vector<OpOutput>& out) {
     layout.batched = v == 8;
     layout.first = layout.batched ? 1 : 0;
     if (*num_scan < 1 || static_cast<uint64_t>(*num_scan) + layout.first > ctx.input_count())
-        return ctx.invalid_attribute(fmt::format("Scan-{}: num_scan_inputs {} is not in [1, {}]", v, *num_scan,
-                                                 ctx.input_count() - layout.first));
+        return ctx.invalid_attribute(
+            fmt::format("num_scan_inputs {} is not in [1, {}]", *num_scan, ctx.input_count() - layout.first));
     layout.scans = static_cast<size_t>(*num_scan);
     layout.states = ctx.input_count() - layout.first - layout.scans;
     const auto body = body_of(ctx, "body");
@@ -266,8 +258,8 @@ void infer_scan(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!formal_inputs_are(ctx, *body, layout.states + layout.scans, "the states, then a slice of each scan input"))
         return;
     if (body->results.size() < layout.states)
-        return ctx.invalid_attribute(fmt::format("Scan-{}: the body has {} outputs; it needs at least the {} states",
-                                                 v, body->results.size(), layout.states));
+        return ctx.invalid_attribute(fmt::format("the body has {} outputs; it needs at least the {} states",
+                                                 body->results.size(), layout.states));
     const size_t scan_outputs = body->results.size() - layout.states;
     if (!directions_valid(ctx, v >= 9 ? "scan_input_directions" : "directions", layout.scans)) return;
     std::vector<int64_t> in_axes(layout.scans, 0), out_axes(scan_outputs, 0);
@@ -284,7 +276,7 @@ void infer_scan(OpContext& ctx, std::vector<OpOutput>& out) {
         BodyPort p{ctx.shape(layout.first + i), ctx.type(layout.first + i)};
         if (layout.batched && !p.shape.rank_dynamic) {
             if (p.shape.rank() == 0)
-                return ctx.invalid_input(fmt::format("Scan-8: state {} is a scalar; it needs the batch dim", i));
+                return ctx.invalid_input(fmt::format("state {} is a scalar; it needs the batch dim", i));
             batch = Dim::merge(batch, p.shape.dims[0]).value_or(batch);
             p.shape.dims.erase(p.shape.dims.begin());
         }
@@ -296,14 +288,13 @@ void infer_scan(OpContext& ctx, std::vector<OpOutput>& out) {
         BodyPort p{ctx.shape(input), ctx.type(input)};
         if (!p.shape.rank_dynamic) {
             std::string error;
-            const auto axis = normalize_axis(in_axes[j] + (layout.batched ? 1 : 0),
-                                             static_cast<int64_t>(p.shape.rank()), &error);
-            if (!axis)
-                return ctx.invalid_input(fmt::format("Scan-{}: scan input {} is {}: {}", v, j, p.shape.str(), error));
+            const auto axis =
+                normalize_axis(in_axes[j] + (layout.batched ? 1 : 0), static_cast<int64_t>(p.shape.rank()), &error);
+            if (!axis) return ctx.invalid_input(fmt::format("scan input {} is {}: {}", j, p.shape.str(), error));
             const auto merged = Dim::merge(length, p.shape.dims[*axis]);
             if (!merged)
-                return ctx.invalid_input(fmt::format("Scan-{}: the scan inputs' lengths differ ({} and {})", v,
-                                                     length.str(), p.shape.dims[*axis].str()));
+                return ctx.invalid_input(fmt::format("the scan inputs' lengths differ ({} and {})", length.str(),
+                                                     p.shape.dims[*axis].str()));
             length = *merged;
             p.shape.dims.erase(p.shape.dims.begin() + static_cast<std::ptrdiff_t>(*axis));
             if (layout.batched) {
@@ -324,8 +315,7 @@ void infer_scan(OpContext& ctx, std::vector<OpOutput>& out) {
         if (!stacked.rank_dynamic) {
             std::string error;
             const auto axis = normalize_axis(out_axes[k], static_cast<int64_t>(stacked.rank()) + 1, &error);
-            if (!axis)
-                return ctx.invalid_attribute(fmt::format("Scan-{}: scan_output_axes[{}]: {}", v, k, error));
+            if (!axis) return ctx.invalid_attribute(fmt::format("scan_output_axes[{}]: {}", k, error));
             stacked.dims.insert(stacked.dims.begin() + static_cast<std::ptrdiff_t>(*axis), length);
             if (layout.batched) stacked.dims.insert(stacked.dims.begin(), batch);
         }
@@ -337,21 +327,18 @@ void infer_scan(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // An output irlint has no type for (a sequence, an optional): unknown, with the reason.
 void opaque_output(OpContext& ctx, std::vector<OpOutput>& out, std::string_view what) {
-    ctx.value_unknown(fmt::format("{}-{} gives {}, which irlint's element types cannot hold", ctx.layer().type,
-                                  ctx.version(), what));
+    ctx.value_unknown(fmt::format("the output is {}, which irlint's element types cannot hold", what));
     out.push_back(unknown_output());
 }
 
 bool position_valid(OpContext& ctx, size_t i) {
     if (!ctx.has_input(i)) return true;
     if (const auto t = ctx.type(i); t && *t != ElementType::i32 && *t != ElementType::i64) {
-        ctx.invalid_input(fmt::format("{}-{}: position is {}; it must be int32 or int64", ctx.layer().type,
-                                      ctx.version(), element_type_name(*t)));
+        ctx.invalid_input(fmt::format("position is {}; it must be int32 or int64", element_type_name(*t)));
         return false;
     }
     if (const Shape& s = ctx.shape(i); !s.rank_dynamic && s.rank() > 1) {
-        ctx.invalid_input(fmt::format("{}-{}: position is {}; it must be a scalar", ctx.layer().type, ctx.version(),
-                                      s.str()));
+        ctx.invalid_input(fmt::format("position is {}; it must be a scalar", s.str()));
         return false;
     }
     return true;
@@ -363,9 +350,8 @@ void infer_sequence_construct(OpContext& ctx, std::vector<OpOutput>& out) {
     for (size_t i = 0; i < ctx.input_count(); ++i) {
         const auto t = ctx.type(i);
         if (type && t && *type != *t)
-            return ctx.invalid_input(fmt::format("SequenceConstruct-11: inputs 0 and {} are {} and {}; a sequence "
-                                                 "holds one type",
-                                                 i, element_type_name(*type), element_type_name(*t)));
+            return ctx.invalid_input(fmt::format("inputs 0 and {} are {} and {}; a sequence holds one type", i,
+                                                 element_type_name(*type), element_type_name(*t)));
         if (!type) type = t;
     }
     opaque_output(ctx, out, "a sequence");
@@ -389,7 +375,7 @@ void infer_sequence_erase(OpContext& ctx, std::vector<OpOutput>& out) {
 // SequenceAt: one element of the sequence; irlint does not follow the sequence's elements.
 void infer_sequence_at(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2) || !position_valid(ctx, 1)) return;
-    ctx.value_unknown("SequenceAt-11: the element's dims are the sequence's, which irlint does not follow");
+    ctx.value_unknown("the element's dims are the sequence's, which irlint does not follow");
     out.push_back(unknown_output());
 }
 
@@ -407,8 +393,8 @@ void infer_concat_from_sequence(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto new_axis = ctx.attr_int("new_axis", 0);
     if (!new_axis) return;
     if (*new_axis != 0 && *new_axis != 1)
-        return ctx.invalid_attribute(fmt::format("ConcatFromSequence-11: new_axis {} must be 0 or 1", *new_axis));
-    ctx.value_unknown("ConcatFromSequence-11: the elements' dims are the sequence's, which irlint does not follow");
+        return ctx.invalid_attribute(fmt::format("new_axis {} must be 0 or 1", *new_axis));
+    ctx.value_unknown("the elements' dims are the sequence's, which irlint does not follow");
     out.push_back(unknown_output());
 }
 
@@ -422,15 +408,13 @@ void infer_split_to_sequence(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!input.rank_dynamic) {
         std::string error;
         if (!normalize_axis(*axis, static_cast<int64_t>(input.rank()), &error))
-            return ctx.invalid_attribute(fmt::format("SplitToSequence-{}: {}", ctx.version(), error));
+            return ctx.invalid_attribute(fmt::format("{}", error));
     }
     if (ctx.has_input(1)) {
         if (const auto t = ctx.type(1); t && *t != ElementType::i32 && *t != ElementType::i64)
-            return ctx.invalid_input(fmt::format("SplitToSequence-{}: split is {}; it must be int32 or int64",
-                                                 ctx.version(), element_type_name(*t)));
+            return ctx.invalid_input(fmt::format("split is {}; it must be int32 or int64", element_type_name(*t)));
         if (const Shape& s = ctx.shape(1); !s.rank_dynamic && s.rank() > 1)
-            return ctx.invalid_input(fmt::format("SplitToSequence-{}: split is {}; it must be a scalar or 1-D",
-                                                 ctx.version(), s.str()));
+            return ctx.invalid_input(fmt::format("split is {}; it must be a scalar or 1-D", s.str()));
     }
     opaque_output(ctx, out, "a sequence");
 }
@@ -441,14 +425,14 @@ void infer_sequence_map(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto body = body_of(ctx, "body");
     if (!body) return;
     if (!formal_inputs_are(ctx, *body, ctx.input_count(), "one per input")) return;
-    if (body->results.empty()) return ctx.invalid_attribute("SequenceMap-17: the body has no outputs");
+    if (body->results.empty()) return ctx.invalid_attribute("the body has no outputs");
     for (size_t k = 0; k < body->results.size(); ++k) opaque_output(ctx, out, "sequences");
 }
 
 void infer_optional(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(0, 1)) return;
     if (!ctx.has_input(0) && !ctx.attr("type"))
-        return ctx.invalid_attribute("Optional-15: without an input, the type attribute is needed");
+        return ctx.invalid_attribute("without an input, the type attribute is needed");
     opaque_output(ctx, out, "an optional");
 }
 
@@ -463,7 +447,7 @@ void infer_optional_get_element(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
     const OpInput& in = ctx.input(0);
     if (ctx.version() >= 18 && (in.type || !in.shape.rank_dynamic)) return out.push_back(tensor(in.shape, in.type));
-    ctx.value_unknown("OptionalGetElement: the optional's element is not one irlint follows");
+    ctx.value_unknown("the optional's element is not one irlint follows");
     out.push_back(unknown_output());
 }
 
@@ -482,10 +466,11 @@ std::span<const OpEntry> onnx_control_ops() {
             out.push_back(onnx_op("Scan", v, infer_scan, "shape, type",
                                   "num_scan_inputs in range; axes and directions per input/output, in range; scan "
                                   "lengths equal; body inputs and outputs"));
-        out.push_back(onnx_op("SequenceConstruct", 11, infer_sequence_construct, "(sequence: unknown)",
-                              "inputs of one type"));
+        out.push_back(
+            onnx_op("SequenceConstruct", 11, infer_sequence_construct, "(sequence: unknown)", "inputs of one type"));
         out.push_back(onnx_op("SequenceEmpty", 11, infer_sequence_empty, "(sequence: unknown)"));
-        out.push_back(onnx_op("SequenceInsert", 11, infer_sequence_insert, "(sequence: unknown)", "position type, rank"));
+        out.push_back(
+            onnx_op("SequenceInsert", 11, infer_sequence_insert, "(sequence: unknown)", "position type, rank"));
         out.push_back(onnx_op("SequenceErase", 11, infer_sequence_erase, "(sequence: unknown)", "position type, rank"));
         out.push_back(onnx_op("SequenceAt", 11, infer_sequence_at, "(element: unknown)", "position type, rank"));
         out.push_back(onnx_op("SequenceLength", 11, infer_sequence_length, "shape, type"));
@@ -494,8 +479,8 @@ std::span<const OpEntry> onnx_control_ops() {
         for (int v : {11, 24})
             out.push_back(onnx_op("SplitToSequence", v, infer_split_to_sequence, "(sequence: unknown)",
                                   "axis in range; split type and rank"));
-        out.push_back(onnx_op("SequenceMap", 17, infer_sequence_map, "(sequences: unknown)",
-                              "a body input per input; outputs"));
+        out.push_back(
+            onnx_op("SequenceMap", 17, infer_sequence_map, "(sequences: unknown)", "a body input per input; outputs"));
         out.push_back(onnx_op("Optional", 15, infer_optional, "(optional: unknown)", "an input or the type attribute"));
         for (int v : {15, 18}) {
             out.push_back(onnx_op("OptionalHasElement", v, infer_optional_has_element, "shape, type"));

@@ -57,8 +57,7 @@ std::optional<ElementType> dtype_attr(OpContext& ctx, std::string_view name, int
     const auto t = ctx.attr_int(name, fallback);
     if (!t) return std::nullopt;
     if (*t < 1 || *t > kLastOnnxDataType) {
-        ctx.invalid_attribute(fmt::format("{}-{}: {} {} is not an ONNX data type (1 to {})", ctx.layer().type,
-                                          ctx.version(), name, *t, kLastOnnxDataType));
+        ctx.invalid_attribute(fmt::format("{} {} is not an ONNX data type (1 to {})", name, *t, kLastOnnxDataType));
         return std::nullopt;
     }
     return onnx_data_type(*t);
@@ -68,8 +67,8 @@ std::optional<ElementType> dtype_attr(OpContext& ctx, std::string_view name, int
 bool takes(OpContext& ctx, size_t i, std::initializer_list<ElementType> allowed, std::string_view what) {
     const auto t = ctx.type(i);
     if (!t || std::find(allowed.begin(), allowed.end(), *t) != allowed.end()) return true;
-    ctx.invalid_input(fmt::format("{}-{}: {} (input {}) is {}, which the schema does not take", ctx.layer().type,
-                                  ctx.version(), what, i, element_type_name(*t)));
+    ctx.invalid_input(
+        fmt::format("{} (input {}) is {}, which the schema does not take", what, i, element_type_name(*t)));
     return false;
 }
 
@@ -82,16 +81,14 @@ bool takes_float(OpContext& ctx, size_t i, std::string_view what, bool bf16 = tr
 bool rank_is(OpContext& ctx, size_t i, size_t rank, std::string_view what) {
     const Shape& s = ctx.shape(i);
     if (s.rank_dynamic || s.rank() == rank) return true;
-    ctx.invalid_input(fmt::format("{}-{}: {} (input {}) has rank {}; it must be {}", ctx.layer().type, ctx.version(),
-                                  what, i, s.rank(), rank));
+    ctx.invalid_input(fmt::format("{} (input {}) has rank {}; it must be {}", what, i, s.rank(), rank));
     return false;
 }
 
 bool rank_at_least(OpContext& ctx, size_t i, size_t rank, std::string_view what) {
     const Shape& s = ctx.shape(i);
     if (s.rank_dynamic || s.rank() >= rank) return true;
-    ctx.invalid_input(fmt::format("{}-{}: {} (input {}) has rank {}; it must be at least {}", ctx.layer().type,
-                                  ctx.version(), what, i, s.rank(), rank));
+    ctx.invalid_input(fmt::format("{} (input {}) has rank {}; it must be at least {}", what, i, s.rank(), rank));
     return false;
 }
 
@@ -107,8 +104,7 @@ Dim length_from_value(OpContext& ctx, size_t i, std::string_view what) {
         return Dim::dynamic();
     }
     if (*v < 0) {
-        ctx.invalid_input(fmt::format("{}-{}: the {} (input {}) is {}; it must be >= 0", ctx.layer().type,
-                                      ctx.version(), what, i, *v));
+        ctx.invalid_input(fmt::format("the {} (input {}) is {}; it must be >= 0", what, i, *v));
         return Dim::dynamic();
     }
     return Dim(*v);
@@ -122,7 +118,8 @@ std::vector<std::string_view> constant_forms(int version) {
     std::vector<std::string_view> forms{"value"};
     if (version >= 11) forms.push_back("sparse_value");
     if (version >= 12)
-        for (const char* f : {"value_float", "value_floats", "value_int", "value_ints", "value_string", "value_strings"})
+        for (const char* f :
+             {"value_float", "value_floats", "value_int", "value_ints", "value_string", "value_strings"})
             forms.push_back(f);
     return forms;
 }
@@ -135,9 +132,8 @@ void infer_constant(OpContext& ctx, std::vector<OpOutput>& out) {
     for (const std::string_view f : constant_forms(ctx.version()))
         if (ctx.attr(f) || ctx.layer().object_attr(f)) given.push_back(f);
     if (given.size() != 1)
-        return ctx.invalid_attribute(fmt::format("Constant-{}: {} of its value attributes are given; it needs exactly "
-                                                 "one",
-                                                 ctx.version(), given.size()));
+        return ctx.invalid_attribute(
+            fmt::format("{} of its value attributes are given; it needs exactly one", given.size()));
     const std::string_view form = given.front();
     if (form == "value") {
         const InlineTensor* t = ctx.attr_tensor("value");
@@ -196,8 +192,7 @@ void infer_quantize_linear(OpContext& ctx, std::vector<OpOutput>& out) {
         takes(ctx, 0, {ElementType::f32, ElementType::f16, ElementType::bf16, ElementType::i32}, "x");
     else
         takes(ctx, 0, {ElementType::f32, ElementType::i32}, "x");
-    if (v >= 21 && ctx.attr_int("block_size", 0).value_or(0) < 0)
-        ctx.invalid_attribute(fmt::format("QuantizeLinear-{}: block_size must be >= 0", v));
+    if (v >= 21 && ctx.attr_int("block_size", 0).value_or(0) < 0) ctx.invalid_attribute("block_size must be >= 0");
     std::optional<ElementType> dtype;
     const bool has_dtype = v >= 21 && ctx.attr("output_dtype") && ctx.attr_int("output_dtype", 0).value_or(0) != 0;
     if (has_dtype) dtype = dtype_attr(ctx, "output_dtype", 0);
@@ -206,9 +201,8 @@ void infer_quantize_linear(OpContext& ctx, std::vector<OpOutput>& out) {
     if (ctx.has_input(2)) {
         type = ctx.type(2);
         if (type && has_dtype && dtype && *type != *dtype)
-            return ctx.invalid_attribute(fmt::format("QuantizeLinear-{}: output_dtype {} does not match y_zero_point's "
-                                                     "type {}",
-                                                     v, element_type_name(*dtype), element_type_name(*type)));
+            return ctx.invalid_attribute(fmt::format("output_dtype {} does not match y_zero_point's type {}",
+                                                     element_type_name(*dtype), element_type_name(*type)));
         if (!type && has_dtype) type = dtype;
     } else if (has_dtype) {
         type = dtype;
@@ -223,7 +217,7 @@ void infer_dequantize_linear(OpContext& ctx, std::vector<OpOutput>& out) {
     if (v < 19) takes(ctx, 0, {ElementType::i8, ElementType::u8, ElementType::i32}, "x");
     if (v >= 19) takes_float(ctx, 1, "x_scale");
     if (ctx.has_input(2) && ctx.type(0) && ctx.type(2) && *ctx.type(0) != *ctx.type(2))
-        return ctx.invalid_input(fmt::format("DequantizeLinear-{}: x is {} and x_zero_point {}; they must be equal", v,
+        return ctx.invalid_input(fmt::format("x is {} and x_zero_point {}; they must be equal",
                                              element_type_name(*ctx.type(0)), element_type_name(*ctx.type(2))));
     std::optional<ElementType> type = v < 19 ? std::optional(ElementType::f32) : ctx.type(1);
     if (v >= 23 && ctx.attr("output_dtype") && ctx.attr_int("output_dtype", 0).value_or(0) != 0)
@@ -244,32 +238,24 @@ void infer_dynamic_quantize_linear(OpContext& ctx, std::vector<OpOutput>& out) {
 // ---------------------------------------------------------------- detection
 
 // NonMaxSuppression: [selected, 3] i64. ONNX leaves `selected` open; it is at most batches * classes *
-// min(max_output_boxes_per_class, boxes), which irlint gives as the dim's upper bound.
+// min(max_output_boxes_per_class, boxes), which irlint gives as the dim's upper bound. As ONNX's inference,
+// nothing about the inputs is rejected here (ONNX Runtime checks boxes and scores when it runs the node).
 void infer_non_max_suppression(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 5)) return;
-    if (!rank_is(ctx, 0, 3, "boxes") || !rank_is(ctx, 1, 3, "scores")) return;
     const Shape& boxes = ctx.shape(0);
     const Shape& scores = ctx.shape(1);
-    if (!boxes.rank_dynamic && boxes.dims[2].is_static() && boxes.dims[2].length() != 4)
-        return ctx.invalid_input(fmt::format("NonMaxSuppression-{}: boxes' last dim is {}; it must be 4", ctx.version(),
-                                             boxes.dims[2].length()));
-    const Dim batches = dim_or_dynamic(boxes, 0);
-    const Dim spatial = dim_or_dynamic(boxes, 1);
-    if (!boxes.rank_dynamic && !scores.rank_dynamic &&
-        (!Dim::merge(boxes.dims[0], scores.dims[0]) || !Dim::merge(boxes.dims[1], scores.dims[2])))
-        return ctx.invalid_input(fmt::format("NonMaxSuppression-{}: boxes {} and scores {} disagree on the batches or "
-                                             "the boxes (boxes[0] == scores[0], boxes[1] == scores[2])",
-                                             ctx.version(), boxes.str(), scores.str()));
-    Dim per_class = spatial;
-    if (ctx.has_input(2)) {
-        if (const auto m = single_exact(ctx, 2); m && spatial.has_upper_bound())
+    Dim selected = Dim::dynamic();
+    if (!boxes.rank_dynamic && !scores.rank_dynamic && boxes.rank() == 3 && scores.rank() == 3) {
+        const Dim spatial = boxes.dims[1];
+        Dim per_class = spatial;
+        if (!ctx.has_input(2))
+            per_class = Dim(0);  // no max_output_boxes_per_class: no box is selected
+        else if (const auto m = single_exact(ctx, 2); m && spatial.has_upper_bound())
             per_class = Dim(std::clamp<int64_t>(*m, 0, spatial.max()));
-    } else {
-        per_class = Dim(0);  // no max_output_boxes_per_class: no box is selected
+        const Dim batches = Dim::merge(boxes.dims[0], scores.dims[0]).value_or(boxes.dims[0]);
+        const Dim bound = batches * scores.dims[1] * per_class;
+        if (bound.has_upper_bound()) selected = Dim(0, bound.max());
     }
-    const Dim bound = Dim::merge(batches, dim_or_dynamic(scores, 0)).value_or(batches) * dim_or_dynamic(scores, 1) *
-                      per_class;
-    const Dim selected = bound.has_upper_bound() ? Dim(0, bound.max()) : Dim::dynamic();
     out.push_back(tensor(Shape{false, {selected, Dim(3)}}, ElementType::i64));
 }
 
@@ -283,8 +269,7 @@ void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto width = ctx.attr_int("output_width", 1);
     if (!height || !width) return;
     if (*height < 1 || *width < 1)
-        return ctx.invalid_attribute(fmt::format("RoiAlign-{}: output_height {} and output_width {} must be >= 1", v,
-                                                 *height, *width));
+        return ctx.invalid_attribute(fmt::format("output_height {} and output_width {} must be >= 1", *height, *width));
     if (v >= 16) {
         static constexpr std::string_view kModes[] = {"half_pixel", "output_half_pixel"};
         if (!ctx.attr_enum("coordinate_transformation_mode", kModes, "half_pixel")) return;
@@ -293,13 +278,12 @@ void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.attr_enum("mode", kPooling, "avg")) return;
     const auto rois = Dim::merge(dim_or_dynamic(ctx.shape(1), 0), dim_or_dynamic(ctx.shape(2), 0));
     if (!rois)
-        return ctx.invalid_input(fmt::format("RoiAlign-{}: rois {} and batch_indices {} disagree on the number of rois",
-                                             v, ctx.shape(1).str(), ctx.shape(2).str()));
+        return ctx.invalid_input(fmt::format("rois {} and batch_indices {} disagree on the number of rois",
+                                             ctx.shape(1).str(), ctx.shape(2).str()));
     if (!ctx.shape(1).rank_dynamic && ctx.shape(1).dims[1].is_static() && ctx.shape(1).dims[1].length() != 4)
-        return ctx.invalid_input(fmt::format("RoiAlign-{}: rois' second dim is {}; it must be 4", v,
-                                             ctx.shape(1).dims[1].length()));
-    out.push_back(tensor(Shape{false, {*rois, dim_or_dynamic(ctx.shape(0), 1), Dim(*height), Dim(*width)}},
-                         ctx.type(0)));
+        return ctx.invalid_input(fmt::format("rois' second dim is {}; it must be 4", ctx.shape(1).dims[1].length()));
+    out.push_back(
+        tensor(Shape{false, {*rois, dim_or_dynamic(ctx.shape(0), 1), Dim(*height), Dim(*width)}}, ctx.type(0)));
 }
 
 // ---------------------------------------------------------------- signal
@@ -320,7 +304,7 @@ void infer_dft(OpContext& ctx, std::vector<OpOutput>& out) {
     const Dim& last = input.dims.back();
     const int64_t wanted_last = *inverse ? 2 : 1;
     if (*onesided && last.is_static() && last.length() != wanted_last)
-        return ctx.invalid_input(fmt::format("DFT-{}: a {}one-sided DFT takes a last dim of {}; the input's is {}", v,
+        return ctx.invalid_input(fmt::format("a {}one-sided DFT takes a last dim of {}; the input's is {}",
                                              *inverse ? "inverse " : "", wanted_last, last.length()));
     const bool irfft = *onesided && *inverse;
     Shape shape = input;
@@ -345,9 +329,8 @@ void infer_dft(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     }
     if (*axis < -rank || *axis == -1 || *axis >= rank - 1)
-        return ctx.invalid_input(fmt::format("DFT-{}: axis {} is out of range [{}, {}] (and not -1) for an input of "
-                                             "rank {}",
-                                             v, *axis, -rank, rank - 2, rank));
+        return ctx.invalid_input(fmt::format("axis {} is out of range [{}, {}] (and not -1) for an input of rank {}",
+                                             *axis, -rank, rank - 2, rank));
     Dim& dim = shape.dims[static_cast<size_t>(*axis < 0 ? *axis + rank : *axis)];
     if (ctx.has_input(1)) {
         const Dim length = length_from_value(ctx, 1, "dft_length");
@@ -380,16 +363,15 @@ void infer_stft(OpContext& ctx, std::vector<OpOutput>& out) {
         const Dim given = length_from_value(ctx, 3, "frame_length");
         const auto both = Dim::merge(frame_length, given);
         if (!both)
-            return ctx.invalid_input(fmt::format("STFT-{}: the window's length {} is not frame_length {}",
-                                                 ctx.version(), frame_length.str(), given.str()));
+            return ctx.invalid_input(
+                fmt::format("the window's length {} is not frame_length {}", frame_length.str(), given.str()));
         frame_length = *both;
     } else if (!has_window) {
         ctx.value_unknown("STFT has neither a window nor a frame_length: the frame length is unknown");
     }
     const auto step = single_exact(ctx, 1);
     if (!step) ctx.value_unknown("STFT's frame_step (input 1) is unknown");
-    if (step && *step < 1)
-        return ctx.invalid_input(fmt::format("STFT-{}: frame_step {} must be >= 1", ctx.version(), *step));
+    if (step && *step < 1) return ctx.invalid_input(fmt::format("frame_step {} must be >= 1", *step));
     const Dim length = dim_or_dynamic(signal, 1);
     Dim frames = Dim::dynamic();
     Dim bins = Dim::dynamic();
@@ -397,8 +379,8 @@ void infer_stft(OpContext& ctx, std::vector<OpOutput>& out) {
         bins = *onesided ? Dim(frame_length.length() / 2 + 1) : frame_length;
         if (step && length.is_static()) {
             if (frame_length.length() > length.length())
-                return ctx.invalid_input(fmt::format("STFT-{}: the frame length {} exceeds the signal's length {}",
-                                                     ctx.version(), frame_length.length(), length.length()));
+                return ctx.invalid_input(fmt::format("the frame length {} exceeds the signal's length {}",
+                                                     frame_length.length(), length.length()));
             frames = Dim((length.length() - frame_length.length()) / *step + 1);
         }
     }
@@ -412,8 +394,7 @@ void infer_window(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto type = dtype_attr(ctx, "output_datatype", 1);
     if (ctx.failed()) return;
     const auto size = single_exact(ctx, 0);
-    if (size && *size <= 0)
-        return ctx.invalid_input(fmt::format("{}-17: size {} must be > 0", ctx.layer().type, *size));
+    if (size && *size <= 0) return ctx.invalid_input(fmt::format("size {} must be > 0", *size));
     if (!size) ctx.value_unknown("the window's size (input 0) is unknown");
     out.push_back(tensor(Shape{false, {size ? Dim(*size) : Dim::dynamic()}}, type));
 }
@@ -437,8 +418,7 @@ bool float_dtype(OpContext& ctx, std::optional<ElementType> type) {
     const bool ok = *type == ElementType::f16 || *type == ElementType::f32 || *type == ElementType::f64 ||
                     (*type == ElementType::bf16 && ctx.version() >= 22);
     if (!ok)
-        ctx.invalid_attribute(fmt::format("{}-{}: dtype {} is not a float type the schema takes", ctx.layer().type,
-                                          ctx.version(), element_type_name(*type)));
+        ctx.invalid_attribute(fmt::format("dtype {} is not a float type the schema takes", element_type_name(*type)));
     return ok;
 }
 
@@ -449,9 +429,7 @@ void infer_random_from_shape(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto type = dtype_attr(ctx, "dtype", 1);
     if (!dims || ctx.failed() || !float_dtype(ctx, type)) return;
     for (const int64_t d : *dims)
-        if (d < 0)
-            return ctx.invalid_attribute(fmt::format("{}-{}: shape has a negative dim {}", ctx.layer().type,
-                                                     ctx.version(), d));
+        if (d < 0) return ctx.invalid_attribute(fmt::format("shape has a negative dim {}", d));
     out.push_back(tensor(static_shape(*dims), type));
 }
 
@@ -472,12 +450,11 @@ void infer_bernoulli(OpContext& ctx, std::vector<OpOutput>& out) {
     if (ctx.attr("dtype")) type = dtype_attr(ctx, "dtype", 1);
     if (ctx.failed()) return;
     using E = ElementType;
-    static constexpr ElementType kOutputs[] = {E::f16, E::f32, E::f64, E::bf16, E::u8,  E::u16, E::u32,
+    static constexpr ElementType kOutputs[] = {E::f16, E::f32, E::f64, E::bf16, E::u8,  E::u16,    E::u32,
                                                E::u64, E::i8,  E::i16, E::i32,  E::i64, E::boolean};
     if (type && std::find(std::begin(kOutputs), std::end(kOutputs), *type) == std::end(kOutputs))
-        return ctx.invalid_attribute(fmt::format("Bernoulli-{}: dtype {} is not a numeric or bool type the schema "
-                                                 "takes",
-                                                 ctx.version(), element_type_name(*type)));
+        return ctx.invalid_attribute(
+            fmt::format("dtype {} is not a numeric or bool type the schema takes", element_type_name(*type)));
     out.push_back(tensor(ctx.shape(0), type));
 }
 
@@ -489,10 +466,8 @@ void infer_multinomial(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto type = dtype_attr(ctx, "dtype", 6);
     if (!samples || ctx.failed()) return;
     if (type && *type != ElementType::i32 && *type != ElementType::i64)
-        return ctx.invalid_attribute(fmt::format("Multinomial-{}: dtype {} is not int32 or int64", ctx.version(),
-                                                 element_type_name(*type)));
-    if (*samples < 1)
-        return ctx.invalid_attribute(fmt::format("Multinomial-{}: sample_size {} must be >= 1", ctx.version(), *samples));
+        return ctx.invalid_attribute(fmt::format("dtype {} is not int32 or int64", element_type_name(*type)));
+    if (*samples < 1) return ctx.invalid_attribute(fmt::format("sample_size {} must be >= 1", *samples));
     out.push_back(tensor(Shape{false, {dim_or_dynamic(ctx.shape(0), 0), Dim(*samples)}}, type));
 }
 
@@ -508,7 +483,7 @@ void infer_string_normalizer(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape& x = ctx.shape(0);
     if (x.rank_dynamic) return out.push_back(tensor(x, ElementType::string));
     if (x.rank() != 1 && !(x.rank() == 2 && Dim::merge(x.dims[0], Dim(1))))
-        return ctx.invalid_input(fmt::format("StringNormalizer-10: X is {}; it must be [C] or [1, C]", x.str()));
+        return ctx.invalid_input(fmt::format("X is {}; it must be [C] or [1, C]", x.str()));
     const std::string_view* stopwords = ctx.attr("stopwords");
     Dim kept = x.dims.back();
     if (stopwords && !stopwords->empty()) kept = kept.has_upper_bound() ? Dim(0, kept.max()) : Dim::dynamic();
@@ -524,14 +499,14 @@ void infer_tfidf_vectorizer(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!takes(ctx, 0, {ElementType::string, ElementType::i32, ElementType::i64}, "X")) return;
     const auto indexes = ctx.attr_ints("ngram_indexes");
     if (!indexes) return;
-    if (indexes->empty()) return ctx.invalid_attribute("TfIdfVectorizer-9: ngram_indexes is empty");
+    if (indexes->empty()) return ctx.invalid_attribute("ngram_indexes is empty");
     const int64_t top = *std::max_element(indexes->begin(), indexes->end());
     if (*std::min_element(indexes->begin(), indexes->end()) < 0)
-        return ctx.invalid_attribute("TfIdfVectorizer-9: ngram_indexes holds a negative index");
+        return ctx.invalid_attribute("ngram_indexes holds a negative index");
     const Shape& x = ctx.shape(0);
     if (x.rank_dynamic) return out.push_back(tensor(Shape::dynamic_rank(), ElementType::f32));
     if (x.rank() == 0 || x.rank() > 2)
-        return ctx.invalid_input(fmt::format("TfIdfVectorizer-9: X has rank {}; it must be 1 or 2", x.rank()));
+        return ctx.invalid_input(fmt::format("X has rank {}; it must be 1 or 2", x.rank()));
     Shape shape;
     if (x.rank() == 2) shape.dims.push_back(x.dims[0]);
     shape.dims.push_back(Dim(top + 1));
@@ -550,7 +525,7 @@ void infer_string_split(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
     if (!takes(ctx, 0, {ElementType::string}, "X")) return;
     if (ctx.attr_int("maxsplit", 0).value_or(0) < 0 && ctx.attr("maxsplit"))
-        return ctx.invalid_attribute("StringSplit-20: maxsplit must be >= 0");
+        return ctx.invalid_attribute("maxsplit must be >= 0");
     Shape parts = ctx.shape(0);
     if (!parts.rank_dynamic) parts.dims.push_back(Dim::dynamic());
     out.push_back(tensor(std::move(parts), ElementType::string));
@@ -563,7 +538,7 @@ void infer_string_concat(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!takes(ctx, 0, {ElementType::string}, "X") || !takes(ctx, 1, {ElementType::string}, "Y")) return;
     std::string error;
     const auto shape = broadcast_shapes(ctx.shape(0), ctx.shape(1), BroadcastKind::numpy, -1, &error);
-    if (!shape) return ctx.invalid_input(fmt::format("StringConcat-20: {}", error));
+    if (!shape) return ctx.invalid_input(fmt::format("{}", error));
     out.push_back(tensor(*shape, ElementType::string));
 }
 
@@ -575,8 +550,8 @@ void infer_image_decoder(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto format = ctx.attr_enum("pixel_format", kFormats, "RGB");
     if (!format) return;
     ctx.value_unknown("ImageDecoder's height and width are the encoded image's");
-    out.push_back(tensor(Shape{false, {Dim::dynamic(), Dim::dynamic(), Dim(*format == "Grayscale" ? 1 : 3)}},
-                         ElementType::u8));
+    out.push_back(
+        tensor(Shape{false, {Dim::dynamic(), Dim::dynamic(), Dim(*format == "Grayscale" ? 1 : 3)}}, ElementType::u8));
 }
 
 // ---------------------------------------------------------------- math and losses
@@ -589,7 +564,7 @@ void infer_det(OpContext& ctx, std::vector<OpOutput>& out) {
     if (x.rank_dynamic) return out.push_back(tensor(x, ctx.type(0)));
     const size_t r = x.rank();
     if (!Dim::merge(x.dims[r - 2], x.dims[r - 1]))
-        return ctx.invalid_input(fmt::format("Det-{}: X is {}; its last two dims must be equal", ctx.version(), x.str()));
+        return ctx.invalid_input(fmt::format("X is {}; its last two dims must be equal", x.str()));
     Shape shape = x;
     shape.dims.resize(r - 2);
     out.push_back(tensor(std::move(shape), ctx.type(0)));
@@ -603,15 +578,15 @@ std::optional<Shape> loss_shape(OpContext& ctx, const Shape& input, const Shape&
     if (!reduction) return std::nullopt;
     if (!input.rank_dynamic && !target.rank_dynamic) {
         if (target.rank() + 1 != input.rank()) {
-            ctx.invalid_input(fmt::format("{}-{}: the target's rank {} must be the input's {} minus 1",
-                                          ctx.layer().type, ctx.version(), target.rank(), input.rank()));
+            ctx.invalid_input(
+                fmt::format("the target's rank {} must be the input's {} minus 1", target.rank(), input.rank()));
             return std::nullopt;
         }
         for (size_t i = 0; i < target.rank(); ++i)
             if (!Dim::merge(target.dims[i], input.dims[i == 0 ? 0 : i + 1])) {
-                ctx.invalid_input(fmt::format("{}-{}: the target {} does not match the input {} (its dims without "
-                                              "the class dim)",
-                                              ctx.layer().type, ctx.version(), target.str(), input.str()));
+                ctx.invalid_input(
+                    fmt::format("the target {} does not match the input {} (its dims without the class dim)",
+                                target.str(), input.str()));
                 return std::nullopt;
             }
     }
@@ -628,7 +603,8 @@ std::optional<Shape> loss_shape(OpContext& ctx, const Shape& input, const Shape&
 // NegativeLogLikelihoodLoss: input [N, C, d1..dk], target [N, d1..dk], optional weight [C].
 void infer_nll_loss(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 3)) return;
-    if (!takes_float(ctx, 0, "input", ctx.version() >= 22) || !takes(ctx, 1, {ElementType::i32, ElementType::i64}, "target"))
+    if (!takes_float(ctx, 0, "input", ctx.version() >= 22) ||
+        !takes(ctx, 1, {ElementType::i32, ElementType::i64}, "target"))
         return;
     if (!rank_at_least(ctx, 0, 2, "input")) return;
     if (ctx.has_input(2) && !rank_is(ctx, 2, 1, "weight")) return;
@@ -673,8 +649,7 @@ std::span<const OpEntry> onnx_misc_ops() {
         }
         out.push_back(onnx_op("DynamicQuantizeLinear", 11, infer_dynamic_quantize_linear, "shape, type", "x is f32"));
         for (int v : {10, 11})
-            out.push_back(onnx_op("NonMaxSuppression", v, infer_non_max_suppression, "shape (upper bound), type",
-                                  "boxes and scores rank 3, agreeing; boxes' last dim 4"));
+            out.push_back(onnx_op("NonMaxSuppression", v, infer_non_max_suppression, "shape (upper bound), type"));
         for (int v : {10, 16, 22})
             out.push_back(onnx_op("RoiAlign", v, infer_roi_align, "shape, type",
                                   "ranks 4, 2, 1; rois agree; output sizes >= 1; modes; types"));
@@ -695,7 +670,8 @@ std::span<const OpEntry> onnx_misc_ops() {
             out.push_back(onnx_op("Multinomial", v == 1 ? 7 : v, infer_multinomial, "shape, type",
                                   "input rank 2; sample_size >= 1; dtype int32 or int64"));
         }
-        for (int v : {15, 22}) out.push_back(onnx_op("Bernoulli", v, infer_bernoulli, "shape, type", "input type; dtype"));
+        for (int v : {15, 22})
+            out.push_back(onnx_op("Bernoulli", v, infer_bernoulli, "shape, type", "input type; dtype"));
         out.push_back(onnx_op("StringNormalizer", 10, infer_string_normalizer, "shape (upper bound), type",
                               "X [C] or [1, C] of strings; case_change_action"));
         out.push_back(onnx_op("TfIdfVectorizer", 9, infer_tfidf_vectorizer, "shape, type",
