@@ -17,6 +17,8 @@ struct FakeBody {
     size_t parameters = 0;
     std::vector<std::string> declared;
     std::function<std::vector<BodyPort>(const std::vector<BodyPort>&)> infer;
+    // The first output is the second input, by name (a Loop body that hands its condition back).
+    bool condition_passes_through = false;
 };
 
 struct ControlCase {
@@ -35,11 +37,18 @@ void add_body(Model& model, const FakeBody& body) {
         l.id = model.keep(std::to_string(g.layers.size()));
         l.type = "Parameter";
         l.kind = LayerKind::parameter;
+        if (body.condition_passes_through && i == 1) {
+            Port out;
+            out.id = "0";
+            out.names = "cond";
+            l.outputs = model.store(std::span<const Port>(&out, 1));
+        }
         g.layers.push_back(l);
     }
     for (const std::string& d : body.declared) {
         Port in;
         in.id = "0";
+        if (body.condition_passes_through && &d == &body.declared.front()) in.names = "cond";
         in.rank_known = !d.empty();
         if (!d.empty()) {
             std::vector<int64_t> dims;
@@ -179,6 +188,18 @@ TEST_CASE("onnx-control: Loop feeds its carried values to the body, widens the d
     CHECK(r.unknown);
     c.inputs[0] = In("", ElementType::i32);
     CHECK(run_control(c).problem() == "M is i32; it must be int64");
+}
+
+TEST_CASE("onnx-control: a Loop whose condition starts true and that the body hands back runs M times") {
+    FakeBody body{"body", 3, {"", "", ""}, {}};
+    body.infer = [](const std::vector<BodyPort>& in) { return std::vector<BodyPort>{in[1], in[2], P("3")}; };
+    ControlCase c{"Loop", 13, {In("", ElementType::i64), In("", ElementType::boolean), In("2")}, {},
+                  {{0, V({4})}, {1, V({1})}}, {body}};
+    CHECK(run_control(c).str(1) == "[..4,3]");  // the body might turn the condition false
+    c.bodies[0].condition_passes_through = true;
+    CHECK(run_control(c).str(1) == "[4,3]");
+    c.values[1] = V({0});  // a condition that starts false: no iteration
+    CHECK(run_control(c).str(1) == "[0,3]");
 }
 
 TEST_CASE("onnx-control: Loop rejects a body without the inputs it needs and a carried value that changes type") {

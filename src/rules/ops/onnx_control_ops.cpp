@@ -28,8 +28,8 @@ OpOutput unknown_output() { return tensor(Shape::dynamic_rank(), std::nullopt); 
 // ---------------------------------------------------------------- the bodies
 
 struct Body {
-    size_t graph = 0;
-    const Graph* layers = nullptr;
+    size_t index = 0;  // into the model's graphs
+    const Graph* graph = nullptr;
     std::vector<const Layer*> parameters;  // formal inputs, then the outer values the body reads
     std::vector<const Layer*> results;     // the body's outputs in order
 };
@@ -45,9 +45,9 @@ std::optional<Body> body_of(OpContext& ctx, std::string_view name) {
         return std::nullopt;
     }
     Body b;
-    b.graph = *g;
-    b.layers = &ctx.model()->graphs[*g];
-    for (const Layer& l : b.layers->layers) {
+    b.index = *g;
+    b.graph = &ctx.model()->graphs[*g];
+    for (const Layer& l : b.graph->layers) {
         if (l.kind == LayerKind::parameter) b.parameters.push_back(&l);
         if (l.kind == LayerKind::result) b.results.push_back(&l);
     }
@@ -76,7 +76,7 @@ Shape narrowed(const Shape& inferred, const Shape& declared) {
 std::vector<BodyPort> infer_body(const OpContext& ctx, const Body& body, const std::vector<BodyPort>& formal) {
     BodyPorts parameters;
     for (size_t i = 0; i < formal.size() && i < body.parameters.size(); ++i) parameters[body.parameters[i]] = formal[i];
-    const auto again = ctx.reinfer_body(body.graph, parameters);
+    const auto again = ctx.reinfer_body(body.index, parameters);
     std::vector<BodyPort> out;
     for (const Layer* r : body.results) {
         BodyPort declared = declared_result(*r);
@@ -143,14 +143,38 @@ void infer_if(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------- Loop
 
-// The number of iterations as far as the inputs tell: M when there is no condition input, at most M with one;
-// dynamic without M.
-Dim loop_iterations(const OpContext& ctx) {
-    if (!ctx.has_input(0)) return Dim::dynamic();
-    const auto m = single_exact(ctx, 0);
+// The body layer that gives value `name` (ONNX's ports carry their value's name), else null.
+const Layer* producer_of(const Graph& body, std::string_view name) {
+    for (const Layer& l : body.layers)
+        for (const Port& p : l.outputs)
+            if (p.names == name) return &l;
+    return nullptr;
+}
+
+// Whether the body hands its condition back true whenever it gets it true: the condition Parameter itself (or
+// an Identity of it), or a true constant, as exported for-loops do.
+bool keeps_condition(const OpContext& ctx, const Body& body) {
+    if (body.results.empty() || body.results[0]->inputs.empty()) return false;
+    const Layer* from = producer_of(*body.graph, body.results[0]->inputs[0].names);
+    if (from && from->type == "Identity" && from->inputs.size() == 1)
+        from = producer_of(*body.graph, from->inputs[0].names);
+    if (!from) return false;
+    if (from == body.parameters[1]) return true;
+    if (from->tensor < 0) return false;
+    const InlineTensor& t = ctx.model()->tensors[static_cast<size_t>(from->tensor)];
+    return t.has_data && t.ints.size() == 1 && t.ints[0] != 0;
+}
+
+// The number of iterations as far as the inputs tell: none when the condition starts false; M when there is no
+// condition, or it starts true and the body keeps it; else at most M (dynamic without M).
+Dim loop_iterations(const OpContext& ctx, const Body& body) {
+    const auto cond = ctx.has_input(1) ? single_exact(ctx, 1) : std::nullopt;
+    if (cond == 0) return Dim(0);
+    const auto m = ctx.has_input(0) ? single_exact(ctx, 0) : std::nullopt;
     if (!m) return Dim::dynamic();
     const int64_t count = std::max<int64_t>(*m, 0);
-    return ctx.has_input(1) ? Dim(0, count) : Dim(count);
+    if (!ctx.has_input(1) || (cond && keeps_condition(ctx, body))) return Dim(count);
+    return Dim(0, count);
 }
 
 // Loop: the body runs with (iteration number, condition, carried values) and gives (condition, carried values,
@@ -193,7 +217,7 @@ void infer_loop(OpContext& ctx, std::vector<OpOutput>& out) {
         out.push_back(
             tensor(relaxed(formal[2 + i].shape, back.shape), formal[2 + i].type ? formal[2 + i].type : back.type));
     }
-    const Dim iterations = loop_iterations(ctx);
+    const Dim iterations = loop_iterations(ctx, *body);
     if (!iterations.is_static()) ctx.value_unknown("the Loop's iteration count is unknown");
     for (size_t k = 1 + carried; k < results.size(); ++k) {
         Shape stacked = results[k].shape;
