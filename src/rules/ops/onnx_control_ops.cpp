@@ -1,7 +1,7 @@
 // ONNX's control flow and its sequence and optional operators: If, Loop and Scan, each inferred from its bodies
 // (graph attributes) as the body is inferred again from the node's inputs, and the sequence/optional ops at each
-// schema version. A body's Parameters are its formal inputs in order, then one per outer value it reads
-// (declared as the outer graph declares the value); its Results are its outputs in order.
+// schema version. A body's Parameters are its formal inputs in order, then one per outer value it reads (the
+// engine gives those what the enclosing graph inferred for the value); its Results are its outputs in order.
 //
 // irlint's element types have no sequence or optional type: a sequence- or optional-valued output is left
 // unknown (dynamic rank, no type, the layer not counted as checked), and the ops that take one infer what the
@@ -34,7 +34,7 @@ struct Body {
     std::vector<const Layer*> results;     // the body's outputs in order
 };
 
-// The body held by graph attribute `name`; nullopt after marking the outputs unknown when it is missing.
+// The body held by graph attribute `name`; nullopt after recording why there is none.
 std::optional<Body> body_of(OpContext& ctx, std::string_view name) {
     const auto g = ctx.attr_graph(name);
     if (!g) {
@@ -71,8 +71,8 @@ Shape narrowed(const Shape& inferred, const Shape& declared) {
     return out;
 }
 
-// The body inferred again with its first formal inputs given `formal` (the outer values keep what the outer
-// graph declares for them); the Results in order, what the body declares where the inference gives nothing.
+// The body inferred again with its formal inputs given `formal` (the outer values are the engine's to give);
+// the Results in order, narrowed by what the body declares for them.
 std::vector<BodyPort> infer_body(const OpContext& ctx, const Body& body, const std::vector<BodyPort>& formal) {
     BodyPorts parameters;
     for (size_t i = 0; i < formal.size() && i < body.parameters.size(); ++i) parameters[body.parameters[i]] = formal[i];
@@ -90,7 +90,7 @@ std::vector<BodyPort> infer_body(const OpContext& ctx, const Body& body, const s
     return out;
 }
 
-// The body's formal input count must be `wanted` (the outer values follow them).
+// The body must have at least `wanted` Parameters: its formal inputs (the outer values' Parameters follow).
 bool formal_inputs_are(OpContext& ctx, const Body& body, size_t wanted, std::string_view what) {
     if (body.parameters.size() >= wanted) return true;
     ctx.invalid_attribute(
@@ -253,8 +253,8 @@ bool directions_valid(OpContext& ctx, std::string_view name, size_t count) {
     return true;
 }
 
-// What Scan's layout is: the state and scan inputs, and the axis dims each takes away. Scan-8 has a leading
-// sequence_lens input and a batch dim on every input and output, its scan axis 1; Scan-9 on has neither.
+// Where Scan's inputs are: the states, then the scan inputs. Scan-8 has a leading sequence_lens input and a
+// batch dim on every input and output, its scan axis 1; Scan-9 on has neither.
 struct ScanLayout {
     size_t first = 0;  // the first state input (1 at Scan-8: sequence_lens comes first)
     size_t states = 0;
@@ -432,7 +432,7 @@ void infer_split_to_sequence(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!input.rank_dynamic) {
         std::string error;
         if (!normalize_axis(*axis, static_cast<int64_t>(input.rank()), &error))
-            return ctx.invalid_attribute(fmt::format("{}", error));
+            return ctx.invalid_attribute(error);
     }
     if (ctx.has_input(1)) {
         if (const auto t = ctx.type(1); t && *t != ElementType::i32 && *t != ElementType::i64)
@@ -450,7 +450,7 @@ void infer_sequence_map(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!body) return;
     if (!formal_inputs_are(ctx, *body, ctx.input_count(), "one per input")) return;
     if (body->results.empty()) return ctx.invalid_attribute("the body has no outputs");
-    for (size_t k = 0; k < body->results.size(); ++k) opaque_output(ctx, out, "sequences");
+    for (size_t k = 0; k < body->results.size(); ++k) opaque_output(ctx, out, "a sequence");
 }
 
 void infer_optional(OpContext& ctx, std::vector<OpOutput>& out) {

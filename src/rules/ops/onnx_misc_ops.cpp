@@ -16,7 +16,6 @@ namespace {
 
 using shape_ops::dynamic_dims;
 using shape_ops::single_exact;
-using shape_ops::type_name;
 
 // ---------------------------------------------------------------- shared steps
 
