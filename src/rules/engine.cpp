@@ -633,14 +633,19 @@ private:
     // as ONNX's graph inferencer sees the outer scope. A function's body reads no outer value.
     void add_outer_values(size_t g, BodyPorts& given) {
         if (!graph_) return;
-        for (const Layer& p : model_.graphs[g].layers) {
-            if (p.kind != LayerKind::parameter || given.count(&p)) continue;
+        if (named_values_graph_ != graph_) {
+            named_values_.clear();
             for (size_t i = 0; i < graph_->layers.size(); ++i)
                 for (size_t k = 0; k < graph_->layers[i].outputs.size(); ++k)
-                    if (graph_->layers[i].outputs[k].names == p.name) {
-                        Produced& from = produced(i, k);
-                        given[&p] = {shape_of(from), from.type};
-                    }
+                    named_values_.emplace(graph_->layers[i].outputs[k].names, std::pair{i, k});
+            named_values_graph_ = graph_;
+        }
+        for (const Layer& p : model_.graphs[g].layers) {
+            if (p.kind != LayerKind::parameter || given.count(&p)) continue;
+            const auto it = named_values_.find(p.name);
+            if (it == named_values_.end()) continue;
+            Produced& from = produced(it->second.first, it->second.second);
+            given[&p] = {shape_of(from), from.type};
         }
     }
 
@@ -674,6 +679,9 @@ private:
     std::unordered_map<size_t, std::optional<std::vector<double>>> reals_;  // by index into produced_
     std::string value_miss_;                          // why the last value an op asked for is unknown
     const Graph* graph_ = nullptr;                    // the graph and index check_op works in
+    // ONNX: graph_'s output ports by value name (layer, port), for the outer values its bodies read.
+    std::unordered_map<std::string_view, std::pair<size_t, size_t>> named_values_;
+    const Graph* named_values_graph_ = nullptr;
     std::vector<OpInput> op_inputs_;                  // check_op's buffers, kept from layer to layer
     std::vector<uint8_t> consumed_, legacy_f32_;
     const GraphIndex* index_ = nullptr;
