@@ -113,8 +113,9 @@ Shape branch_union(const Shape& a, const Shape& b) {
 void infer_if(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
     const auto then_body = body_of(ctx, "then_branch");
+    if (!then_body) return;
     const auto else_body = body_of(ctx, "else_branch");
-    if (!then_body || !else_body) return;
+    if (!else_body) return;
     if (const auto t = ctx.type(0); t && *t != ElementType::boolean)
         return ctx.invalid_input(fmt::format("cond is {}; it must be bool", element_type_name(*t)));
     if (const Shape& c = ctx.shape(0); !c.rank_dynamic && shape_ops::small_element_count(c).value_or(1) != 1)
