@@ -103,6 +103,7 @@ private:
         std::vector<LayerShapes> rows;  // the layers that have one, in file order
         std::vector<size_t> row_of(graph.layers.size(), kNoRow);
         produced_.clear();
+        value_by_name_.clear();
         values_.clear();
         reals_.clear();
         first_output_.assign(1, 0);
@@ -239,12 +240,7 @@ private:
         shapes.pooling = lookup->entry->format == OpFormat::ir && l.kind == LayerKind::pooling;
         OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}, !reinferring(), {}};
         if ((reinferring() || onnx()) && !l.bodies.empty() && depth_ < kMaxBodyDepth)
-            in.bodies = [this, &l](size_t g, const BodyPorts& parameters) {
-                if (!onnx() || l.kind == LayerKind::function_call) return reinfer_body(g, parameters);
-                BodyPorts given = parameters;
-                add_outer_values(g, given);
-                return reinfer_body(g, given);
-            };
+            in.bodies = [this](size_t g, const BodyPorts& parameters) { return reinfer_body(g, parameters); };
         // The shapes move to the op and back, through buffers kept from layer to layer: a large model has one
         // per input port.
         op_inputs_.clear();
@@ -628,28 +624,9 @@ private:
     // Body graph g inferred again from new Parameter shapes (a TensorIterator's, Loop's or If's, as OpenVINO
     // infers it again when the layer's inputs change): what each of its Results is given. What the body
     // rejects is the reshape's finding too.
-    // ONNX: the Parameters of body g that stand for values of this graph (named as the value; the adapter adds
-    // one per outer value the body reads) and that the op did not give take what this graph inferred for them,
-    // as ONNX's graph inferencer sees the outer scope. A function's body reads no outer value.
-    void add_outer_values(size_t g, BodyPorts& given) {
-        if (!graph_) return;
-        if (named_values_graph_ != graph_) {
-            named_values_.clear();
-            for (size_t i = 0; i < graph_->layers.size(); ++i)
-                for (size_t k = 0; k < graph_->layers[i].outputs.size(); ++k)
-                    named_values_.emplace(graph_->layers[i].outputs[k].names, std::pair{i, k});
-            named_values_graph_ = graph_;
-        }
-        for (const Layer& p : model_.graphs[g].layers) {
-            if (p.kind != LayerKind::parameter || given.count(&p)) continue;
-            const auto it = named_values_.find(p.name);
-            if (it == named_values_.end()) continue;
-            Produced& from = produced(it->second.first, it->second.second);
-            given[&p] = {shape_of(from), from.type};
-        }
-    }
-
-    BodyPorts reinfer_body(size_t g, const BodyPorts& parameters) {
+    BodyPorts reinfer_body(size_t g, const BodyPorts& given) {
+        BodyPorts parameters = given;
+        if (onnx()) add_outer_values(model_.graphs[g], parameters);
         ModelReport body;
         ModelChecker nested(model_, LayerRows::all, body);
         nested.body_parameters_ = &parameters;
@@ -663,7 +640,23 @@ private:
             if (d.severity == Severity::error) r_.diagnostics.push_back(std::move(d));
         return results;
     }
+    // An ONNX body reads values of the graphs around it by name (the adapter made a Parameter of the body for
+    // each): they take the shapes and types those values have here, where the node that owns the body is.
+    void add_outer_values(const Graph& body, BodyPorts& parameters) {
+        if (value_by_name_.empty())
+            for (size_t k = 0; k < produced_.size(); ++k)
+                if (!produced_[k].port->names.empty()) value_by_name_.emplace(produced_[k].port->names, k);
+        for (const Layer& l : body.layers) {
+            if (l.kind != LayerKind::parameter || parameters.count(&l)) continue;
+            const auto it = value_by_name_.find(l.name);
+            if (it == value_by_name_.end()) continue;
+            Produced& p = produced_[it->second];
+            parameters[&l] = BodyPort{shape_of(p), p.type};
+        }
+    }
+
     const Shape dynamic_rank_ = Shape::dynamic_rank();
+    std::unordered_map<std::string_view, size_t> value_by_name_;  // ONNX: produced_ by value name, when a body asks
     std::vector<Produced> produced_;      // the current graph's output ports, layer by layer
     std::vector<size_t> first_output_;    // per layer of the current graph, and one past the last
     std::deque<Shape> unrowed_shapes_;    // the declared shapes of layers without rows that a consumer needed
@@ -679,9 +672,6 @@ private:
     std::unordered_map<size_t, std::optional<std::vector<double>>> reals_;  // by index into produced_
     std::string value_miss_;                          // why the last value an op asked for is unknown
     const Graph* graph_ = nullptr;                    // the graph and index check_op works in
-    // ONNX: graph_'s output ports by value name (layer, port), for the outer values its bodies read.
-    std::unordered_map<std::string_view, std::pair<size_t, size_t>> named_values_;
-    const Graph* named_values_graph_ = nullptr;
     std::vector<OpInput> op_inputs_;                  // check_op's buffers, kept from layer to layer
     std::vector<uint8_t> consumed_, legacy_f32_;
     const GraphIndex* index_ = nullptr;
