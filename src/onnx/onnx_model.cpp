@@ -42,6 +42,17 @@ std::optional<ElementType> element_type_from_onnx(int data_type) {
         case T::UINT32: return ElementType::u32;
         case T::UINT64: return ElementType::u64;
         case T::BFLOAT16: return ElementType::bf16;
+        case T::STRING: return ElementType::string;
+        default: break;
+    }
+    // The types newer than libonnx's proto (ONNX 1.14 and later), by their numbers.
+    switch (data_type) {
+        case 17: return ElementType::f8e4m3;
+        case 19: return ElementType::f8e5m2;
+        case 21: return ElementType::u4;
+        case 22: return ElementType::i4;
+        case 23: return ElementType::f4e2m1;
+        case 24: return ElementType::f8e8m0;
         default: return std::nullopt;
     }
 }

@@ -89,10 +89,11 @@ def onnx_node(op_type, inputs, outputs, attributes=()):
                     + [pb_bytes(5, a) for a in attributes])
 
 
-def onnx_value(name, dims):
-    """A float tensor value; a dim that is a string is symbolic."""
+def onnx_value(name, dims, elem_type=1):
+    """A tensor value, float unless elem_type (a TensorProto data type) says otherwise; a dim that is a string is
+    symbolic."""
     shape = b"".join(pb_bytes(1, pb_int(1, d) if isinstance(d, int) else pb_bytes(2, d)) for d in dims)
-    return pb_bytes(1, name) + pb_bytes(2, pb_bytes(1, pb_int(1, 1) + pb_bytes(2, shape)))
+    return pb_bytes(1, name) + pb_bytes(2, pb_bytes(1, pb_int(1, elem_type) + pb_bytes(2, shape)))
 
 
 def onnx_initializer(name, dims):
@@ -147,6 +148,9 @@ def one_node(opset, op_type, inputs, outputs, attributes=(), initializers=()):
                       [onnx_value(*o) for o in outputs], initializers)
 
 
+BOOL = 9  # TensorProto.BOOL: an If's condition
+
+
 def nested_ifs(depth):
     """An If whose then-branch is an If whose then-branch is ..., `depth` deep; each else-branch gives y."""
     leaf = onnx_graph([onnx_node("Identity", ["x"], ["y"])], [], [onnx_value("y", [2])], name="leaf")
@@ -156,7 +160,7 @@ def nested_ifs(depth):
         branch = onnx_graph([node], [], [onnx_value("y", [2])], name=f"level{level}")
     return onnx_model(13, [onnx_node("If", ["c"], ["y"], [graph_attr("then_branch", branch),
                                                           graph_attr("else_branch", leaf)])],
-                      [onnx_value("c", []), onnx_value("x", [2])], [onnx_value("y", [2])])
+                      [onnx_value("c", [], BOOL), onnx_value("x", [2])], [onnx_value("y", [2])])
 
 
 SIXTEEN = [float(v) for v in range(16)]

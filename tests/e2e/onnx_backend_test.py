@@ -53,9 +53,6 @@ CLASSES = ["agree", "partial", "disagree", "unsupported", "foreign", "error"]
 # Models allowed to be "disagree" or "error", each with the reason. A listed model that stops failing is a
 # failure too, so that the list stays true.
 EXPECTED_FAILURES = {
-    "test_stft+init": "ONNX 1.12's STFT inference, which irlint asks today, ignores onesided: frame_length bins "
-                      "where ONNX gives frame_length / 2 + 1",
-    "test_stft_with_window+init": "as test_stft+init",
 }
 
 # ONNX's TensorProto data types by irlint's names; a type missing here has no irlint name.

@@ -13,8 +13,18 @@
 #include "ir/const_data.hpp"
 #include "rules/ops/op_registry.hpp"
 #include "rules/ops/shape_util.hpp"
+#include "rules/ops/subgraph_util.hpp"
 
 namespace irlint {
+
+Shape relaxed(const Shape& fed, const Shape& back) {
+    if (fed.rank_dynamic) return fed;
+    if (back.rank_dynamic || back.rank() != fed.rank()) return Shape::dynamic_rank();
+    Shape out = fed;
+    for (size_t i = 0; i < out.rank(); ++i)
+        if (!Dim::merge(fed.dims[i], back.dims[i])) out.dims[i] = Dim::dynamic();
+    return out;
+}
 
 namespace {
 
@@ -250,16 +260,6 @@ BodyPort parameter_port(const OpContext& ctx, const InputDesc& in) {
     const auto axis = static_cast<uint64_t>(in.entry->axis);
     if (axis < p.shape.rank()) p.shape.dims[axis] = in.entry->part_size > 0 ? Dim(in.entry->part_size) : Dim::dynamic();
     return p;
-}
-
-// `fed` with the dims in which `back` (what the body hands back to it) disagrees made dynamic.
-Shape relaxed(const Shape& fed, const Shape& back) {
-    if (fed.rank_dynamic) return fed;
-    if (back.rank_dynamic || back.rank() != fed.rank()) return Shape::dynamic_rank();
-    Shape out = fed;
-    for (size_t i = 0; i < out.rank(); ++i)
-        if (!Dim::merge(fed.dims[i], back.dims[i])) out.dims[i] = Dim::dynamic();
-    return out;
 }
 
 // In a re-inference, body b inferred again from the layer's inputs. A Loop's body runs again when what it
