@@ -306,6 +306,11 @@ def compare_all(args, work):
         failures += report(shown(model_id), tally)
         for field in ("known", "equal", "unknown", "different"):
             setattr(totals, field, getattr(totals, field) + getattr(tally, field))
+        for op, n in tally.unknown_ops.items():
+            totals.unknown_ops[op] = totals.unknown_ops.get(op, 0) + n
+    if totals.unknown_ops:
+        most = sorted(totals.unknown_ops.items(), key=lambda item: (-item[1], item[0]))[:20]
+        print("not inferred, the most frequent ops: " + ", ".join(f"{shown(op)} {n}" for op, n in most))
     print(f"{len(models)} models, ONNX Runtime {version} knows {totals.known} node outputs: irlint equal "
           f"{totals.equal}, unknown {totals.unknown}, different {totals.different}")
     if totals.known == 0:
