@@ -4,9 +4,10 @@ installed PyTorch (TorchScript exporter, opset 17 at most) cannot produce them:
     models = build_models()            # {name: ModelProto}
     paths = write_models(directory)    # {name: path of the written .onnx}
 
-  - dynamo_cnn: a small CNN as PyTorch 2.x's dynamo exporter writes it at opset 18: onnxscript's model-local
-    functions (their own opset imports, attributes passed down with ref_attr_name, one calling another),
-    Constant nodes for shapes and ReduceMean-18's axes as an input;
+  - dynamo_cnn and dynamo_cnn_dynamic: a small CNN as PyTorch 2.x's dynamo exporter writes it at opset 18:
+    onnxscript's model-local functions (their own opset imports, attributes passed down with ref_attr_name, one
+    calling another), Constant nodes for shapes, ReduceMean-18's axes as an input, value_info for every value;
+    the second with a symbolic batch;
   - qdq_conv: a QDQ-quantized conv block as ONNX Runtime's quantizer writes it at opset 21: QuantizeLinear /
     DequantizeLinear around Conv and MatMul, per-channel weights (axis), an int32 bias, int4 blocked weights;
   - transformer and transformer_dynamic: a pre-norm transformer block at opset 23 (LayerNormalization, a fused
@@ -35,7 +36,7 @@ class Builder:
 
     def __init__(self, seed):
         self.rng = np.random.RandomState(seed)
-        self.nodes, self.initializers = [], []
+        self.nodes, self.initializers, self.value_info = [], [], []
 
     def weight(self, name, shape, dtype=np.float32, scale=0.1):
         values = (self.rng.standard_normal(shape) * scale).astype(dtype)
@@ -53,8 +54,13 @@ class Builder:
     def constant(self, output, values):
         return self.node("Constant", [], [output], value=numpy_helper.from_array(np.asarray(values), output))
 
+    def declare(self, name, elem_type, dims):
+        """The exporter's own dims for a value, in value_info."""
+        self.value_info.append(helper.make_tensor_value_info(name, elem_type, dims))
+
     def model(self, name, inputs, outputs, opsets, ir_version, functions=()):
-        graph = helper.make_graph(self.nodes, name, inputs, outputs, initializer=self.initializers)
+        graph = helper.make_graph(self.nodes, name, inputs, outputs, initializer=self.initializers,
+                                  value_info=self.value_info)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets],
                                   producer_name="irlint-tests")
         model.ir_version = ir_version
@@ -103,7 +109,9 @@ def torch_lib_functions():
     return [max_pool, convolution, add, linear]
 
 
-def dynamo_cnn():
+def dynamo_cnn(batch=1):
+    """With a symbolic batch ("s0"), the flatten's target shape comes from Shape and Concat, as torch.export
+    writes it. Like the dynamo exporter, every value, the initializers too, has its dims in value_info."""
     b = Builder(1)
     pool = dict(domain=TORCH_LIB, kernel_shape=[2, 2], strides=[2, 2], pads=[0, 0, 0, 0], dilations=[1, 1],
                 ceil_mode=0)
@@ -116,20 +124,39 @@ def dynamo_cnn():
            stride=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1)
     b.node("Relu", ["conv2d_1"], ["relu_1"])
     b.node("_aten_max_pool_onnx", ["relu_1"], ["max_pool2d_1"], **pool)
-    b.constant("val_0", np.array([1, -1], np.int64))
-    b.node("Reshape", ["max_pool2d_1", "val_0"], ["view"], allowzero=0)
+    if isinstance(batch, str):
+        b.node("Shape", ["max_pool2d_1"], ["sym_size_int"], start=0, end=1)
+        b.constant("val_0", np.array([128], np.int64))
+        b.node("Concat", ["sym_size_int", "val_0"], ["val_2"], axis=0)
+        b.node("Reshape", ["max_pool2d_1", "val_2"], ["view"], allowzero=1)
+    else:
+        b.constant("val_0", np.array([1, -1], np.int64))
+        b.node("Reshape", ["max_pool2d_1", "val_0"], ["view"], allowzero=0)
     b.node("aten_linear", ["view", b.weight("fc.weight", (10, 128)), b.weight("fc.bias", (10,))], ["linear"],
            domain=TORCH_LIB)
     b.node("LogSoftmax", ["linear"], ["log_softmax"], axis=1)
     b.constant("val_1", np.array([2, 3], np.int64))
     b.node("ReduceMean", ["relu_1", "val_1"], ["mean"], keepdims=0)
     b.node("Shape", ["view"], ["sym_size"], start=1, end=2)
-    inputs = [helper.make_tensor_value_info("x", FLOAT, [1, 3, 16, 16])]
-    outputs = [helper.make_tensor_value_info("log_softmax", FLOAT, [1, 10]),
-               helper.make_tensor_value_info("mean", FLOAT, [1, 8]),
+    n = batch
+    for name, dims in (("conv2d", [n, 8, 16, 16]), ("relu", [n, 8, 16, 16]), ("max_pool2d", [n, 8, 8, 8]),
+                       ("conv2d_1", [n, 8, 8, 8]), ("relu_1", [n, 8, 8, 8]), ("max_pool2d_1", [n, 8, 4, 4]),
+                       ("view", [n, 128]), ("linear", [n, 10])):
+        b.declare(name, FLOAT, dims)
+    shapes = {"val_0": [1], "val_2": [2], "sym_size_int": [1]} if isinstance(batch, str) else {"val_0": [2]}
+    for name, dims in dict(shapes, val_1=[2], sym_size=[1]).items():
+        b.declare(name, TensorProto.INT64, dims)
+    for init in b.initializers:
+        b.declare(init.name, init.data_type, list(init.dims))
+    inputs = [helper.make_tensor_value_info("x", FLOAT, [n, 3, 16, 16])]
+    outputs = [helper.make_tensor_value_info("log_softmax", FLOAT, [n, 10]),
+               helper.make_tensor_value_info("mean", FLOAT, [n, 8]),
                helper.make_tensor_value_info("sym_size", TensorProto.INT64, [1])]
-    return b.model("main_graph", inputs, outputs, [("", 18), (TORCH_LIB, 1), (TORCH_LIB_COMMON, 1)], 10,
-                   torch_lib_functions())
+    model = b.model("main_graph", inputs, outputs, [("", 18), (TORCH_LIB, 1), (TORCH_LIB_COMMON, 1)], 10,
+                    torch_lib_functions())
+    model.producer_name, model.producer_version = "pytorch", "2.7.0"
+    helper.set_model_props(model, {"pkg.torch.export.ExportedProgram.graph_signature": "inputs: x (user input)"})
+    return model
 
 
 def quantized(b, name, values, axis, qtype=np.int8):
@@ -285,6 +312,7 @@ def ms_contrib():
 
 BUILDERS = {
     "dynamo_cnn": dynamo_cnn,
+    "dynamo_cnn_dynamic": lambda: dynamo_cnn("s0"),
     "qdq_conv": qdq_conv,
     "transformer": transformer,
     "transformer_dynamic": lambda: transformer("batch", "sequence"),
