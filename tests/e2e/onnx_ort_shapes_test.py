@@ -74,28 +74,33 @@ def dims_text(dims):
 # --- the corpus -----------------------------------------------------------------------------------------------
 
 def torch_models(directory):
-    """The TorchScript exports of torch_corpus_test.py, {id: path}; none without PyTorch."""
+    """The TorchScript exports of torch_corpus_test.py: ({id: path}, the exports that failed); none without
+    PyTorch."""
     try:
         import torch
         import torch_corpus_test as corpus
     except (ImportError, SystemExit) as e:
         print(f"note: no PyTorch exports ({e})")
-        return {}
+        return {}, []
     torch.set_num_threads(1)
-    paths = {}
+    paths, failed = {}, []
     for seed, (name, (cls, shape, _)) in enumerate(corpus.ARCHITECTURES.items()):
         model = corpus.build(cls, seed)
         x = torch.randn(*shape, generator=torch.Generator().manual_seed(100 + seed))
         for opset in corpus.OPSETS:
-            paths[f"torch-{name}-opset{opset}"] = path = os.path.join(directory, f"torch-{name}-opset{opset}.onnx")
-            corpus.export(model, x, opset, path)
-    return paths
+            path = os.path.join(directory, f"torch-{name}-opset{opset}.onnx")
+            try:
+                corpus.export(model, x, opset, path)
+                paths[f"torch-{name}-opset{opset}"] = path
+            except Exception as e:  # one failed export fails the test, the other models still run
+                failed.append(f"{name} opset {opset}: {type(e).__name__}: {str(e)[:300]}")
+    return paths, failed
 
 
 def corpus_models(directory):
-    paths = torch_models(directory)
+    paths, failed = torch_models(directory)
     paths.update(onnx_real_models.write_models(directory))
-    return paths
+    return paths, failed
 
 
 # --- ONNX Runtime's inference ---------------------------------------------------------------------------------
@@ -294,10 +299,14 @@ def report(model_id, tally):
 
 
 def compare_all(args, work):
-    models = {os.path.basename(p): os.path.abspath(p) for p in args.models} or corpus_models(work)
+    models, failed = {os.path.basename(p): os.path.abspath(p) for p in args.models}, []
+    if not models:
+        models, failed = corpus_models(work)
+    for failure in failed:
+        print(f"FAIL PyTorch export {failure}")
     ort, version = ort_inference(args.node, os.path.join(args.ort_dir, "node_modules", "onnxruntime-node"),
                                  work, models)
-    failures, totals = 0, Tally()
+    failures, totals = len(failed), Tally()
     for model_id, path in models.items():
         found, why = ort[model_id]
         tally = Tally() if found is None else compare_model(args.irlint, model_id, path, found)
