@@ -228,7 +228,7 @@ def compare_type(ort_type, ours):
 
 class Tally:
     def __init__(self):
-        self.known = self.equal = self.unknown = self.different = 0
+        self.known = self.equal = self.unknown = self.different = self.layers = self.checked = 0
         self.differences, self.unknown_ops, self.problems = [], {}, []
 
 
@@ -268,6 +268,7 @@ def compare_model(irlint, model_id, path, ort):
     if len(layers) != len(nodes):
         tally.problems.append(f"irlint lists {len(layers)} layers for {len(nodes)} nodes")
         return tally
+    tally.layers, tally.checked = len(layers), sum(1 for layer in layers if layer.get("checked"))
     for index, (node, layer) in enumerate(zip(nodes, layers)):
         if layer.get("type") != node.op_type:
             tally.problems.append(f"layer {index} is a {shown(str(layer.get('type')))}, node {index} a "
@@ -282,7 +283,7 @@ def compare_model(irlint, model_id, path, ort):
 def report(model_id, tally):
     """Prints the model's counts and differences; returns how many of them fail the test."""
     print(f"{model_id}: ONNX Runtime knows {tally.known}, irlint equal {tally.equal}, unknown {tally.unknown}, "
-          f"different {tally.different}")
+          f"different {tally.different}; layers checked {tally.checked} of {tally.layers}")
     if tally.unknown_ops:
         ops = ", ".join(f"{shown(op)} {n}" for op, n in sorted(tally.unknown_ops.items()))
         print(f"  not inferred: {ops}")
@@ -313,7 +314,7 @@ def compare_all(args, work):
         if why:
             tally.problems.append(why)
         failures += report(shown(model_id), tally)
-        for field in ("known", "equal", "unknown", "different"):
+        for field in ("known", "equal", "unknown", "different", "layers", "checked"):
             setattr(totals, field, getattr(totals, field) + getattr(tally, field))
         for op, n in tally.unknown_ops.items():
             totals.unknown_ops[op] = totals.unknown_ops.get(op, 0) + n
@@ -321,7 +322,8 @@ def compare_all(args, work):
         most = sorted(totals.unknown_ops.items(), key=lambda item: (-item[1], item[0]))[:20]
         print("not inferred, the most frequent ops: " + ", ".join(f"{shown(op)} {n}" for op, n in most))
     print(f"{len(models)} models, ONNX Runtime {version} knows {totals.known} node outputs: irlint equal "
-          f"{totals.equal}, unknown {totals.unknown}, different {totals.different}")
+          f"{totals.equal}, unknown {totals.unknown}, different {totals.different}; layers checked "
+          f"{totals.checked} of {totals.layers}")
     if totals.known == 0:
         print("FAIL: nothing compared")
         failures += 1
