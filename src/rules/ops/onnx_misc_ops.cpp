@@ -109,7 +109,7 @@ Dim length_from_value(OpContext& ctx, size_t i, std::string_view what) {
     return Dim(*v);
 }
 
-// ---------------------------------------------------------------- Constant, Identity
+// ---------------------------------------------------------------- Constant
 
 // The attributes a Constant may hold its value in, by version: value (1), sparse_value (11), the scalar and
 // list forms (12).
@@ -171,14 +171,6 @@ void infer_constant(OpContext& ctx, std::vector<OpOutput>& out) {
     ctx.value_unknown(fmt::format("Constant's {} does not tell irlint its element count", form));
     if (form == "value_strings") return out.push_back(tensor(Shape{false, {Dim::dynamic()}}, ElementType::string));
     out.push_back(tensor(Shape::dynamic_rank(), std::nullopt));
-}
-
-// Identity: its input, values included.
-void infer_identity(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(1)) return;
-    OpOutput o = tensor(ctx.shape(0), ctx.type(0));
-    if (const TensorValue* v = ctx.value(0)) o.value = *v;
-    out.push_back(std::move(o));
 }
 
 // ---------------------------------------------------------------- quantization
@@ -639,8 +631,6 @@ std::span<const OpEntry> onnx_misc_ops() {
         for (int v : {1, 9, 11, 12, 13, 19, 21, 23, 24, 25})
             out.push_back(onnx_op("Constant", v, infer_constant, "shape, type, values",
                                   "exactly one value attribute of the version"));
-        for (int v : {1, 13, 14, 16, 19, 21, 23, 24, 25})
-            out.push_back(onnx_op("Identity", v, infer_identity, "shape, type, values"));
         for (int v : {10, 13, 19, 21, 23, 24, 25}) {
             out.push_back(onnx_op("QuantizeLinear", v, infer_quantize_linear, "shape, type", kQuantizeChecks));
             out.push_back(onnx_op("DequantizeLinear", v, infer_dequantize_linear, "shape, type",
