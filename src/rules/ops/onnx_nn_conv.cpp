@@ -222,7 +222,7 @@ void conv_output(OpContext& ctx, size_t x, size_t w, std::optional<ElementType> 
     bool unknown = false;
     const auto window = read_window(ctx, *n, &weights, {}, unknown);
     if (ctx.failed()) return;
-    out.shape.dims = {data.dims[0], weights.rank_dynamic ? Dim::dynamic() : weights.dims[0]};
+    out.shape = Shape{false, {data.dims[0], weights.rank_dynamic ? Dim::dynamic() : weights.dims[0]}};
     if (ctx.explain()) out.dim_notes = {"", ""};
     if (!window) {
         out.shape.dims.resize(*n + 2, Dim::dynamic());
@@ -343,7 +343,7 @@ void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
     const auto attrs = read_transpose_attrs(ctx, *n);
     if (ctx.failed() || !attrs) return;
     const Dim m = weights.rank_dynamic ? Dim::dynamic() : weights.dims[1] * Dim(*group);
-    out.shape.dims = {data.dims[0], m};
+    out.shape = Shape{false, {data.dims[0], m}};
     for (size_t i = 0; i < *n; ++i) {
         const Dim& in = data.dims[i + 2];
         if (attrs->has_output_shape) {
@@ -388,7 +388,7 @@ void infer_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
     }
     const auto window = read_window(ctx, *n, nullptr, {v18, v18, true}, unknown);
     if (!window) return;
-    out.shape.dims = {data.dims[0], data.dims[1]};
+    out.shape = Shape{false, {data.dims[0], data.dims[1]}};
     if (ctx.explain()) out.dim_notes = {"", ""};
     if (!append_window_dims(ctx, data, *window, out)) return;
     outs.push_back(std::move(out));
@@ -467,7 +467,7 @@ void infer_max_unpool(OpContext& ctx, std::vector<OpOutput>& outs) {
         return;
     }
     const Shape& indices = ctx.shape(1);
-    out.shape.dims = {data.dims[0], indices.rank_dynamic || indices.rank() < 2 ? Dim::dynamic() : indices.dims[1]};
+    out.shape = Shape{false, {data.dims[0], indices.rank_dynamic || indices.rank() < 2 ? Dim::dynamic() : indices.dims[1]}};
     for (size_t i = 0; i < n; ++i) {
         const Dim& in = data.dims[i + 2];
         if (!in.is_static()) {
