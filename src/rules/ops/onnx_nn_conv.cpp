@@ -59,7 +59,18 @@ std::optional<std::string> read_auto_pad(OpContext& ctx) {
 // The kernel: the attribute, else the weights' spatial dims (nullopt without a problem when one is not static).
 std::optional<std::vector<int64_t>> read_kernel(OpContext& ctx, size_t n, const Shape* weights, bool& unknown) {
     unknown = false;
-    if (ctx.attr("kernel_shape")) return per_axis(ctx, "kernel_shape", n, 1, 1);
+    if (ctx.attr("kernel_shape")) {
+        auto k = per_axis(ctx, "kernel_shape", n, 1, 1);
+        if (k && weights && !weights->rank_dynamic && weights->rank() == n + 2)
+            for (size_t i = 0; i < n; ++i)
+                if (weights->dims[i + 2].is_static() && weights->dims[i + 2].length() != (*k)[i]) {
+                    // ONNX's inference takes the attribute; ONNX Runtime refuses a kernel the weights do not have.
+                    ctx.invalid_attribute(fmt::format("{}: kernel_shape ({}) differs from the weights {}", op_name(ctx),
+                                                      join_ints(*k), weights->str()));
+                    return std::nullopt;
+                }
+        return k;
+    }
     if (!weights) {
         ctx.invalid_attribute(fmt::format("{}: kernel_shape is missing", op_name(ctx)));
         return std::nullopt;
@@ -143,6 +154,22 @@ std::optional<int64_t> window_length(int64_t in, int64_t pad_begin, int64_t pad_
     return *last_start >= *start_limit ? *out - 1 : *out;
 }
 
+// A dynamic dim's output as an interval: the length grows with the input, so each bound gives a bound (SAME
+// pads give ceil(in / stride) whatever the kernel). ONNX leaves such a dim unknown.
+Dim bounded_window_dim(const Dim& in, int64_t pad_begin, int64_t pad_end, int64_t effective, const Window& w,
+                       size_t axis, bool same) {
+    const int64_t s = w.strides[axis];
+    const auto at = [&](int64_t length) -> std::optional<int64_t> {
+        if (same && !w.pads_given) return length / s + (length % s != 0);
+        const auto v = window_length(length, pad_begin, pad_end, effective, s, w.ceil);
+        return v ? std::optional(std::max<int64_t>(*v, 0)) : std::nullopt;
+    };
+    const auto lo = at(in.min());
+    const auto hi = in.has_upper_bound() ? at(in.max()) : std::nullopt;
+    if (!lo) return Dim::dynamic();
+    return Dim(*lo, hi ? *hi : -1);
+}
+
 // The spatial output dims of a conv-pool window over `data` (rank n + 2).
 bool append_window_dims(OpContext& ctx, const Shape& data, const Window& w, OpOutput& out) {
     const size_t n = w.kernel.size();
@@ -162,7 +189,7 @@ bool append_window_dims(OpContext& ctx, const Shape& data, const Window& w, OpOu
     for (size_t i = 0; i < n; ++i) {
         const Dim& in = data.dims[i + 2];
         if (!in.is_static()) {
-            out.shape.dims.push_back(Dim::dynamic());
+            out.shape.dims.push_back(bounded_window_dim(in, pads[i], pads[i + n], effective[i], w, i, same));
             if (ctx.explain()) out.dim_notes.push_back(fmt::format("dim {} is dynamic ({})", i + 2, in.str()));
             continue;
         }

@@ -117,6 +117,23 @@ std::optional<TensorValue> reduce_values(Combine combine, const TensorValue& in,
     return out;
 }
 
+// Axes whose values are unknown: with keepdims each dim is kept or 1 (a dim of 1 stays 1); without, as many
+// dims go as axes has values (when it has some: none may mean every axis, or none with noop_with_empty_axes).
+Shape reduced_by_unknown_axes(const Shape& data, const Shape& axes, bool keep, bool noop) {
+    if (data.rank_dynamic) return Shape::dynamic_rank();
+    if (keep) {
+        Shape out = unknown_dims(data.rank());
+        for (size_t i = 0; i < data.rank(); ++i)
+            if (data.dims[i] == Dim(1)) out.dims[i] = Dim(1);
+        return out;
+    }
+    if (axes.rank_dynamic || axes.rank() != 1 || !axes.dims[0].is_static()) return Shape::dynamic_rank();
+    const int64_t count = axes.dims[0].length();
+    if (count == 0) return noop ? data : Shape{};
+    if (count > static_cast<int64_t>(data.rank())) return Shape::dynamic_rank();
+    return unknown_dims(data.rank() - static_cast<size_t>(count));
+}
+
 void infer_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
     const ReduceKind kind = reduce_kind(ctx.layer().type);
     if (!ctx.expect_inputs(1, ctx.version() >= kind.axes_input_since ? 2 : 1)) return;
@@ -133,7 +150,7 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     if (!known) {
         ctx.value_unknown("the values of axes (input 1) are unknown");
-        if (!data.rank_dynamic && keep) out.shape = unknown_dims(data.rank());
+        out.shape = reduced_by_unknown_axes(data, ctx.shape(1), keep, *noop);
         outs.push_back(std::move(out));
         return;
     }
