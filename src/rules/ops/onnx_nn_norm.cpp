@@ -77,7 +77,7 @@ void infer_batch_norm(OpContext& ctx, std::vector<OpOutput>& outs) {
                                                  p.str(), x.dims[1].str()));
     }
     const size_t outputs = named_outputs(ctx.layer());
-    if (ctx.version() >= 14) {
+    if (ctx.version() >= 14 && outputs > 0) {  // a made-up node without outputs says nothing of them
         const auto training = attr_flag(ctx, "training_mode", false);
         if (!training) return;
         if (*training && outputs != 3)
