@@ -56,6 +56,8 @@ TEST_CASE("onnx Conv: dynamic dims keep the batch's symbol, spatial intervals, r
     CHECK_FALSE(run_onnx_op(Onnx("Conv", 11, {In("1,3,8,8"), In("4,3,3,3")}, {{"kernel_shape", "5,5"}})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("Conv", 11, {In("1,3,8,8", ElementType::i32), In("4,3,3,3", ElementType::i32)})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("Conv", 11, {In("3,8"), In("4,3")})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("Conv", 11, {In("1,3,8,8"), In("4,3,3,3"), In("3")})).ok());  // B of 3, not 4
+    CHECK(run_onnx_op(Onnx("Conv", 11, {In("1,3,8,8"), In("4,3,3,3"), In("4")})).str() == "[1,4,6,6]");
     CHECK(run_onnx_op(Onnx("Conv", 1, {In("..."), In("4,3,3,3")})).str() == "[...]");
 }
 
@@ -174,6 +176,8 @@ TEST_CASE("onnx MatMul: 1-D operands lose their added dim, batch dims broadcast"
     const auto bad = run_onnx_op(Onnx("MatMul", 13, {In("2,3"), In("4,5")}));
     CHECK(bad.problem().find("MatMul-13") != std::string::npos);
     CHECK_FALSE(run_onnx_op(Onnx("MatMul", 13, {In("2,3", ElementType::i8), In("3,5", ElementType::i8)})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("MatMul", 1, {In("2,3", ElementType::i32), In("3,5", ElementType::i32)})).ok());
+    CHECK(run_onnx_op(Onnx("MatMul", 9, {In("2,3", ElementType::i32), In("3,5", ElementType::i32)})).ok());
 }
 
 TEST_CASE("onnx MatMulInteger and QLinearMatMul: mixed 8-bit types, output types") {
@@ -303,6 +307,11 @@ TEST_CASE("onnx Resize: scales floor(in*scale), sizes, axes, keep_aspect_ratio_p
     CHECK(unknown.str() == "[?,?,?,?]");
     CHECK(unknown.unknown);
     CHECK_FALSE(run_onnx_op(Onnx("Resize", 13, {In("1,1,4,4"), Omitted(), In("4"), In("4", ElementType::i64)})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("Resize", 13, {In("1,1,4,4"), Omitted(), In("0"), Omitted()})).ok());
+    // scales of an unknown length may be the empty tensor: sizes decide.
+    CHECK(run_onnx_op(Onnx("Resize", 11, {In("1,1,4,4"), In("0"), In("?"), In("4", ElementType::i64)}, {},
+                           {{3, V({1, 1, 8, 8})}}))
+              .str() == "[1,1,8,8]");
     OnnxCase v10 = Onnx("Resize", 10, {In("1,1,2,3"), In("4")});
     v10.reals[1] = {1.0, 1.0, 2.0, 1.5};
     CHECK(run_onnx_op(v10).str() == "[1,1,4,4]");

@@ -260,9 +260,22 @@ void conv_output(OpContext& ctx, size_t x, size_t w, std::optional<ElementType> 
     outs.push_back(std::move(out));
 }
 
+// B, when given: 1-D of W's output channels (ONNX Runtime's check; ONNX's inference does not look at B).
+bool check_bias(OpContext& ctx, size_t b, const Shape& weights) {
+    if (!ctx.has_input(b)) return true;
+    const Shape& bias = ctx.shape(b);
+    if (bias.rank_dynamic || (bias.rank() == 1 && (weights.rank_dynamic || weights.rank() == 0 ||
+                                                   bias.dims[0].compatible(weights.dims[0]))))
+        return true;
+    ctx.invalid_input(fmt::format("{}: B {} must be 1-D with the weights {}' output channels", op_name(ctx), bias.str(),
+                                  weights.str()));
+    return false;
+}
+
 void infer_conv(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2, 3)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2))
+    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2) ||
+        !check_bias(ctx, 2, ctx.shape(1)))
         return;
     conv_output(ctx, 0, 1, ctx.type(0), outs);
 }

@@ -35,15 +35,19 @@ void matmul_of(OpContext& ctx, size_t a, size_t b, std::optional<ElementType> ty
     outs.push_back(std::move(result.front()));
 }
 
-bool is_matmul_type(ElementType t) {
-    return is_onnx_float(t) || t == ElementType::i32 || t == ElementType::i64 || t == ElementType::u32 ||
-           t == ElementType::u64;
+// MatMul-1 takes f16, f32, f64; 9 adds the 32/64-bit integers; 13 bf16.
+bool is_matmul_type(const OpContext& ctx, ElementType t) {
+    if (t == ElementType::f16 || t == ElementType::f32 || t == ElementType::f64) return true;
+    if (t == ElementType::bf16) return ctx.version() >= 13;
+    return ctx.version() >= 9 &&
+           (t == ElementType::i32 || t == ElementType::i64 || t == ElementType::u32 || t == ElementType::u64);
 }
 
 void infer_onnx_matmul(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
-    if (!check_type(ctx, 0, "A", is_matmul_type, "a float or 32/64-bit integer type") || !check_same_type(ctx, 0, 1))
-        return;
+    if (const auto t = ctx.type(0); t && *t != ElementType::dynamic && !is_matmul_type(ctx, *t))
+        return ctx.invalid_input(fmt::format("{}: A is {}, a type this version does not take", op_name(ctx), type_text(t)));
+    if (!check_same_type(ctx, 0, 1)) return;
     matmul_of(ctx, 0, 1, ctx.type(0) ? ctx.type(0) : ctx.type(1), outs);
 }
 

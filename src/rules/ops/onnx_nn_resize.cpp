@@ -110,11 +110,16 @@ bool keep_aspect_ratio(std::string_view policy, const Shape& x, const std::vecto
     return true;
 }
 
-// Whether an optional input is given and not an empty tensor (ONNX reads an empty scales or sizes as absent).
-bool given(const OpContext& ctx, size_t i) {
-    if (!ctx.has_input(i)) return false;
+// Whether an optional input is given: ONNX reads an empty tensor as absent. `maybe` when its shape is unknown.
+enum class Given { no, yes, maybe };
+
+Given given(const OpContext& ctx, size_t i) {
+    if (!ctx.has_input(i)) return Given::no;
+    if (const auto* reals = ctx.real_values(i)) return reals->empty() ? Given::no : Given::yes;
+    if (const auto* values = ctx.value(i)) return values->empty() ? Given::no : Given::yes;
     const Shape& s = ctx.shape(i);
-    return !(!s.rank_dynamic && s.rank() == 1 && s.dims[0] == Dim(0));
+    if (s.rank_dynamic || (s.rank() == 1 && !s.dims[0].is_static())) return Given::maybe;
+    return s.rank() == 1 && s.dims[0] == Dim(0) ? Given::no : Given::yes;
 }
 
 void resize_by_sizes(OpContext& ctx, const Shape& x, const ResizeAttrs& a, OpOutput& out) {
@@ -165,11 +170,14 @@ void infer_resize(OpContext& ctx, std::vector<OpOutput>& outs) {
     const auto attrs = read_resize_attrs(ctx, x);
     if (!attrs) return;
     const size_t scales_input = ctx.version() == 10 ? 1 : 2;
-    const bool has_scales = given(ctx, scales_input);
-    const bool has_sizes = ctx.version() > 10 && given(ctx, 3);
-    if (ctx.version() >= 13 && has_scales == has_sizes)
+    const Given scales_given = given(ctx, scales_input);
+    const Given sizes_given = ctx.version() > 10 ? given(ctx, 3) : Given::no;
+    if (ctx.version() >= 13 && scales_given == sizes_given && scales_given != Given::maybe)
         return ctx.invalid_input(fmt::format("{}: give one of scales and sizes, not {}", op_name(ctx),
-                                             has_scales ? "both" : "neither"));
+                                             scales_given == Given::yes ? "both" : "neither"));
+    // Sizes win when both may be given (an input of unknown shape may be empty).
+    const bool has_sizes = sizes_given != Given::no;
+    const bool has_scales = !has_sizes && scales_given != Given::no;
     if (has_scales && attrs->policy != "stretch")
         return ctx.invalid_attribute(fmt::format("{}: keep_aspect_ratio_policy={} needs sizes, not scales",
                                                  op_name(ctx), attrs->policy));
