@@ -12,6 +12,7 @@
 #include "core/text.hpp"
 #include "rules/ops/onnx_nn.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
+#include "rules/onnx_pool.hpp"
 #include "rules/pooling.hpp"
 
 namespace irlint::onnx_nn {
@@ -27,6 +28,7 @@ struct Window {
     std::string auto_pad = "NOTSET";
     bool pads_given = false;
     bool ceil = false;
+    bool drops_last_window = false;  // ceil_mode's window in the right padding (LpPool-22)
 };
 
 // A list attribute of `n` values, each >= least; the fallback when absent.
@@ -140,28 +142,21 @@ void same_pads(const Window& w, size_t axis, size_t n, const Dim& in, int64_t ef
     pads[axis + n] = w.auto_pad == "SAME_UPPER" ? big : small;
 }
 
-// One output length: (in + pads - dilated kernel (+ stride - 1 with ceil_mode)) / stride + 1 in C++ integer
-// division, less the last window when ceil_mode starts it in the right padding.
-std::optional<int64_t> window_length(int64_t in, int64_t pad_begin, int64_t pad_end, int64_t effective, int64_t stride,
-                                     bool ceil) {
-    CheckedInt numerator = CheckedInt(in) + pad_begin + pad_end - effective;
-    if (ceil) numerator = numerator + (stride - 1);
-    const auto out = (numerator / stride + 1).get();
-    if (!out) return std::nullopt;
-    if (!ceil) return out;
-    const auto last_start = ((CheckedInt(*out) - 1) * stride).get(), start_limit = (CheckedInt(in) + pad_begin).get();
-    if (!last_start || !start_limit) return std::nullopt;
-    return *last_start >= *start_limit ? *out - 1 : *out;
+// One output length by ONNX's conv-pool rule, the one the pools use (rules/onnx_pool.hpp): with ceil_mode, a
+// last window that would start in the right padding is dropped from version 22 on (LpPool as AveragePool).
+std::optional<int64_t> window_length(const Window& w, size_t axis, int64_t in, int64_t pad_begin, int64_t pad_end) {
+    const OnnxPoolOp rule{OnnxPoolKind::average, w.drops_last_window ? 22 : 19};
+    return onnx_pooled_length(rule, in, AxisWindow{pad_begin, pad_end, w.kernel[axis], w.strides[axis], w.dilations[axis]},
+                              w.ceil);
 }
 
 // A dynamic dim's output as an interval: the length grows with the input, so each bound gives a bound (SAME
 // pads give ceil(in / stride) whatever the kernel). ONNX leaves such a dim unknown.
-Dim bounded_window_dim(const Dim& in, int64_t pad_begin, int64_t pad_end, int64_t effective, const Window& w,
-                       size_t axis, bool same) {
+Dim bounded_window_dim(const Dim& in, int64_t pad_begin, int64_t pad_end, const Window& w, size_t axis, bool same) {
     const int64_t s = w.strides[axis];
     const auto at = [&](int64_t length) -> std::optional<int64_t> {
         if (same && !w.pads_given) return length / s + (length % s != 0);
-        const auto v = window_length(length, pad_begin, pad_end, effective, s, w.ceil);
+        const auto v = window_length(w, axis, length, pad_begin, pad_end);
         return v ? std::optional(std::max<int64_t>(*v, 0)) : std::nullopt;
     };
     const auto lo = at(in.min());
@@ -189,11 +184,11 @@ bool append_window_dims(OpContext& ctx, const Shape& data, const Window& w, OpOu
     for (size_t i = 0; i < n; ++i) {
         const Dim& in = data.dims[i + 2];
         if (!in.is_static()) {
-            out.shape.dims.push_back(bounded_window_dim(in, pads[i], pads[i + n], effective[i], w, i, same));
+            out.shape.dims.push_back(bounded_window_dim(in, pads[i], pads[i + n], w, i, same));
             if (ctx.explain()) out.dim_notes.push_back(fmt::format("dim {} is dynamic ({})", i + 2, in.str()));
             continue;
         }
-        const auto length = window_length(in.length(), pads[i], pads[i + n], effective[i], w.strides[i], w.ceil);
+        const auto length = window_length(w, i, in.length(), pads[i], pads[i + n]);
         const std::string formula = fmt::format("{}(({}+{}+{}-{})/{})+1", w.ceil ? "ceil" : "floor", in.length(),
                                                 pads[i], pads[i + n], effective[i], w.strides[i]);
         if (!length || *length < 0) {
@@ -426,8 +421,9 @@ void infer_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
         outs.push_back(std::move(out));
         return;
     }
-    const auto window = read_window(ctx, *n, nullptr, {v18, v18, true}, unknown);
+    auto window = read_window(ctx, *n, nullptr, {v18, v18, true}, unknown);
     if (!window) return;
+    window->drops_last_window = ctx.version() >= 22;
     out.shape = Shape{false, {data.dims[0], data.dims[1]}};
     if (ctx.explain()) out.dim_notes = {"", ""};
     if (!append_window_dims(ctx, data, *window, out)) return;
