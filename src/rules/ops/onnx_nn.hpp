@@ -25,15 +25,12 @@ bool is_onnx_float(ElementType t);
 // Numeric: a float or an integer type (no bool, no string).
 bool is_onnx_numeric(ElementType t);
 
-// Input i's type, when declared, is one `allowed` takes; else records "<Op>-<v>: <what> (input i) is <t>, not
-// <expected>" and returns false.
+// Input i's type, when declared, is one `allowed` takes; else records "<what> (input i) is <t>, not <expected>"
+// and returns false. (The engine names the op and its version before every message.)
 bool check_type(OpContext& ctx, size_t i, std::string_view what, bool (*allowed)(ElementType),
                 std::string_view expected);
 // Inputs i and j share one type (one type variable of the schema).
 bool check_same_type(OpContext& ctx, size_t i, size_t j);
-
-// "Conv-11": the node's op and version, for messages.
-std::string op_name(const OpContext& ctx);
 
 // A shape of n dynamic dims.
 Shape unknown_dims(size_t n);

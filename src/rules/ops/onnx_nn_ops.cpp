@@ -19,13 +19,11 @@ bool is_onnx_float(ElementType t) {
 
 bool is_onnx_numeric(ElementType t) { return t != ElementType::boolean && t != ElementType::string; }
 
-std::string op_name(const OpContext& ctx) { return fmt::format("{}-{}", ctx.layer().type, ctx.version()); }
-
 bool check_type(OpContext& ctx, size_t i, std::string_view what, bool (*allowed)(ElementType),
                 std::string_view expected) {
     const auto t = ctx.has_input(i) ? ctx.type(i) : std::nullopt;
     if (!t || *t == ElementType::dynamic || allowed(*t)) return true;
-    ctx.invalid_input(fmt::format("{}: {} (input {}) is {}, not {}", op_name(ctx), what, i, type_text(t), expected));
+    ctx.invalid_input(fmt::format("{} (input {}) is {}, not {}",  what, i, type_text(t), expected));
     return false;
 }
 
@@ -33,7 +31,7 @@ bool check_same_type(OpContext& ctx, size_t i, size_t j) {
     if (!ctx.has_input(i) || !ctx.has_input(j)) return true;
     const auto a = ctx.type(i), b = ctx.type(j);
     if (!a || !b || *a == ElementType::dynamic || *b == ElementType::dynamic || *a == *b) return true;
-    ctx.invalid_input(fmt::format("{}: inputs {} ({}) and {} ({}) must have one element type", op_name(ctx), i,
+    ctx.invalid_input(fmt::format("inputs {} ({}) and {} ({}) must have one element type",  i,
                                   type_text(a), j, type_text(b)));
     return false;
 }

@@ -52,7 +52,7 @@ std::optional<std::vector<int64_t>> reduce_axes(OpContext& ctx, const ReduceKind
     known = true;
     if (ctx.version() < kind.axes_input_since) return ctx.attr_ints("axes", std::vector<int64_t>{});
     if (ctx.attr("axes")) {
-        ctx.invalid_attribute(fmt::format("{}: axes is an input from this version, not an attribute", op_name(ctx)));
+        ctx.invalid_attribute(fmt::format("axes is an input from this version, not an attribute"));
         return std::nullopt;
     }
     if (!ctx.has_input(1)) return std::vector<int64_t>{};
@@ -138,7 +138,7 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
     const ReduceKind kind = reduce_kind(ctx.layer().type);
     if (!ctx.expect_inputs(1, ctx.version() >= kind.axes_input_since ? 2 : 1)) return;
     if (const auto t = ctx.type(0); t && *t != ElementType::dynamic && !takes_reduce_type(ctx, *t))
-        return ctx.invalid_input(fmt::format("{}: data is {}, a type this version does not take", op_name(ctx),
+        return ctx.invalid_input(fmt::format("data is {}, a type this version does not take", 
                                              type_text(t)));
     const auto keepdims = ctx.attr_int("keepdims", 1);
     const auto noop = ctx.version() >= kind.axes_input_since ? attr_flag(ctx, "noop_with_empty_axes", false) : false;
@@ -167,7 +167,7 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
     std::string error;
     const auto normalized = normalize_axes(*axes, static_cast<int64_t>(data.rank()), false, &error);
     if (!normalized)
-        return ctx.invalid_input(fmt::format("{}: axes: {} for data {}", op_name(ctx), error, data.str()));
+        return ctx.invalid_input(fmt::format("axes: {} for data {}",  error, data.str()));
     std::vector<bool> reduced(data.rank(), axes->empty());
     for (const size_t a : *normalized) reduced[a] = true;
     out.shape = Shape{};
@@ -194,7 +194,7 @@ void infer_arg_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
         std::string error;
         const auto a = normalize_axis(*axis, static_cast<int64_t>(data.rank()), &error);
         if (!a || data.rank() == 0)
-            return ctx.invalid_attribute(fmt::format("{}: {} for data {}", op_name(ctx), error.empty() ? "no axis" : error,
+            return ctx.invalid_attribute(fmt::format("{} for data {}",  error.empty() ? "no axis" : error,
                                                      data.str()));
         out.shape = data;
         if (*keepdims == 1) out.shape.dims[*a] = Dim(1);
@@ -212,7 +212,7 @@ std::optional<int64_t> topk_k(OpContext& ctx, bool& known) {
     if (!check_type(ctx, 1, "K", [](ElementType t) { return t == ElementType::i64; }, "i64")) return std::nullopt;
     const Shape& k = ctx.shape(1);
     if (!k.rank_dynamic && (k.rank() != 1 || !k.dims[0].compatible(Dim(1)))) {
-        ctx.invalid_input(fmt::format("{}: K {} must be a 1-D tensor of one value", op_name(ctx), k.str()));
+        ctx.invalid_input(fmt::format("K {} must be a 1-D tensor of one value",  k.str()));
         return std::nullopt;
     }
     const auto v = shape_ops::single_exact(ctx, 1);
@@ -237,7 +237,7 @@ void infer_topk(OpContext& ctx, std::vector<OpOutput>& outs) {
         std::string error;
         const auto a = normalize_axis(*axis, static_cast<int64_t>(x.rank()), &error);
         if (!a || x.rank() == 0)
-            return ctx.invalid_attribute(fmt::format("{}: {} for X {}", op_name(ctx), error.empty() ? "no axis" : error,
+            return ctx.invalid_attribute(fmt::format("{} for X {}",  error.empty() ? "no axis" : error,
                                                      x.str()));
         values.shape = x;
         const Dim& along = x.dims[*a];
@@ -245,9 +245,9 @@ void infer_topk(OpContext& ctx, std::vector<OpOutput>& outs) {
             ctx.value_unknown("the value of K (input 1) is unknown");
             values.shape.dims[*a] = Dim(0, along.has_upper_bound() ? along.max() : -1);
         } else if (*k < 0) {
-            return ctx.invalid_input(fmt::format("{}: K is {}, must be >= 0", op_name(ctx), *k));
+            return ctx.invalid_input(fmt::format("K is {}, must be >= 0",  *k));
         } else if (along.is_static() && along.length() < *k) {
-            return ctx.invalid_input(fmt::format("{}: axis {} of X {} has {} elements, fewer than K {}", op_name(ctx),
+            return ctx.invalid_input(fmt::format("axis {} of X {} has {} elements, fewer than K {}", 
                                                  *a, x.str(), along.length(), *k));
         } else {
             values.shape.dims[*a] = Dim(*k);
@@ -269,12 +269,12 @@ void infer_cumsum(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!attr_flag(ctx, "exclusive", false) || !attr_flag(ctx, "reverse", false)) return;
     const Shape& axis = ctx.shape(1);
     if (!axis.rank_dynamic && axis.rank() > 1)
-        return ctx.invalid_input(fmt::format("{}: axis {} must be a scalar or 1-D", op_name(ctx), axis.str()));
+        return ctx.invalid_input(fmt::format("axis {} must be a scalar or 1-D",  axis.str()));
     const Shape& x = ctx.shape(0);
     if (const auto a = shape_ops::single_exact(ctx, 1); a && !x.rank_dynamic) {
         std::string error;
         if (!normalize_axis(*a, static_cast<int64_t>(x.rank()), &error))
-            return ctx.invalid_input(fmt::format("{}: {} for x {}", op_name(ctx), error, x.str()));
+            return ctx.invalid_input(fmt::format("{} for x {}",  error, x.str()));
     }
     outs.push_back(OpOutput{x, ctx.type(0), {}, {}});
 }

@@ -29,22 +29,24 @@ std::optional<int64_t> scaled_length(int64_t in, double scale) {
 // Each dim of x times its scale; a dynamic dim stays dynamic.
 bool apply_scales(OpContext& ctx, const Shape& x, const std::vector<double>& scales, OpOutput& out) {
     if (scales.size() != x.rank())
-        return ctx.invalid_input(fmt::format("{}: scales has {} values for X {} of rank {}", op_name(ctx), scales.size(),
+        return ctx.invalid_input(fmt::format("scales has {} values for X {} of rank {}",  scales.size(),
                                              x.str(), x.rank())),
                false;
     out.shape = x;
     for (size_t i = 0; i < x.rank(); ++i) {
         if (scales[i] <= 0)
-            return ctx.invalid_input(fmt::format("{}: scale {} at dim {} is not > 0", op_name(ctx), scales[i], i)), false;
+            return ctx.invalid_input(fmt::format("scale {} at dim {} is not > 0",  scales[i], i)), false;
         if (scales[i] == 1.0) continue;
         if (!x.dims[i].is_static()) {
             out.shape.dims[i] = Dim::dynamic();
             continue;
         }
         const auto length = scaled_length(x.dims[i].length(), scales[i]);
-        if (!length)
-            return ctx.invalid_input(fmt::format("{}: dim {} scaled by {} is out of range", op_name(ctx), i, scales[i])),
-                   false;
+        if (!length) {
+            // ONNX casts the product to int64 unchecked: no length it gives can be trusted, none is refused.
+            out.shape.dims[i] = Dim::dynamic();
+            continue;
+        }
         out.shape.dims[i] = Dim(*length);
         if (ctx.explain()) {
             out.dim_notes.resize(x.rank());
@@ -75,7 +77,7 @@ std::optional<ResizeAttrs> read_resize_attrs(OpContext& ctx, const Shape& x) {
         std::string error;
         const auto n = normalize_axes(*axes, static_cast<int64_t>(x.rank()), true, &error);
         if (!n) {
-            ctx.invalid_attribute(fmt::format("{}: axes: {} for X {}", op_name(ctx), error, x.str()));
+            ctx.invalid_attribute(fmt::format("axes: {} for X {}",  error, x.str()));
             return std::nullopt;
         }
         a.axes = *n;
@@ -126,7 +128,7 @@ void resize_by_sizes(OpContext& ctx, const Shape& x, const ResizeAttrs& a, OpOut
     const size_t count = a.axes.empty() ? x.rank() : a.axes.size();
     const TensorValue* v = ctx.value(3);
     if (v && v->size() != count)
-        return ctx.invalid_input(fmt::format("{}: sizes has {} values, expected {}", op_name(ctx), v->size(), count));
+        return ctx.invalid_input(fmt::format("sizes has {} values, expected {}",  v->size(), count));
     out.shape = x;
     std::vector<size_t> axes = a.axes;
     if (axes.empty())
@@ -158,7 +160,7 @@ void resize_by_scales(OpContext& ctx, size_t input, const Shape& x, const Resize
         return;
     }
     if (!a.axes.empty() && scales->size() != a.axes.size())
-        return ctx.invalid_input(fmt::format("{}: scales has {} values for {} axes", op_name(ctx), scales->size(),
+        return ctx.invalid_input(fmt::format("scales has {} values for {} axes",  scales->size(),
                                              a.axes.size()));
     apply_scales(ctx, x, spread(*scales, a.axes, std::vector<double>(x.rank(), 1.0)), out);
 }
@@ -173,14 +175,13 @@ void infer_resize(OpContext& ctx, std::vector<OpOutput>& outs) {
     const Given scales_given = given(ctx, scales_input);
     const Given sizes_given = ctx.version() > 10 ? given(ctx, 3) : Given::no;
     if (ctx.version() >= 13 && scales_given == sizes_given && scales_given != Given::maybe)
-        return ctx.invalid_input(fmt::format("{}: give one of scales and sizes, not {}", op_name(ctx),
+        return ctx.invalid_input(fmt::format("give one of scales and sizes, not {}", 
                                              scales_given == Given::yes ? "both" : "neither"));
     // Sizes win when both may be given (an input of unknown shape may be empty).
     const bool has_sizes = sizes_given != Given::no;
     const bool has_scales = !has_sizes && scales_given != Given::no;
     if (has_scales && attrs->policy != "stretch")
-        return ctx.invalid_attribute(fmt::format("{}: keep_aspect_ratio_policy={} needs sizes, not scales",
-                                                 op_name(ctx), attrs->policy));
+        return ctx.invalid_attribute(fmt::format("keep_aspect_ratio_policy={} needs sizes, not scales",  attrs->policy));
     if (has_scales && !check_type(ctx, scales_input, "scales", [](ElementType t) { return t == ElementType::f32; }, "f32"))
         return;
     if (has_sizes && !check_type(ctx, 3, "sizes", [](ElementType t) { return t == ElementType::i64; }, "i64")) return;
@@ -199,8 +200,7 @@ void infer_resize(OpContext& ctx, std::vector<OpOutput>& outs) {
 // 1: height_scale and width_scale of a 4-D input; 7: the scales attribute; 9: the scales input.
 void infer_upsample(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (ctx.version() >= 10)
-        return ctx.invalid_input(fmt::format("{}: Upsample is deprecated from opset 10: Resize replaces it",
-                                             op_name(ctx)));
+        return ctx.invalid_input(fmt::format("Upsample is deprecated from opset 10: Resize replaces it"));
     if (!ctx.expect_inputs(ctx.version() >= 9 ? 2 : 1)) return;
     const Shape& x = ctx.shape(0);
     std::optional<std::vector<double>> scales;
@@ -241,17 +241,17 @@ void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& outs) {
         return;
     }
     if (x.rank() != grid.rank() || x.rank() < 3)
-        return ctx.invalid_input(fmt::format("{}: X {} and grid {} must have one rank, at least 3", op_name(ctx),
+        return ctx.invalid_input(fmt::format("X {} and grid {} must have one rank, at least 3", 
                                              x.str(), grid.str()));
     const size_t r = x.rank();
     if (ctx.version() < 20 && r != 4)
-        return ctx.invalid_input(fmt::format("{}: X {} must be 4-D before version 20", op_name(ctx), x.str()));
+        return ctx.invalid_input(fmt::format("X {} must be 4-D before version 20",  x.str()));
     const Dim& last = grid.dims[r - 1];
     if (last.is_static() && last.length() != static_cast<int64_t>(r - 2))
-        return ctx.invalid_input(fmt::format("{}: grid {} must end in {} (its rank - 2)", op_name(ctx), grid.str(), r - 2));
+        return ctx.invalid_input(fmt::format("grid {} must end in {} (its rank - 2)",  grid.str(), r - 2));
     const auto n = Dim::merge(x.dims[0], grid.dims[0]);
     if (!n)
-        return ctx.invalid_input(fmt::format("{}: the batches of X {} and grid {} differ", op_name(ctx), x.str(),
+        return ctx.invalid_input(fmt::format("the batches of X {} and grid {} differ",  x.str(),
                                              grid.str()));
     out.shape = Shape{false, {x.dims[0].is_static() ? x.dims[0] : *n, x.dims[1]}};
     for (size_t i = 1; i + 1 < r; ++i) out.shape.dims.push_back(grid.dims[i]);
@@ -268,7 +268,7 @@ void infer_affine_grid(OpContext& ctx, std::vector<OpOutput>& outs) {
     const Shape& size = ctx.shape(1);
     if (!size.rank_dynamic && (size.rank() != 1 || (size.dims[0].is_static() && size.dims[0].length() != 4 &&
                                                      size.dims[0].length() != 5)))
-        return ctx.invalid_input(fmt::format("{}: size {} must be 1-D of 4 or 5 values", op_name(ctx), size.str()));
+        return ctx.invalid_input(fmt::format("size {} must be 1-D of 4 or 5 values",  size.str()));
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     const TensorValue* v = ctx.value(1);
     if (!v) {
@@ -281,7 +281,7 @@ void infer_affine_grid(OpContext& ctx, std::vector<OpOutput>& outs) {
         return;
     }
     if (v->size() != 4 && v->size() != 5)
-        return ctx.invalid_input(fmt::format("{}: size has {} values, not 4 or 5", op_name(ctx), v->size()));
+        return ctx.invalid_input(fmt::format("size has {} values, not 4 or 5",  v->size()));
     out.shape = Shape{};
     out.shape.dims.push_back(shape_ops::bound_as_dim((*v)[0]));
     for (size_t i = 2; i < v->size(); ++i) out.shape.dims.push_back(shape_ops::bound_as_dim((*v)[i]));
