@@ -37,12 +37,11 @@ std::optional<std::vector<int64_t>> per_axis(OpContext& ctx, std::string_view na
     auto v = ctx.attr_ints(name, std::vector<int64_t>(n, fallback));
     if (!v) return std::nullopt;
     if (v->size() != n) {
-        ctx.invalid_attribute(fmt::format("{} has {} values ({}), expected {}",  name, v->size(),
-                                          join_ints(*v), n));
+        ctx.invalid_attribute(fmt::format("{} has {} values ({}), expected {}", name, v->size(), join_ints(*v), n));
         return std::nullopt;
     }
     if (std::any_of(v->begin(), v->end(), [least](int64_t x) { return x < least; })) {
-        ctx.invalid_attribute(fmt::format("{} ({}) must all be >= {}",  name, join_ints(*v), least));
+        ctx.invalid_attribute(fmt::format("{} ({}) must all be >= {}", name, join_ints(*v), least));
         return std::nullopt;
     }
     return v;
@@ -53,7 +52,7 @@ std::optional<std::string> read_auto_pad(OpContext& ctx) {
     if (!a) return std::string("NOTSET");
     for (const std::string_view ok : {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"})
         if (*a == ok) return std::string(ok);
-    ctx.invalid_attribute(fmt::format("auto_pad \"{}\" is not NOTSET, SAME_UPPER, SAME_LOWER or VALID",  excerpt(*a)));
+    ctx.invalid_attribute(fmt::format("auto_pad \"{}\" is not NOTSET, SAME_UPPER, SAME_LOWER or VALID", excerpt(*a)));
     return std::nullopt;
 }
 
@@ -66,8 +65,8 @@ std::optional<std::vector<int64_t>> read_kernel(OpContext& ctx, size_t n, const 
             for (size_t i = 0; i < n; ++i)
                 if (weights->dims[i + 2].is_static() && weights->dims[i + 2].length() != (*k)[i]) {
                     // ONNX's inference takes the attribute; ONNX Runtime refuses a kernel the weights do not have.
-                    ctx.invalid_attribute(fmt::format("kernel_shape ({}) differs from the weights {}", 
-                                                      join_ints(*k), weights->str()));
+                    ctx.invalid_attribute(
+                        fmt::format("kernel_shape ({}) differs from the weights {}", join_ints(*k), weights->str()));
                     return std::nullopt;
                 }
         return k;
@@ -81,8 +80,8 @@ std::optional<std::vector<int64_t>> read_kernel(OpContext& ctx, size_t n, const 
         return std::nullopt;
     }
     if (weights->rank() != n + 2) {
-        ctx.invalid_input(fmt::format("the weights {} have {} spatial dims, the input {}", 
-                                      weights->str(), weights->rank() < 2 ? 0 : weights->rank() - 2, n));
+        ctx.invalid_input(fmt::format("the weights {} have {} spatial dims, the input {}", weights->str(),
+                                      weights->rank() < 2 ? 0 : weights->rank() - 2, n));
         return std::nullopt;
     }
     std::vector<int64_t> k;
@@ -94,7 +93,7 @@ std::optional<std::vector<int64_t>> read_kernel(OpContext& ctx, size_t n, const 
         k.push_back(weights->dims[i].length());
     }
     if (std::any_of(k.begin(), k.end(), [](int64_t x) { return x < 1; })) {
-        ctx.invalid_input(fmt::format("the kernel {} has a dim below 1",  weights->str()));
+        ctx.invalid_input(fmt::format("the kernel {} has a dim below 1", weights->str()));
         return std::nullopt;
     }
     return k;
@@ -145,8 +144,8 @@ void same_pads(const Window& w, size_t axis, size_t n, const Dim& in, int64_t ef
 // last window that would start in the right padding is dropped from version 22 on (LpPool as AveragePool).
 std::optional<int64_t> window_length(const Window& w, size_t axis, int64_t in, int64_t pad_begin, int64_t pad_end) {
     const OnnxPoolOp rule{OnnxPoolKind::average, w.drops_last_window ? 22 : 19};
-    return onnx_pooled_length(rule, in, AxisWindow{pad_begin, pad_end, w.kernel[axis], w.strides[axis], w.dilations[axis]},
-                              w.ceil);
+    return onnx_pooled_length(
+        rule, in, AxisWindow{pad_begin, pad_end, w.kernel[axis], w.strides[axis], w.dilations[axis]}, w.ceil);
 }
 
 // A dynamic dim's output as an interval: the length grows with the input, so each bound gives a bound (SAME
@@ -171,7 +170,7 @@ bool append_window_dims(OpContext& ctx, const Shape& data, const Window& w, OpOu
     for (size_t i = 0; i < n; ++i) {
         const auto e = (CheckedInt(w.kernel[i]) - 1) * w.dilations[i] + 1;
         if (!e.get()) {
-            ctx.invalid_attribute(fmt::format("the dilated kernel overflows at axis {}",  i));
+            ctx.invalid_attribute(fmt::format("the dilated kernel overflows at axis {}", i));
             return false;
         }
         effective[i] = *e.get();
@@ -191,7 +190,7 @@ bool append_window_dims(OpContext& ctx, const Shape& data, const Window& w, OpOu
         const std::string formula = fmt::format("{}(({}+{}+{}-{})/{})+1", w.ceil ? "ceil" : "floor", in.length(),
                                                 pads[i], pads[i + n], effective[i], w.strides[i]);
         if (!length || *length < 0) {
-            ctx.invalid_input(fmt::format("the output length of dim {} is {}: {}",  i + 2,
+            ctx.invalid_input(fmt::format("the output length of dim {} is {}: {}", i + 2,
                                           length ? std::to_string(*length) : std::string("an overflow"), formula));
             return false;
         }
@@ -206,8 +205,7 @@ std::optional<size_t> spatial_axes(OpContext& ctx, const Shape& data, bool& ok) 
     ok = true;
     if (data.rank_dynamic) return std::nullopt;
     if (data.rank() < 3) {
-        ctx.invalid_input(fmt::format("the input {} needs at least 3 dims (N, C, a spatial dim)", 
-                                      data.str()));
+        ctx.invalid_input(fmt::format("the input {} needs at least 3 dims (N, C, a spatial dim)", data.str()));
         ok = false;
         return std::nullopt;
     }
@@ -233,12 +231,13 @@ void conv_output(OpContext& ctx, size_t x, size_t w, std::optional<ElementType> 
         return;
     }
     if (!weights.rank_dynamic && weights.rank() != *n + 2)
-        return ctx.invalid_input(fmt::format("the weights {} have rank {}, the input {} rank {}", 
-                                             weights.str(), weights.rank(), data.str(), data.rank()));
+        return ctx.invalid_input(fmt::format("the weights {} have rank {}, the input {} rank {}", weights.str(),
+                                             weights.rank(), data.str(), data.rank()));
     if (*group >= 1 && !weights.rank_dynamic && data.dims[1].is_static() && weights.dims[1].is_static() &&
         data.dims[1].length() != weights.dims[1].length() * *group)
-        return ctx.invalid_input(fmt::format("the input has {} channels, the weights {} take {} x group {} = {}",  data.dims[1].str(), weights.str(), weights.dims[1].str(),
-                                             *group, weights.dims[1].length() * *group));
+        return ctx.invalid_input(fmt::format("the input has {} channels, the weights {} take {} x group {} = {}",
+                                             data.dims[1].str(), weights.str(), weights.dims[1].str(), *group,
+                                             weights.dims[1].length() * *group));
     bool unknown = false;
     const auto window = read_window(ctx, *n, &weights, {}, unknown);
     if (ctx.failed()) return;
@@ -257,18 +256,17 @@ void conv_output(OpContext& ctx, size_t x, size_t w, std::optional<ElementType> 
 bool check_bias(OpContext& ctx, size_t b, const Shape& weights) {
     if (!ctx.has_input(b)) return true;
     const Shape& bias = ctx.shape(b);
-    if (bias.rank_dynamic || (bias.rank() == 1 && (weights.rank_dynamic || weights.rank() == 0 ||
-                                                   bias.dims[0].compatible(weights.dims[0]))))
+    if (bias.rank_dynamic ||
+        (bias.rank() == 1 && (weights.rank_dynamic || weights.rank() == 0 || bias.dims[0].compatible(weights.dims[0]))))
         return true;
-    ctx.invalid_input(fmt::format("B {} must be 1-D with the weights {}' output channels",  bias.str(),
-                                  weights.str()));
+    ctx.invalid_input(fmt::format("B {} must be 1-D with the weights {}' output channels", bias.str(), weights.str()));
     return false;
 }
 
 void infer_conv(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2, 3)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2) ||
-        !check_bias(ctx, 2, ctx.shape(1)))
+    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) ||
+        !check_same_type(ctx, 0, 2) || !check_bias(ctx, 2, ctx.shape(1)))
         return;
     conv_output(ctx, 0, 1, ctx.type(0), outs);
 }
@@ -298,8 +296,7 @@ void infer_deform_conv(OpContext& ctx, std::vector<OpOutput>& outs) {
         return;
     const auto offset_group = ctx.attr_int("offset_group", 1);
     if (!offset_group) return;
-    if (*offset_group < 1)
-        return ctx.invalid_attribute(fmt::format("offset_group is {}, must be >= 1",  *offset_group));
+    if (*offset_group < 1) return ctx.invalid_attribute(fmt::format("offset_group is {}, must be >= 1", *offset_group));
     conv_output(ctx, 0, 1, ctx.type(0), outs);
 }
 
@@ -322,7 +319,7 @@ std::optional<TransposeAttrs> read_transpose_attrs(OpContext& ctx, size_t n) {
     auto output_shape = a.has_output_shape ? per_axis(ctx, "output_shape", n, 0, 0) : std::vector<int64_t>{};
     if (!strides || !dilations || !pads || !output_padding || !auto_pad || !output_shape) return std::nullopt;
     if (ctx.attr("pads") && *auto_pad != "NOTSET") {
-        ctx.invalid_attribute(fmt::format("pads cannot be given with auto_pad={}",  *auto_pad));
+        ctx.invalid_attribute(fmt::format("pads cannot be given with auto_pad={}", *auto_pad));
         return std::nullopt;
     }
     a.strides = std::move(*strides);
@@ -360,17 +357,17 @@ void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ok) return;
     const auto group = ctx.attr_int("group", 1);
     if (!group) return;
-    if (*group < 1) return ctx.invalid_attribute(fmt::format("group is {}, must be >= 1",  *group));
+    if (*group < 1) return ctx.invalid_attribute(fmt::format("group is {}, must be >= 1", *group));
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     if (!n) {
         outs.push_back(std::move(out));
         return;
     }
     if (data.dims[1].is_static() && data.dims[1].length() % *group != 0)
-        return ctx.invalid_input(fmt::format("the input's {} channels are not divisible by group {}", 
-                                             data.dims[1].length(), *group));
+        return ctx.invalid_input(
+            fmt::format("the input's {} channels are not divisible by group {}", data.dims[1].length(), *group));
     if (!weights.rank_dynamic && weights.rank() < 3)
-        return ctx.invalid_input(fmt::format("the weights {} need at least 3 dims",  weights.str()));
+        return ctx.invalid_input(fmt::format("the weights {} need at least 3 dims", weights.str()));
     bool unknown = false;
     const auto kernel = read_kernel(ctx, *n, &weights, unknown);
     const auto attrs = read_transpose_attrs(ctx, *n);
@@ -386,7 +383,7 @@ void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
         } else {
             const auto length = transposed_length(*attrs, i, *n, in.length(), (*kernel)[i]);
             if (!length || *length < 0)
-                return ctx.invalid_input(fmt::format("the output length of dim {} is {}",  i + 2,
+                return ctx.invalid_input(fmt::format("the output length of dim {} is {}", i + 2,
                                                      length ? std::to_string(*length) : std::string("an overflow")));
             out.shape.dims.emplace_back(*length);
         }
@@ -435,8 +432,7 @@ void infer_global_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
     const Shape& data = ctx.shape(0);
     OpOutput out{data, ctx.type(0), {}, {}};
     if (!data.rank_dynamic) {
-        if (data.rank() < 2)
-            return ctx.invalid_input(fmt::format("the input {} needs at least 2 dims",  data.str()));
+        if (data.rank() < 2) return ctx.invalid_input(fmt::format("the input {} needs at least 2 dims", data.str()));
         for (size_t i = 2; i < data.rank(); ++i) out.shape.dims[i] = Dim(1);
     }
     outs.push_back(std::move(out));
@@ -449,14 +445,12 @@ void infer_max_roi_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
     const auto pooled = ctx.attr_ints("pooled_shape");
     if (!pooled || !ctx.attr_float("spatial_scale", 1.0)) return;
     if (pooled->size() != 2 || std::any_of(pooled->begin(), pooled->end(), [](int64_t v) { return v < 1; }))
-        return ctx.invalid_attribute(fmt::format("pooled_shape ({}) must be 2 values >= 1", 
-                                                 join_ints(*pooled)));
+        return ctx.invalid_attribute(fmt::format("pooled_shape ({}) must be 2 values >= 1", join_ints(*pooled)));
     const Shape& x = ctx.shape(0);
     const Shape& rois = ctx.shape(1);
-    if (!x.rank_dynamic && x.rank() != 4)
-        return ctx.invalid_input(fmt::format("X {} must have rank 4",  x.str()));
+    if (!x.rank_dynamic && x.rank() != 4) return ctx.invalid_input(fmt::format("X {} must have rank 4", x.str()));
     if (!rois.rank_dynamic && (rois.rank() != 2 || !rois.dims[1].compatible(Dim(5))))
-        return ctx.invalid_input(fmt::format("rois {} must be [num_rois, 5]",  rois.str()));
+        return ctx.invalid_input(fmt::format("rois {} must be [num_rois, 5]", rois.str()));
     OpOutput out{unknown_dims(4), ctx.type(0), {}, {}};
     if (!rois.rank_dynamic) out.shape.dims[0] = rois.dims[0];
     if (!x.rank_dynamic) out.shape.dims[1] = x.dims[1];
@@ -469,12 +463,13 @@ void infer_max_roi_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
 void infer_max_unpool(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2, 3)) return;
     if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) ||
-        !check_type(ctx, 1, "I", [](ElementType t) { return t == ElementType::i64; }, "i64"))
+        !check_type(
+            ctx, 1, "I", [](ElementType t) { return t == ElementType::i64; }, "i64"))
         return;
     const Shape& data = ctx.shape(0);
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     if (!data.rank_dynamic && data.rank() < 3)
-        return ctx.invalid_input(fmt::format("X {} needs at least 3 dims",  data.str()));
+        return ctx.invalid_input(fmt::format("X {} needs at least 3 dims", data.str()));
     if (data.rank_dynamic) {
         outs.push_back(std::move(out));
         return;
@@ -488,19 +483,22 @@ void infer_max_unpool(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (ctx.has_input(2)) {
         const Shape& size_shape = ctx.shape(2);
         if (!size_shape.rank_dynamic && size_shape.rank() != 1)
-            return ctx.invalid_input(fmt::format("output_shape {} must be 1D",  size_shape.str()));
+            return ctx.invalid_input(fmt::format("output_shape {} must be 1D", size_shape.str()));
         out.shape = unknown_dims(data.rank());
         const TensorValue* v = ctx.value(2);
-        if (!v) ctx.value_unknown("the values of output_shape (input 2) are unknown");
+        if (!v)
+            ctx.value_unknown("the values of output_shape (input 2) are unknown");
         else if (v->size() != data.rank())
-            return ctx.invalid_input(fmt::format("output_shape has {} values for the input's rank {}",  v->size(), data.rank()));
+            return ctx.invalid_input(
+                fmt::format("output_shape has {} values for the input's rank {}", v->size(), data.rank()));
         else
             for (size_t i = 0; i < v->size(); ++i) out.shape.dims[i] = shape_ops::bound_as_dim((*v)[i]);
         outs.push_back(std::move(out));
         return;
     }
     const Shape& indices = ctx.shape(1);
-    out.shape = Shape{false, {data.dims[0], indices.rank_dynamic || indices.rank() < 2 ? Dim::dynamic() : indices.dims[1]}};
+    out.shape =
+        Shape{false, {data.dims[0], indices.rank_dynamic || indices.rank() < 2 ? Dim::dynamic() : indices.dims[1]}};
     for (size_t i = 0; i < n; ++i) {
         const Dim& in = data.dims[i + 2];
         if (!in.is_static()) {
@@ -508,9 +506,10 @@ void infer_max_unpool(OpContext& ctx, std::vector<OpOutput>& outs) {
             continue;
         }
         const auto length =
-            (CheckedInt((*strides)[i]) * (CheckedInt(in.length()) - 1) + (*kernel)[i] - (*pads)[i] - (*pads)[i + n]).get();
+            (CheckedInt((*strides)[i]) * (CheckedInt(in.length()) - 1) + (*kernel)[i] - (*pads)[i] - (*pads)[i + n])
+                .get();
         if (!length || *length < 0)
-            return ctx.invalid_input(fmt::format("the output length of dim {} is negative",  i + 2));
+            return ctx.invalid_input(fmt::format("the output length of dim {} is negative", i + 2));
         out.shape.dims.emplace_back(*length);
     }
     outs.push_back(std::move(out));
@@ -525,15 +524,17 @@ void infer_col2im(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!check_type(ctx, 1, "image_shape", is_i64, "i64") || !check_type(ctx, 2, "block_shape", is_i64, "i64")) return;
     const Shape& data = ctx.shape(0);
     if (!data.rank_dynamic && data.rank() != 3)
-        return ctx.invalid_input(fmt::format("the input {} must have rank 3",  data.str()));
+        return ctx.invalid_input(fmt::format("the input {} must have rank 3", data.str()));
     for (size_t i : {1, 2})
         if (!ctx.shape(i).rank_dynamic && ctx.shape(i).rank() != 1)
-            return ctx.invalid_input(fmt::format("input {} {} must be 1D",  i, ctx.shape(i).str()));
+            return ctx.invalid_input(fmt::format("input {} {} must be 1D", i, ctx.shape(i).str()));
     const auto image = ctx.exact_values(1);
     const auto block = ctx.exact_values(2);
     std::optional<size_t> n;
-    if (image) n = image->size();
-    else if (block) n = block->size();
+    if (image)
+        n = image->size();
+    else if (block)
+        n = block->size();
     else if (!ctx.shape(1).rank_dynamic && ctx.shape(1).dims[0].is_static())
         n = static_cast<size_t>(ctx.shape(1).dims[0].length());
     if (!image) ctx.value_unknown("the values of image_shape (input 1) are unknown");
@@ -547,18 +548,19 @@ void infer_col2im(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (block && !data.rank_dynamic) {
         CheckedInt size = 1;
         for (const int64_t b : *block) {
-            if (b < 1)
-                return ctx.invalid_input(fmt::format("block_shape ({}) must be >= 1",  join_ints(*block)));
+            if (b < 1) return ctx.invalid_input(fmt::format("block_shape ({}) must be >= 1", join_ints(*block)));
             size = size * b;
         }
         if (const auto s = size.get(); s && data.dims[1].is_static()) {
             if (data.dims[1].length() % *s != 0)
-                return ctx.invalid_input(fmt::format("the input's dim 1 ({}) is not divisible by the block size {}",  data.dims[1].length(), *s));
+                return ctx.invalid_input(fmt::format("the input's dim 1 ({}) is not divisible by the block size {}",
+                                                     data.dims[1].length(), *s));
             out.shape.dims[1] = Dim(data.dims[1].length() / *s);
         }
     }
     if (image)
-        for (size_t i = 0; i < image->size(); ++i) out.shape.dims[i + 2] = (*image)[i] < 0 ? Dim::dynamic() : Dim((*image)[i]);
+        for (size_t i = 0; i < image->size(); ++i)
+            out.shape.dims[i + 2] = (*image)[i] < 0 ? Dim::dynamic() : Dim((*image)[i]);
     outs.push_back(std::move(out));
 }
 

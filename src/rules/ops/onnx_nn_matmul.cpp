@@ -28,8 +28,7 @@ void matmul_of(OpContext& ctx, size_t a, size_t b, std::optional<ElementType> ty
     OpContext pair(ctx.layer(), ctx.version(), inputs, {});
     std::vector<OpOutput> result;
     infer_matmul(pair, result);
-    for (const OpProblem& p : pair.problems())
-        ctx.invalid_input(fmt::format("{}",  p.message));
+    for (const OpProblem& p : pair.problems()) ctx.invalid_input(fmt::format("{}", p.message));
     if (pair.failed() || result.empty()) return;
     result.front().type = type;
     outs.push_back(std::move(result.front()));
@@ -46,7 +45,7 @@ bool is_matmul_type(const OpContext& ctx, ElementType t) {
 void infer_onnx_matmul(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
     if (const auto t = ctx.type(0); t && *t != ElementType::dynamic && !is_matmul_type(ctx, *t))
-        return ctx.invalid_input(fmt::format("A is {}, a type this version does not take",  type_text(t)));
+        return ctx.invalid_input(fmt::format("A is {}, a type this version does not take", type_text(t)));
     if (!check_same_type(ctx, 0, 1)) return;
     matmul_of(ctx, 0, 1, ctx.type(0) ? ctx.type(0) : ctx.type(1), outs);
 }
@@ -87,14 +86,12 @@ bool is_gemm_type(const OpContext& ctx, ElementType t) {
 bool check_gemm_c(OpContext& ctx, const Shape& c, const Shape& y) {
     if (c.rank_dynamic) return true;
     if (c.rank() > 2)
-        return ctx.invalid_input(fmt::format("C {} has more dims than the output {}",  c.str(), y.str())),
-               false;
+        return ctx.invalid_input(fmt::format("C {} has more dims than the output {}", c.str(), y.str())), false;
     for (size_t i = 0; i < c.rank(); ++i) {
         const Dim& dc = c.dims[i];
         const Dim& dy = y.dims[2 - c.rank() + i];
         if (dc.is_static() && dy.is_static() && dc.length() != 1 && dc.length() != dy.length()) {
-            ctx.invalid_input(fmt::format("C {} does not broadcast into the output {}",  c.str(),
-                                          y.str()));
+            ctx.invalid_input(fmt::format("C {} does not broadcast into the output {}", c.str(), y.str()));
             return false;
         }
     }
@@ -107,8 +104,7 @@ void infer_gemm(OpContext& ctx, std::vector<OpOutput>& outs) {
     for (size_t i = 0; i < 3; ++i)
         if (const auto t = ctx.has_input(i) ? ctx.type(i) : std::nullopt;
             t && *t != ElementType::dynamic && !is_gemm_type(ctx, *t))
-            return ctx.invalid_input(fmt::format("input {} is {}, a type this version does not take", 
-                                                 i, type_text(t)));
+            return ctx.invalid_input(fmt::format("input {} is {}, a type this version does not take", i, type_text(t)));
     if (!check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2)) return;
     const auto trans_a = attr_flag(ctx, "transA", false);
     const auto trans_b = attr_flag(ctx, "transB", false);
@@ -116,15 +112,14 @@ void infer_gemm(OpContext& ctx, std::vector<OpOutput>& outs) {
     const Shape& a = ctx.shape(0);
     const Shape& b = ctx.shape(1);
     for (const auto& [s, name] : {std::pair<const Shape&, std::string_view>{a, "A"}, {b, "B"}})
-        if (!s.rank_dynamic && s.rank() != 2)
-            return ctx.invalid_input(fmt::format("{} {} must be 2-D",  name, s.str()));
+        if (!s.rank_dynamic && s.rank() != 2) return ctx.invalid_input(fmt::format("{} {} must be 2-D", name, s.str()));
     const Dim m = a.rank_dynamic ? Dim::dynamic() : a.dims[*trans_a ? 1 : 0];
     const Dim ka = a.rank_dynamic ? Dim::dynamic() : a.dims[*trans_a ? 0 : 1];
     const Dim kb = b.rank_dynamic ? Dim::dynamic() : b.dims[*trans_b ? 1 : 0];
     const Dim n = b.rank_dynamic ? Dim::dynamic() : b.dims[*trans_b ? 0 : 1];
     if (!ka.compatible(kb))
-        return ctx.invalid_input(fmt::format("the K dims differ: A {} has {}, B {} has {} (transA={}, transB={})",  a.str(), ka.str(), b.str(), kb.str(), *trans_a ? 1 : 0,
-                                             *trans_b ? 1 : 0));
+        return ctx.invalid_input(fmt::format("the K dims differ: A {} has {}, B {} has {} (transA={}, transB={})",
+                                             a.str(), ka.str(), b.str(), kb.str(), *trans_a ? 1 : 0, *trans_b ? 1 : 0));
     OpOutput out{Shape{false, {m, n}}, ctx.type(0) ? ctx.type(0) : ctx.type(1), {}, {}};
     if (ctx.has_input(2) && !check_gemm_c(ctx, ctx.shape(2), out.shape)) return;
     outs.push_back(std::move(out));
@@ -135,9 +130,9 @@ void infer_gemm(OpContext& ctx, std::vector<OpOutput>& outs) {
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 struct EinsumLabels {
-    std::map<char, Dim> dims;    // each label's dim where it is first seen
-    std::set<char> repeated;     // labels seen more than once
-    std::vector<Dim> ellipsis;   // the ellipsis' dims, broadcast where one is 1
+    std::map<char, Dim> dims;   // each label's dim where it is first seen
+    std::set<char> repeated;    // labels seen more than once
+    std::vector<Dim> ellipsis;  // the ellipsis' dims, broadcast where one is 1
     bool ellipsis_seen = false;
 };
 
@@ -147,12 +142,12 @@ bool bind_term(OpContext& ctx, std::string_view term, const Shape& shape, size_t
     const size_t dots = term.find("...");
     const bool has_ellipsis = dots != std::string_view::npos;
     if (!has_ellipsis && shape.rank() != letters)
-        return ctx.invalid_input(fmt::format("input {} {} has rank {}, its term \"{}\" {} labels",  input,
-                                             shape.str(), shape.rank(), excerpt(term), letters)),
+        return ctx.invalid_input(fmt::format("input {} {} has rank {}, its term \"{}\" {} labels", input, shape.str(),
+                                             shape.rank(), excerpt(term), letters)),
                false;
     if (has_ellipsis && shape.rank() < letters)
-        return ctx.invalid_input(fmt::format("input {} {} has fewer dims than the {} labels of \"{}\"", 
-                                             input, shape.str(), letters, excerpt(term))),
+        return ctx.invalid_input(fmt::format("input {} {} has fewer dims than the {} labels of \"{}\"", input,
+                                             shape.str(), letters, excerpt(term))),
                false;
     const size_t ellipsis_rank = has_ellipsis ? shape.rank() - letters : 0;
     size_t dim = 0;
@@ -164,7 +159,8 @@ bool bind_term(OpContext& ctx, std::string_view term, const Shape& shape, size_t
                 labels.ellipsis = std::move(dims);
                 labels.ellipsis_seen = true;
             } else if (labels.ellipsis.size() != dims.size()) {
-                return ctx.invalid_input(fmt::format("the ellipsis of input {} stands for {} dims, before for {}",  input, dims.size(), labels.ellipsis.size())),
+                return ctx.invalid_input(fmt::format("the ellipsis of input {} stands for {} dims, before for {}",
+                                                     input, dims.size(), labels.ellipsis.size())),
                        false;
             } else {
                 for (size_t k = 0; k < dims.size(); ++k)
@@ -179,9 +175,8 @@ bool bind_term(OpContext& ctx, std::string_view term, const Shape& shape, size_t
         if (!inserted) {
             labels.repeated.insert(term[i]);
             if (it->second.is_static() && shape.dims[dim].is_static() && it->second != shape.dims[dim])
-                return ctx.invalid_input(fmt::format("label {} is {} in input {} {}, {} before", 
-                                                     term[i], shape.dims[dim].str(), input, shape.str(),
-                                                     it->second.str())),
+                return ctx.invalid_input(fmt::format("label {} is {} in input {} {}, {} before", term[i],
+                                                     shape.dims[dim].str(), input, shape.str(), it->second.str())),
                        false;
         }
         ++dim;
@@ -200,8 +195,8 @@ void infer_einsum_onnx(OpContext& ctx, std::vector<OpOutput>& outs) {
     const size_t arrow = equation.find("->");
     std::vector<std::string_view> terms = split(std::string_view(equation).substr(0, arrow), ',');
     if (terms.size() != ctx.input_count())
-        return ctx.invalid_input(fmt::format("equation \"{}\" has {} input terms for {} inputs", 
-                                                 excerpt(*text), terms.size(), ctx.input_count()));
+        return ctx.invalid_input(fmt::format("equation \"{}\" has {} input terms for {} inputs", excerpt(*text),
+                                             terms.size(), ctx.input_count()));
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     for (size_t i = 0; i < ctx.input_count(); ++i)
         if (ctx.shape(i).rank_dynamic) {
@@ -226,7 +221,8 @@ void infer_einsum_onnx(OpContext& ctx, std::vector<OpOutput>& outs) {
             } else if (is_letter(rhs[i])) {
                 const auto it = labels.dims.find(rhs[i]);
                 if (it == labels.dims.end())
-                    return ctx.invalid_attribute(fmt::format("output label {} of \"{}\" is in no input term",  rhs[i], excerpt(*text)));
+                    return ctx.invalid_attribute(
+                        fmt::format("output label {} of \"{}\" is in no input term", rhs[i], excerpt(*text)));
                 out.shape.dims.push_back(it->second);
             }
         }

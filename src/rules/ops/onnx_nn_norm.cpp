@@ -28,13 +28,18 @@ std::optional<ElementType> read_stash_type(OpContext& ctx) {
     const auto v = ctx.attr_int("stash_type", 1);
     if (!v) return std::nullopt;
     switch (*v) {
-        case 1: return ElementType::f32;
-        case 10: return ElementType::f16;
-        case 11: return ElementType::f64;
-        case 16: return ElementType::bf16;
-        default: break;
+        case 1:
+            return ElementType::f32;
+        case 10:
+            return ElementType::f16;
+        case 11:
+            return ElementType::f64;
+        case 16:
+            return ElementType::bf16;
+        default:
+            break;
     }
-    ctx.invalid_attribute(fmt::format("stash_type {} is not a float type (1, 10, 11 or 16)",  *v));
+    ctx.invalid_attribute(fmt::format("stash_type {} is not a float type (1, 10, 11 or 16)", *v));
     return std::nullopt;
 }
 
@@ -74,21 +79,20 @@ void infer_batch_norm(OpContext& ctx, std::vector<OpOutput>& outs) {
     for (size_t i = 1; i < 5; ++i) {
         const Shape& p = ctx.shape(i);
         if (ctx.version() >= 9 && !p.rank_dynamic && p.rank() != 1)
-            return ctx.invalid_input(fmt::format("input {} {} must be 1-D",  i, p.str()));
-        if (ctx.version() >= 9 && !p.rank_dynamic && !x.rank_dynamic && x.rank() > 1 && !p.dims[0].compatible(x.dims[1]))
-            return ctx.invalid_input(fmt::format("input {} {} does not have X's {} channels",  i,
-                                                 p.str(), x.dims[1].str()));
+            return ctx.invalid_input(fmt::format("input {} {} must be 1-D", i, p.str()));
+        if (ctx.version() >= 9 && !p.rank_dynamic && !x.rank_dynamic && x.rank() > 1 &&
+            !p.dims[0].compatible(x.dims[1]))
+            return ctx.invalid_input(
+                fmt::format("input {} {} does not have X's {} channels", i, p.str(), x.dims[1].str()));
     }
     const size_t outputs = named_outputs(ctx.layer());
     if (ctx.version() >= 14 && outputs > 0) {  // a made-up node without outputs says nothing of them
         const auto training = attr_flag(ctx, "training_mode", false);
         if (!training) return;
         if (*training && outputs != 3)
-            return ctx.invalid_input(fmt::format("training_mode=1 needs 3 outputs, the node has {}", 
-                                                 outputs));
+            return ctx.invalid_input(fmt::format("training_mode=1 needs 3 outputs, the node has {}", outputs));
         if (!*training && outputs > 1)
-            return ctx.invalid_input(fmt::format("training_mode=0 gives 1 output, the node has {}", 
-                                                 outputs));
+            return ctx.invalid_input(fmt::format("training_mode=0 gives 1 output, the node has {}", outputs));
     }
     if (!ctx.attr_float("epsilon", 1e-5) || !ctx.attr_float("momentum", 0.9)) return;
     Shape channels = ctx.shape(3);
@@ -143,12 +147,12 @@ void infer_group_norm(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (ctx.version() >= 21) read_stash_type(ctx);
     if (ctx.failed() || !groups || !ctx.attr_float("epsilon", 1e-5)) return;
     const Shape& x = ctx.shape(0);
-    if (*groups < 1) return ctx.invalid_attribute(fmt::format("num_groups is {}, must be >= 1",  *groups));
+    if (*groups < 1) return ctx.invalid_attribute(fmt::format("num_groups is {}, must be >= 1", *groups));
     if (!x.rank_dynamic && x.rank() < 2)
-        return ctx.invalid_input(fmt::format("X {} needs at least 2 dims (N, C)",  x.str()));
+        return ctx.invalid_input(fmt::format("X {} needs at least 2 dims (N, C)", x.str()));
     if (!x.rank_dynamic && x.dims[1].is_static() && x.dims[1].length() % *groups != 0)
-        return ctx.invalid_input(fmt::format("X's {} channels are not divisible by num_groups {}", 
-                                             x.dims[1].length(), *groups));
+        return ctx.invalid_input(
+            fmt::format("X's {} channels are not divisible by num_groups {}", x.dims[1].length(), *groups));
     outs.push_back(same_as_x(ctx));
 }
 
@@ -164,8 +168,9 @@ void infer_lrn(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(1)) return;
     if (!check_float_inputs(ctx, 1)) return;
     const auto size = ctx.attr_int("size");
-    if (!size || !ctx.attr_float("alpha", 1e-4) || !ctx.attr_float("beta", 0.75) || !ctx.attr_float("bias", 1.0)) return;
-    if (*size < 1) return ctx.invalid_attribute(fmt::format("size is {}, must be >= 1",  *size));
+    if (!size || !ctx.attr_float("alpha", 1e-4) || !ctx.attr_float("beta", 0.75) || !ctx.attr_float("bias", 1.0))
+        return;
+    if (*size < 1) return ctx.invalid_attribute(fmt::format("size is {}, must be >= 1", *size));
     outs.push_back(same_as_x(ctx));
 }
 
@@ -177,7 +182,7 @@ void infer_mvn(OpContext& ctx, std::vector<OpOutput>& outs) {
     const Shape& x = ctx.shape(0);
     std::string error;
     if (!x.rank_dynamic && !normalize_axes(*axes, static_cast<int64_t>(x.rank()), false, &error))
-        return ctx.invalid_attribute(fmt::format("axes: {} for X {}",  error, x.str()));
+        return ctx.invalid_attribute(fmt::format("axes: {} for X {}", error, x.str()));
     outs.push_back(same_as_x(ctx));
 }
 
@@ -186,7 +191,7 @@ void infer_lp_norm(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!check_float_inputs(ctx, 1)) return;
     const auto p = ctx.attr_int("p", 2);
     if (!p || !ctx.attr_int("axis", -1)) return;
-    if (*p != 1 && *p != 2) return ctx.invalid_attribute(fmt::format("p is {}, must be 1 or 2",  *p));
+    if (*p != 1 && *p != 2) return ctx.invalid_attribute(fmt::format("p is {}, must be 1 or 2", *p));
     outs.push_back(same_as_x(ctx));
 }
 

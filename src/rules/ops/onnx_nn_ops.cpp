@@ -23,7 +23,7 @@ bool check_type(OpContext& ctx, size_t i, std::string_view what, bool (*allowed)
                 std::string_view expected) {
     const auto t = ctx.has_input(i) ? ctx.type(i) : std::nullopt;
     if (!t || *t == ElementType::dynamic || allowed(*t)) return true;
-    ctx.invalid_input(fmt::format("{} (input {}) is {}, not {}",  what, i, type_text(t), expected));
+    ctx.invalid_input(fmt::format("{} (input {}) is {}, not {}", what, i, type_text(t), expected));
     return false;
 }
 
@@ -31,8 +31,8 @@ bool check_same_type(OpContext& ctx, size_t i, size_t j) {
     if (!ctx.has_input(i) || !ctx.has_input(j)) return true;
     const auto a = ctx.type(i), b = ctx.type(j);
     if (!a || !b || *a == ElementType::dynamic || *b == ElementType::dynamic || *a == *b) return true;
-    ctx.invalid_input(fmt::format("inputs {} ({}) and {} ({}) must have one element type",  i,
-                                  type_text(a), j, type_text(b)));
+    ctx.invalid_input(
+        fmt::format("inputs {} ({}) and {} ({}) must have one element type", i, type_text(a), j, type_text(b)));
     return false;
 }
 

@@ -56,7 +56,9 @@ std::optional<std::vector<int64_t>> reduce_axes(OpContext& ctx, const ReduceKind
         return std::nullopt;
     }
     if (!ctx.has_input(1)) return std::vector<int64_t>{};
-    if (!check_type(ctx, 1, "axes", [](ElementType t) { return t == ElementType::i64; }, "i64")) return std::nullopt;
+    if (!check_type(
+            ctx, 1, "axes", [](ElementType t) { return t == ElementType::i64; }, "i64"))
+        return std::nullopt;
     auto v = ctx.exact_values(1);
     if (!v) known = false;
     return v;
@@ -90,9 +92,15 @@ std::optional<TensorValue> reduce_values(Combine combine, const TensorValue& in,
             continue;
         }
         switch (combine) {
-            case Combine::sum: a = ValueBounds{bound_add(a->lo, v.lo), bound_add(a->hi, v.hi)}; break;
-            case Combine::max: a = ValueBounds{std::max(a->lo, v.lo), std::max(a->hi, v.hi)}; break;
-            case Combine::min: a = ValueBounds{std::min(a->lo, v.lo), std::min(a->hi, v.hi)}; break;
+            case Combine::sum:
+                a = ValueBounds{bound_add(a->lo, v.lo), bound_add(a->hi, v.hi)};
+                break;
+            case Combine::max:
+                a = ValueBounds{std::max(a->lo, v.lo), std::max(a->hi, v.hi)};
+                break;
+            case Combine::min:
+                a = ValueBounds{std::min(a->lo, v.lo), std::min(a->hi, v.hi)};
+                break;
             case Combine::prod: {
                 if (!a->exact() || !v.exact()) return std::nullopt;
                 const auto p = (CheckedInt(a->lo) * v.lo).get();
@@ -100,7 +108,8 @@ std::optional<TensorValue> reduce_values(Combine combine, const TensorValue& in,
                 a = ValueBounds{*p, *p};
                 break;
             }
-            case Combine::none: return std::nullopt;
+            case Combine::none:
+                return std::nullopt;
         }
     }
     TensorValue out;
@@ -138,8 +147,7 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
     const ReduceKind kind = reduce_kind(ctx.layer().type);
     if (!ctx.expect_inputs(1, ctx.version() >= kind.axes_input_since ? 2 : 1)) return;
     if (const auto t = ctx.type(0); t && *t != ElementType::dynamic && !takes_reduce_type(ctx, *t))
-        return ctx.invalid_input(fmt::format("data is {}, a type this version does not take", 
-                                             type_text(t)));
+        return ctx.invalid_input(fmt::format("data is {}, a type this version does not take", type_text(t)));
     const auto keepdims = ctx.attr_int("keepdims", 1);
     const auto noop = ctx.version() >= kind.axes_input_since ? attr_flag(ctx, "noop_with_empty_axes", false) : false;
     bool known = true;
@@ -166,14 +174,15 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
     }
     std::string error;
     const auto normalized = normalize_axes(*axes, static_cast<int64_t>(data.rank()), false, &error);
-    if (!normalized)
-        return ctx.invalid_input(fmt::format("axes: {} for data {}",  error, data.str()));
+    if (!normalized) return ctx.invalid_input(fmt::format("axes: {} for data {}", error, data.str()));
     std::vector<bool> reduced(data.rank(), axes->empty());
     for (const size_t a : *normalized) reduced[a] = true;
     out.shape = Shape{};
     for (size_t i = 0; i < data.rank(); ++i) {
-        if (!reduced[i]) out.shape.dims.push_back(data.dims[i]);
-        else if (keep) out.shape.dims.emplace_back(1);
+        if (!reduced[i])
+            out.shape.dims.push_back(data.dims[i]);
+        else if (keep)
+            out.shape.dims.emplace_back(1);
     }
     if (const TensorValue* v = ctx.value(0)) out.value = reduce_values(kind.combine, *v, data, reduced);
     outs.push_back(std::move(out));
@@ -194,11 +203,12 @@ void infer_arg_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
         std::string error;
         const auto a = normalize_axis(*axis, static_cast<int64_t>(data.rank()), &error);
         if (!a || data.rank() == 0)
-            return ctx.invalid_attribute(fmt::format("{} for data {}",  error.empty() ? "no axis" : error,
-                                                     data.str()));
+            return ctx.invalid_attribute(fmt::format("{} for data {}", error.empty() ? "no axis" : error, data.str()));
         out.shape = data;
-        if (*keepdims == 1) out.shape.dims[*a] = Dim(1);
-        else out.shape.dims.erase(out.shape.dims.begin() + static_cast<std::ptrdiff_t>(*a));
+        if (*keepdims == 1)
+            out.shape.dims[*a] = Dim(1);
+        else
+            out.shape.dims.erase(out.shape.dims.begin() + static_cast<std::ptrdiff_t>(*a));
     }
     outs.push_back(std::move(out));
 }
@@ -209,10 +219,12 @@ void infer_arg_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
 std::optional<int64_t> topk_k(OpContext& ctx, bool& known) {
     known = true;
     if (ctx.version() < 10) return ctx.attr_int("k");
-    if (!check_type(ctx, 1, "K", [](ElementType t) { return t == ElementType::i64; }, "i64")) return std::nullopt;
+    if (!check_type(
+            ctx, 1, "K", [](ElementType t) { return t == ElementType::i64; }, "i64"))
+        return std::nullopt;
     const Shape& k = ctx.shape(1);
     if (!k.rank_dynamic && (k.rank() != 1 || !k.dims[0].compatible(Dim(1)))) {
-        ctx.invalid_input(fmt::format("K {} must be a 1-D tensor of one value",  k.str()));
+        ctx.invalid_input(fmt::format("K {} must be a 1-D tensor of one value", k.str()));
         return std::nullopt;
     }
     const auto v = shape_ops::single_exact(ctx, 1);
@@ -237,18 +249,17 @@ void infer_topk(OpContext& ctx, std::vector<OpOutput>& outs) {
         std::string error;
         const auto a = normalize_axis(*axis, static_cast<int64_t>(x.rank()), &error);
         if (!a || x.rank() == 0)
-            return ctx.invalid_attribute(fmt::format("{} for X {}",  error.empty() ? "no axis" : error,
-                                                     x.str()));
+            return ctx.invalid_attribute(fmt::format("{} for X {}", error.empty() ? "no axis" : error, x.str()));
         values.shape = x;
         const Dim& along = x.dims[*a];
         if (!known) {
             ctx.value_unknown("the value of K (input 1) is unknown");
             values.shape.dims[*a] = Dim(0, along.has_upper_bound() ? along.max() : -1);
         } else if (*k < 0) {
-            return ctx.invalid_input(fmt::format("K is {}, must be >= 0",  *k));
+            return ctx.invalid_input(fmt::format("K is {}, must be >= 0", *k));
         } else if (along.is_static() && along.length() < *k) {
-            return ctx.invalid_input(fmt::format("axis {} of X {} has {} elements, fewer than K {}", 
-                                                 *a, x.str(), along.length(), *k));
+            return ctx.invalid_input(
+                fmt::format("axis {} of X {} has {} elements, fewer than K {}", *a, x.str(), along.length(), *k));
         } else {
             values.shape.dims[*a] = Dim(*k);
         }
@@ -269,12 +280,12 @@ void infer_cumsum(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!attr_flag(ctx, "exclusive", false) || !attr_flag(ctx, "reverse", false)) return;
     const Shape& axis = ctx.shape(1);
     if (!axis.rank_dynamic && axis.rank() > 1)
-        return ctx.invalid_input(fmt::format("axis {} must be a scalar or 1-D",  axis.str()));
+        return ctx.invalid_input(fmt::format("axis {} must be a scalar or 1-D", axis.str()));
     const Shape& x = ctx.shape(0);
     if (const auto a = shape_ops::single_exact(ctx, 1); a && !x.rank_dynamic) {
         std::string error;
         if (!normalize_axis(*a, static_cast<int64_t>(x.rank()), &error))
-            return ctx.invalid_input(fmt::format("{} for x {}",  error, x.str()));
+            return ctx.invalid_input(fmt::format("{} for x {}", error, x.str()));
     }
     outs.push_back(OpOutput{x, ctx.type(0), {}, {}});
 }

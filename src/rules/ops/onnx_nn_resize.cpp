@@ -29,13 +29,12 @@ std::optional<int64_t> scaled_length(int64_t in, double scale) {
 // Each dim of x times its scale; a dynamic dim stays dynamic.
 bool apply_scales(OpContext& ctx, const Shape& x, const std::vector<double>& scales, OpOutput& out) {
     if (scales.size() != x.rank())
-        return ctx.invalid_input(fmt::format("scales has {} values for X {} of rank {}",  scales.size(),
-                                             x.str(), x.rank())),
+        return ctx.invalid_input(
+                   fmt::format("scales has {} values for X {} of rank {}", scales.size(), x.str(), x.rank())),
                false;
     out.shape = x;
     for (size_t i = 0; i < x.rank(); ++i) {
-        if (scales[i] <= 0)
-            return ctx.invalid_input(fmt::format("scale {} at dim {} is not > 0",  scales[i], i)), false;
+        if (scales[i] <= 0) return ctx.invalid_input(fmt::format("scale {} at dim {} is not > 0", scales[i], i)), false;
         if (scales[i] == 1.0) continue;
         if (!x.dims[i].is_static()) {
             out.shape.dims[i] = Dim::dynamic();
@@ -77,7 +76,7 @@ std::optional<ResizeAttrs> read_resize_attrs(OpContext& ctx, const Shape& x) {
         std::string error;
         const auto n = normalize_axes(*axes, static_cast<int64_t>(x.rank()), true, &error);
         if (!n) {
-            ctx.invalid_attribute(fmt::format("axes: {} for X {}",  error, x.str()));
+            ctx.invalid_attribute(fmt::format("axes: {} for X {}", error, x.str()));
             return std::nullopt;
         }
         a.axes = *n;
@@ -107,8 +106,8 @@ bool keep_aspect_ratio(std::string_view policy, const Shape& x, const std::vecto
         scale = not_larger ? std::min(scale, s) : std::max(scale, s);
     }
     for (size_t i = 0; i < sizes.size(); ++i)
-        sizes[i] = static_cast<int64_t>(
-            std::round(scale * static_cast<double>(x.dims[axes.empty() ? i : axes[i]].length())));
+        sizes[i] =
+            static_cast<int64_t>(std::round(scale * static_cast<double>(x.dims[axes.empty() ? i : axes[i]].length())));
     return true;
 }
 
@@ -128,7 +127,7 @@ void resize_by_sizes(OpContext& ctx, const Shape& x, const ResizeAttrs& a, OpOut
     const size_t count = a.axes.empty() ? x.rank() : a.axes.size();
     const TensorValue* v = ctx.value(3);
     if (v && v->size() != count)
-        return ctx.invalid_input(fmt::format("sizes has {} values, expected {}",  v->size(), count));
+        return ctx.invalid_input(fmt::format("sizes has {} values, expected {}", v->size(), count));
     out.shape = x;
     std::vector<size_t> axes = a.axes;
     if (axes.empty())
@@ -156,12 +155,12 @@ void resize_by_scales(OpContext& ctx, size_t input, const Shape& x, const Resize
         ctx.value_unknown(fmt::format("the values of scales (input {}) are unknown", input));
         out.shape = unknown_dims(x.rank());
         for (size_t i = 0; i < x.rank(); ++i)
-            if (!a.axes.empty() && std::find(a.axes.begin(), a.axes.end(), i) == a.axes.end()) out.shape.dims[i] = x.dims[i];
+            if (!a.axes.empty() && std::find(a.axes.begin(), a.axes.end(), i) == a.axes.end())
+                out.shape.dims[i] = x.dims[i];
         return;
     }
     if (!a.axes.empty() && scales->size() != a.axes.size())
-        return ctx.invalid_input(fmt::format("scales has {} values for {} axes",  scales->size(),
-                                             a.axes.size()));
+        return ctx.invalid_input(fmt::format("scales has {} values for {} axes", scales->size(), a.axes.size()));
     apply_scales(ctx, x, spread(*scales, a.axes, std::vector<double>(x.rank(), 1.0)), out);
 }
 
@@ -175,21 +174,27 @@ void infer_resize(OpContext& ctx, std::vector<OpOutput>& outs) {
     const Given scales_given = given(ctx, scales_input);
     const Given sizes_given = ctx.version() > 10 ? given(ctx, 3) : Given::no;
     if (ctx.version() >= 13 && scales_given == sizes_given && scales_given != Given::maybe)
-        return ctx.invalid_input(fmt::format("give one of scales and sizes, not {}", 
-                                             scales_given == Given::yes ? "both" : "neither"));
+        return ctx.invalid_input(
+            fmt::format("give one of scales and sizes, not {}", scales_given == Given::yes ? "both" : "neither"));
     // Sizes win when both may be given (an input of unknown shape may be empty).
     const bool has_sizes = sizes_given != Given::no;
     const bool has_scales = !has_sizes && scales_given != Given::no;
     if (has_scales && attrs->policy != "stretch")
-        return ctx.invalid_attribute(fmt::format("keep_aspect_ratio_policy={} needs sizes, not scales",  attrs->policy));
-    if (has_scales && !check_type(ctx, scales_input, "scales", [](ElementType t) { return t == ElementType::f32; }, "f32"))
+        return ctx.invalid_attribute(fmt::format("keep_aspect_ratio_policy={} needs sizes, not scales", attrs->policy));
+    if (has_scales && !check_type(
+                          ctx, scales_input, "scales", [](ElementType t) { return t == ElementType::f32; }, "f32"))
         return;
-    if (has_sizes && !check_type(ctx, 3, "sizes", [](ElementType t) { return t == ElementType::i64; }, "i64")) return;
+    if (has_sizes && !check_type(
+                         ctx, 3, "sizes", [](ElementType t) { return t == ElementType::i64; }, "i64"))
+        return;
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     if (!x.rank_dynamic) {
-        if (has_sizes) resize_by_sizes(ctx, x, *attrs, out);
-        else if (has_scales) resize_by_scales(ctx, scales_input, x, *attrs, out);
-        else out.shape = unknown_dims(x.rank());
+        if (has_sizes)
+            resize_by_sizes(ctx, x, *attrs, out);
+        else if (has_scales)
+            resize_by_scales(ctx, scales_input, x, *attrs, out);
+        else
+            out.shape = unknown_dims(x.rank());
     }
     if (ctx.failed()) return;
     outs.push_back(std::move(out));
@@ -241,18 +246,15 @@ void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& outs) {
         return;
     }
     if (x.rank() != grid.rank() || x.rank() < 3)
-        return ctx.invalid_input(fmt::format("X {} and grid {} must have one rank, at least 3", 
-                                             x.str(), grid.str()));
+        return ctx.invalid_input(fmt::format("X {} and grid {} must have one rank, at least 3", x.str(), grid.str()));
     const size_t r = x.rank();
     if (ctx.version() < 20 && r != 4)
-        return ctx.invalid_input(fmt::format("X {} must be 4-D before version 20",  x.str()));
+        return ctx.invalid_input(fmt::format("X {} must be 4-D before version 20", x.str()));
     const Dim& last = grid.dims[r - 1];
     if (last.is_static() && last.length() != static_cast<int64_t>(r - 2))
-        return ctx.invalid_input(fmt::format("grid {} must end in {} (its rank - 2)",  grid.str(), r - 2));
+        return ctx.invalid_input(fmt::format("grid {} must end in {} (its rank - 2)", grid.str(), r - 2));
     const auto n = Dim::merge(x.dims[0], grid.dims[0]);
-    if (!n)
-        return ctx.invalid_input(fmt::format("the batches of X {} and grid {} differ",  x.str(),
-                                             grid.str()));
+    if (!n) return ctx.invalid_input(fmt::format("the batches of X {} and grid {} differ", x.str(), grid.str()));
     out.shape = Shape{false, {x.dims[0].is_static() ? x.dims[0] : *n, x.dims[1]}};
     for (size_t i = 1; i + 1 < r; ++i) out.shape.dims.push_back(grid.dims[i]);
     outs.push_back(std::move(out));
@@ -262,13 +264,14 @@ void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& outs) {
 void infer_affine_grid(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
     if (!check_type(ctx, 0, "theta", is_onnx_float, "a float type") ||
-        !check_type(ctx, 1, "size", [](ElementType t) { return t == ElementType::i64; }, "i64") ||
+        !check_type(
+            ctx, 1, "size", [](ElementType t) { return t == ElementType::i64; }, "i64") ||
         !attr_flag(ctx, "align_corners", false))
         return;
     const Shape& size = ctx.shape(1);
-    if (!size.rank_dynamic && (size.rank() != 1 || (size.dims[0].is_static() && size.dims[0].length() != 4 &&
-                                                     size.dims[0].length() != 5)))
-        return ctx.invalid_input(fmt::format("size {} must be 1-D of 4 or 5 values",  size.str()));
+    if (!size.rank_dynamic &&
+        (size.rank() != 1 || (size.dims[0].is_static() && size.dims[0].length() != 4 && size.dims[0].length() != 5)))
+        return ctx.invalid_input(fmt::format("size {} must be 1-D of 4 or 5 values", size.str()));
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     const TensorValue* v = ctx.value(1);
     if (!v) {
@@ -281,7 +284,7 @@ void infer_affine_grid(OpContext& ctx, std::vector<OpOutput>& outs) {
         return;
     }
     if (v->size() != 4 && v->size() != 5)
-        return ctx.invalid_input(fmt::format("size has {} values, not 4 or 5",  v->size()));
+        return ctx.invalid_input(fmt::format("size has {} values, not 4 or 5", v->size()));
     out.shape = Shape{};
     out.shape.dims.push_back(shape_ops::bound_as_dim((*v)[0]));
     for (size_t i = 2; i < v->size(); ++i) out.shape.dims.push_back(shape_ops::bound_as_dim((*v)[i]));
@@ -294,11 +297,12 @@ void infer_affine_grid(OpContext& ctx, std::vector<OpOutput>& outs) {
 std::vector<OpEntry> resize_entries() {
     std::vector<OpEntry> out;
     for (int v : {10, 11, 13, 18, 19})
-        out.push_back(onnx_op("Resize", v, infer_resize, "shape, type",
-                              "one of scales (f32) and sizes (i64), one value per axis; axes; keep_aspect_ratio_policy"));
+        out.push_back(
+            onnx_op("Resize", v, infer_resize, "shape, type",
+                    "one of scales (f32) and sizes (i64), one value per axis; axes; keep_aspect_ratio_policy"));
     for (int v : {1, 7, 9, 10})
-        out.push_back(onnx_op("Upsample", v, infer_upsample, "shape, type",
-                              "scales one per dim, > 0; deprecated from 10"));
+        out.push_back(
+            onnx_op("Upsample", v, infer_upsample, "shape, type", "scales one per dim, > 0; deprecated from 10"));
     for (int v : {16, 20, 22})
         out.push_back(onnx_op("GridSample", v, infer_grid_sample, "shape, type",
                               "X and grid of one rank (4 before 20); grid ends in rank - 2; batches equal"));

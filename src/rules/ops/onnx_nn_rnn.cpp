@@ -33,7 +33,7 @@ std::optional<Dim> read_hidden(OpContext& ctx) {
     if (!attr) return std::nullopt;
     if (ctx.attr("hidden_size")) {
         if (*attr < 1) {
-            ctx.invalid_attribute(fmt::format("hidden_size is {}, must be >= 1",  *attr));
+            ctx.invalid_attribute(fmt::format("hidden_size is {}, must be >= 1", *attr));
             return std::nullopt;
         }
         return Dim(*attr);
@@ -48,11 +48,10 @@ bool check_weights(OpContext& ctx, int64_t directions) {
     for (size_t i : {1, 2}) {
         const Shape& w = ctx.shape(i);
         if (w.rank_dynamic) continue;
-        if (w.rank() != 3)
-            return ctx.invalid_input(fmt::format("input {} {} must be 3-D",  i, w.str())), false;
+        if (w.rank() != 3) return ctx.invalid_input(fmt::format("input {} {} must be 3-D", i, w.str())), false;
         if (!w.dims[0].compatible(Dim(directions)))
-            return ctx.invalid_input(fmt::format("input {} {} must have {} direction(s) first",  i,
-                                                 w.str(), directions)),
+            return ctx.invalid_input(
+                       fmt::format("input {} {} must have {} direction(s) first", i, w.str(), directions)),
                    false;
     }
     return true;
@@ -62,28 +61,31 @@ void infer_recurrent(OpContext& ctx, std::vector<OpOutput>& outs) {
     const size_t gates = gate_count(ctx.layer().type);
     if (!ctx.expect_inputs(3, gates == 4 ? 8 : 6)) return;
     for (size_t i = 0; i < ctx.input_count(); ++i)
-        if (i != 4 && (!check_type(ctx, i, i == 0 ? "X" : "a parameter", is_onnx_float, kFloats) ||
-                       !check_same_type(ctx, 0, i)))
+        if (i != 4 &&
+            (!check_type(ctx, i, i == 0 ? "X" : "a parameter", is_onnx_float, kFloats) || !check_same_type(ctx, 0, i)))
             return;
-    if (!check_type(ctx, 4, "sequence_lens", [](ElementType t) { return t == ElementType::i32; }, "i32")) return;
+    if (!check_type(
+            ctx, 4, "sequence_lens", [](ElementType t) { return t == ElementType::i32; }, "i32"))
+        return;
     const auto directions = read_directions(ctx);
     const auto hidden = read_hidden(ctx);
     const auto layout = ctx.version() >= 14 ? ctx.attr_int("layout", 0) : std::optional<int64_t>(0);
     if (ctx.failed() || !directions || !hidden || !layout) return;
     if (*layout != 0 && *layout != 1)
-        return ctx.invalid_attribute(fmt::format("layout is {}, must be 0 or 1",  *layout));
+        return ctx.invalid_attribute(fmt::format("layout is {}, must be 0 or 1", *layout));
     if (!check_weights(ctx, *directions)) return;
     const Shape& x = ctx.shape(0);
-    if (!x.rank_dynamic && x.rank() != 3)
-        return ctx.invalid_input(fmt::format("X {} must be 3-D",  x.str()));
+    if (!x.rank_dynamic && x.rank() != 3) return ctx.invalid_input(fmt::format("X {} must be 3-D", x.str()));
     const bool batch_first = *layout == 1;
     const Dim seq = x.rank_dynamic ? Dim::dynamic() : x.dims[batch_first ? 1 : 0];
     const Dim batch = x.rank_dynamic ? Dim::dynamic() : x.dims[batch_first ? 0 : 1];
     const Dim dirs(*directions);
     OpOutput y{batch_first ? Shape{false, {batch, seq, dirs, *hidden}} : Shape{false, {seq, dirs, batch, *hidden}},
-               ctx.type(0), {}, {}};
-    OpOutput state{batch_first ? Shape{false, {batch, dirs, *hidden}} : Shape{false, {dirs, batch, *hidden}},
-                   ctx.type(0), {}, {}};
+               ctx.type(0),
+               {},
+               {}};
+    OpOutput state{
+        batch_first ? Shape{false, {batch, dirs, *hidden}} : Shape{false, {dirs, batch, *hidden}}, ctx.type(0), {}, {}};
     outs.push_back(std::move(y));
     outs.push_back(state);
     if (gates == 4) outs.push_back(state);
@@ -107,19 +109,19 @@ Heads heads_of(const Shape& s, std::optional<int64_t> heads) {
 bool check_attention_rank(OpContext& ctx, size_t i, std::string_view name) {
     const Shape& s = ctx.shape(i);
     if (s.rank_dynamic || s.rank() == 3 || s.rank() == 4) return true;
-    ctx.invalid_input(fmt::format("{} {} must be 3-D or 4-D",  name, s.str()));
+    ctx.invalid_input(fmt::format("{} {} must be 3-D or 4-D", name, s.str()));
     return false;
 }
 
 std::optional<int64_t> heads_attr(OpContext& ctx, std::string_view name, bool needed) {
     const std::string_view* a = ctx.attr(name);
     if (!a) {
-        if (needed) ctx.invalid_attribute(fmt::format("{} is needed with 3-D inputs",  name));
+        if (needed) ctx.invalid_attribute(fmt::format("{} is needed with 3-D inputs", name));
         return std::nullopt;
     }
     const auto v = ctx.attr_int(name);
     if (v && *v < 1) {
-        ctx.invalid_attribute(fmt::format("{} is {}, must be >= 1",  name, *v));
+        ctx.invalid_attribute(fmt::format("{} is {}, must be >= 1", name, *v));
         return std::nullopt;
     }
     return v;
@@ -146,16 +148,19 @@ void infer_attention(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!q.rank_dynamic && !k.rank_dynamic && !v.rank_dynamic) {
         const Heads hq = heads_of(q, q_heads), hk = heads_of(k, kv_heads), hv = heads_of(v, kv_heads);
         if (three_d && q.dims[2].is_static() && q.dims[2].length() % *q_heads != 0)
-            return ctx.invalid_input(fmt::format("Q's hidden size {} is not divisible by q_num_heads {}",  q.dims[2].length(), *q_heads));
+            return ctx.invalid_input(
+                fmt::format("Q's hidden size {} is not divisible by q_num_heads {}", q.dims[2].length(), *q_heads));
         Dim total = hk.sequence;
         if (ctx.has_input(4)) {
             const Shape& past = ctx.shape(4);
             if (!past.rank_dynamic && past.rank() != 4)
-                return ctx.invalid_input(fmt::format("past_key {} must be 4-D",  past.str()));
+                return ctx.invalid_input(fmt::format("past_key {} must be 4-D", past.str()));
             total = past.rank_dynamic ? Dim::dynamic() : past.dims[2] + hk.sequence;
         }
-        if (q.rank() == 4) y.shape = Shape{false, {hq.batch, hq.heads, hq.sequence, hv.head_size}};
-        else y.shape = Shape{false, {hq.batch, hq.sequence, hv.head_size * hq.heads}};
+        if (q.rank() == 4)
+            y.shape = Shape{false, {hq.batch, hq.heads, hq.sequence, hv.head_size}};
+        else
+            y.shape = Shape{false, {hq.batch, hq.sequence, hv.head_size * hq.heads}};
         present_key.shape = Shape{false, {hk.batch, hk.heads, total, hk.head_size}};
         present_value.shape = Shape{false, {hv.batch, hv.heads, total, hv.head_size}};
         qk.shape = Shape{false, {hq.batch, hq.heads, hq.sequence, total}};
@@ -171,12 +176,14 @@ void infer_attention(OpContext& ctx, std::vector<OpOutput>& outs) {
 // X [batch, seq, hidden] or [batch, heads, seq, head_size], cos_cache, sin_cache, position_ids: Y is X.
 void infer_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(3, 4)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2) ||
-        !check_type(ctx, 3, "position_ids", [](ElementType t) { return t == ElementType::i64; }, "i64"))
+    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) ||
+        !check_same_type(ctx, 0, 2) ||
+        !check_type(
+            ctx, 3, "position_ids", [](ElementType t) { return t == ElementType::i64; }, "i64"))
         return;
     const Shape& x = ctx.shape(0);
     if (!x.rank_dynamic && x.rank() != 3 && x.rank() != 4)
-        return ctx.invalid_input(fmt::format("X {} must be 3-D or 4-D",  x.str()));
+        return ctx.invalid_input(fmt::format("X {} must be 3-D or 4-D", x.str()));
     if (!attr_flag(ctx, "interleaved", false) || !ctx.attr_int("rotary_embedding_dim", 0)) return;
     if (!x.rank_dynamic && x.rank() == 3 && !ctx.attr("num_heads"))
         return ctx.invalid_attribute(fmt::format("num_heads is needed with a 3-D X"));
