@@ -298,6 +298,18 @@ TEST_CASE("onnx ArgMax/ArgMin: keepdims, negative axis, i64 output") {
     CHECK(r.outputs[0].type == ElementType::i64);
     CHECK(run_onnx_op(Onnx("ArgMin", 1, {In("2,3,4")})).str() == "[1,3,4]");
     CHECK_FALSE(run_onnx_op(Onnx("ArgMin", 13, {In("2,3")}, {{"axis", "2"}})).ok());
+    // Values: the first index of the extreme, or the last with select_last_index.
+    const auto first =
+        run_onnx_op(Onnx("ArgMax", 13, {In("2,3", ElementType::i64)}, {{"axis", "1"}}, {{0, V({1, 5, 5, 7, 2, 7})}}));
+    REQUIRE(first.outputs[0].value);
+    CHECK((*first.outputs[0].value)[0].lo == 1);
+    CHECK((*first.outputs[0].value)[1].lo == 0);
+    const auto last = run_onnx_op(Onnx("ArgMin", 12, {In("2,3", ElementType::i64)},
+                                       {{"axis", "0"}, {"select_last_index", "1"}}, {{0, V({1, 5, 5, 1, 2, 7})}}));
+    REQUIRE(last.outputs[0].value);
+    CHECK((*last.outputs[0].value)[0].lo == 1);
+    CHECK((*last.outputs[0].value)[1].lo == 1);
+    CHECK((*last.outputs[0].value)[2].lo == 0);
 }
 
 TEST_CASE("onnx TopK: k attribute at 1, input from 10, unknown K") {

@@ -1,7 +1,7 @@
 // ONNX's reductions: Reduce* (axes an attribute before ReduceSum-13 and the others' 18, an input from then,
 // with noop_with_empty_axes), ArgMax/ArgMin (i64 indices), TopK (k an attribute before 10, an input from
-// then) and CumSum. ReduceSum, ReduceProd, ReduceMax and ReduceMin carry small integer values, as shapes are
-// computed from them.
+// then) and CumSum. ReduceSum, ReduceProd, ReduceMax, ReduceMin, ArgMax and ArgMin carry small integer values,
+// as shapes are computed from them.
 
 #include <algorithm>
 #include <string>
@@ -190,25 +190,53 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
 
 // ---- ArgMax, ArgMin ------------------------------------------------------------------------------------
 
+// The index of the greatest (ArgMax) or least value along `axis` of a static tensor of exact values; the
+// first such index, or the last with select_last_index. nullopt when a value is only bounded.
+std::optional<TensorValue> arg_values(const TensorValue& in, const Shape& shape, size_t axis, bool max, bool last) {
+    if (!shape.is_static()) return std::nullopt;
+    size_t outer = 1, inner = 1;
+    for (size_t i = 0; i < axis; ++i) outer *= static_cast<size_t>(shape.dims[i].length());
+    for (size_t i = axis + 1; i < shape.rank(); ++i) inner *= static_cast<size_t>(shape.dims[i].length());
+    const auto along = static_cast<size_t>(shape.dims[axis].length());
+    if (along == 0 || outer * along * inner != in.size()) return std::nullopt;
+    TensorValue out;
+    out.reserve(outer * inner);
+    for (size_t o = 0; o < outer; ++o)
+        for (size_t i = 0; i < inner; ++i) {
+            size_t best = 0;
+            for (size_t k = 0; k < along; ++k) {
+                const ValueBounds& v = in[(o * along + k) * inner + i];
+                if (!v.exact()) return std::nullopt;
+                const int64_t b = in[(o * along + best) * inner + i].lo;
+                const bool better = max ? v.lo > b : v.lo < b;
+                if (better || (last && v.lo == b)) best = k;
+            }
+            out.emplace_back(static_cast<int64_t>(best), static_cast<int64_t>(best));
+        }
+    return out;
+}
+
 void infer_arg_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(1)) return;
     if (!check_type(ctx, 0, "data", is_onnx_numeric, "a numeric type")) return;
     const auto axis = ctx.attr_int("axis", 0);
     const auto keepdims = ctx.attr_int("keepdims", 1);
-    if (ctx.version() >= 12) attr_flag(ctx, "select_last_index", false);
-    if (ctx.failed() || !axis || !keepdims) return;
+    const auto last = ctx.version() >= 12 ? attr_flag(ctx, "select_last_index", false) : false;
+    if (ctx.failed() || !axis || !keepdims || !last) return;
     const Shape& data = ctx.shape(0);
     OpOutput out{Shape::dynamic_rank(), ElementType::i64, {}, {}};
     if (!data.rank_dynamic) {
+        if (data.rank() == 0) return ctx.invalid_input("data is a scalar: it has no axis to reduce");
         std::string error;
         const auto a = normalize_axis(*axis, static_cast<int64_t>(data.rank()), &error);
-        if (!a || data.rank() == 0)
-            return ctx.invalid_attribute(fmt::format("{} for data {}", error.empty() ? "no axis" : error, data.str()));
+        if (!a) return ctx.invalid_attribute(fmt::format("{} for data {}", error, data.str()));
         out.shape = data;
         if (*keepdims == 1)
             out.shape.dims[*a] = Dim(1);
         else
             out.shape.dims.erase(out.shape.dims.begin() + static_cast<std::ptrdiff_t>(*a));
+        if (const TensorValue* v = ctx.value(0))
+            out.value = arg_values(*v, data, *a, ctx.layer().type == "ArgMax", *last);
     }
     outs.push_back(std::move(out));
 }
@@ -307,8 +335,10 @@ std::vector<OpEntry> reduce_entries() {
          {"ReduceMean", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"})
         add(t, {1, 11, 13, 18}, "shape, type");
     for (int v : {1, 11, 12, 13}) {
-        out.push_back(onnx_op("ArgMax", v, infer_arg_reduce, "shape, type (i64)", "axis in range; numeric type"));
-        out.push_back(onnx_op("ArgMin", v, infer_arg_reduce, "shape, type (i64)", "axis in range; numeric type"));
+        out.push_back(
+            onnx_op("ArgMax", v, infer_arg_reduce, "shape, type (i64), values", "axis in range; numeric type"));
+        out.push_back(
+            onnx_op("ArgMin", v, infer_arg_reduce, "shape, type (i64), values", "axis in range; numeric type"));
     }
     for (int v : {1, 10, 11, 24})
         out.push_back(onnx_op("TopK", v, infer_topk, "shape, type (values, i64 indices)",
