@@ -1,6 +1,6 @@
 // ONNX's windowed ops: Conv, ConvInteger, QLinearConv, DeformConv and LpPool share ONNX's conv-pool output
-// length (the window formula of rules/pooling.hpp in ONNX's integer arithmetic, with ONNX's SAME pads);
-// ConvTranspose, MaxUnpool, GlobalLpPool, MaxRoiPool and Col2Im have their own.
+// length (onnx_pooled_length of rules/onnx_pool.hpp, the pools' own, with ONNX's SAME pads); ConvTranspose,
+// MaxUnpool, GlobalLpPool, MaxRoiPool and Col2Im have their own.
 
 #include <algorithm>
 #include <string>
@@ -57,8 +57,7 @@ std::optional<std::string> read_auto_pad(OpContext& ctx) {
 }
 
 // The kernel: the attribute, else the weights' spatial dims (nullopt without a problem when one is not static).
-std::optional<std::vector<int64_t>> read_kernel(OpContext& ctx, size_t n, const Shape* weights, bool& unknown) {
-    unknown = false;
+std::optional<std::vector<int64_t>> read_kernel(OpContext& ctx, size_t n, const Shape* weights) {
     if (ctx.attr("kernel_shape")) {
         auto k = per_axis(ctx, "kernel_shape", n, 1, 1);
         if (k && weights && !weights->rank_dynamic && weights->rank() == n + 2)
@@ -72,13 +71,10 @@ std::optional<std::vector<int64_t>> read_kernel(OpContext& ctx, size_t n, const 
         return k;
     }
     if (!weights) {
-        ctx.invalid_attribute(fmt::format("kernel_shape is missing"));
+        ctx.invalid_attribute("kernel_shape is missing");
         return std::nullopt;
     }
-    if (weights->rank_dynamic) {
-        unknown = true;
-        return std::nullopt;
-    }
+    if (weights->rank_dynamic) return std::nullopt;
     if (weights->rank() != n + 2) {
         ctx.invalid_input(fmt::format("the weights {} have {} spatial dims, the input {}", weights->str(),
                                       weights->rank() < 2 ? 0 : weights->rank() - 2, n));
@@ -86,10 +82,7 @@ std::optional<std::vector<int64_t>> read_kernel(OpContext& ctx, size_t n, const 
     }
     std::vector<int64_t> k;
     for (size_t i = 2; i < weights->rank(); ++i) {
-        if (!weights->dims[i].is_static()) {
-            unknown = true;
-            return std::nullopt;
-        }
+        if (!weights->dims[i].is_static()) return std::nullopt;
         k.push_back(weights->dims[i].length());
     }
     if (std::any_of(k.begin(), k.end(), [](int64_t x) { return x < 1; })) {
@@ -105,10 +98,11 @@ struct WindowRules {
     bool auto_pad = true;
 };
 
-// The window's attributes for n spatial axes; *unknown when the kernel comes from dims that are not static.
-std::optional<Window> read_window(OpContext& ctx, size_t n, const Shape* weights, WindowRules rules, bool& unknown) {
+// The window's attributes for n spatial axes; nullopt without a problem when the kernel comes from weights'
+// dims that are not static.
+std::optional<Window> read_window(OpContext& ctx, size_t n, const Shape* weights, WindowRules rules) {
     Window w;
-    auto kernel = read_kernel(ctx, n, weights, unknown);
+    auto kernel = read_kernel(ctx, n, weights);
     auto strides = per_axis(ctx, "strides", n, 1, 1);
     auto dilations = rules.dilations ? per_axis(ctx, "dilations", n, 1, 1) : std::vector<int64_t>(n, 1);
     auto pads = per_axis(ctx, "pads", 2 * n, 0, 0);
@@ -238,8 +232,7 @@ void conv_output(OpContext& ctx, size_t x, size_t w, std::optional<ElementType> 
         return ctx.invalid_input(fmt::format("the input has {} channels, the weights {} take {} x group {} = {}",
                                              data.dims[1].str(), weights.str(), weights.dims[1].str(), *group,
                                              weights.dims[1].length() * *group));
-    bool unknown = false;
-    const auto window = read_window(ctx, *n, &weights, {}, unknown);
+    const auto window = read_window(ctx, *n, &weights, {});
     if (ctx.failed()) return;
     out.shape = Shape{false, {data.dims[0], weights.rank_dynamic ? Dim::dynamic() : weights.dims[0]}};
     if (ctx.explain()) out.dim_notes = {"", ""};
@@ -368,8 +361,7 @@ void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
             fmt::format("the input's {} channels are not divisible by group {}", data.dims[1].length(), *group));
     if (!weights.rank_dynamic && weights.rank() < 3)
         return ctx.invalid_input(fmt::format("the weights {} need at least 3 dims", weights.str()));
-    bool unknown = false;
-    const auto kernel = read_kernel(ctx, *n, &weights, unknown);
+    const auto kernel = read_kernel(ctx, *n, &weights);
     const auto attrs = read_transpose_attrs(ctx, *n);
     if (ctx.failed() || !attrs) return;
     const Dim m = weights.rank_dynamic ? Dim::dynamic() : weights.dims[1] * Dim(*group);
@@ -408,7 +400,6 @@ void infer_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ok) return;
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     const bool v18 = ctx.version() >= 18;
-    bool unknown = false;
     if (!n) {
         // The attributes still say the rank.
         if (const auto k = ctx.attr_ints("kernel_shape", std::vector<int64_t>{}); k && !k->empty())
@@ -416,7 +407,7 @@ void infer_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
         outs.push_back(std::move(out));
         return;
     }
-    auto window = read_window(ctx, *n, nullptr, {v18, v18, true}, unknown);
+    auto window = read_window(ctx, *n, nullptr, {v18, v18, true});
     if (!window) return;
     window->drops_last_window = ctx.version() >= 22;
     out.shape = Shape{false, {data.dims[0], data.dims[1]}};
