@@ -96,6 +96,9 @@ TEST_CASE("onnx ConvTranspose: output_padding, output_shape, auto_pad, groups") 
     const auto g = run_onnx_op(Onnx("ConvTranspose", 11, {In("1,4,3,3"), In("4,1,3,3")}, {{"group", "4"}}));
     CHECK(g.str() == "[1,4,5,5]");
     CHECK_FALSE(run_onnx_op(Onnx("ConvTranspose", 11, {In("1,3,3,3"), In("3,1,3,3")}, {{"group", "2"}})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("ConvTranspose", 11, {In("1,3,3,3"), In("2,1,3,3")})).ok());  // W is for 2 channels
+    CHECK(run_onnx_op(Onnx("ConvTranspose", 11, {In("?,1,2..4,3"), In("1,2,3,3")}, {{"strides", "2,2"}})).str() ==
+          "[?,2,5..9,7]");
     CHECK_FALSE(run_onnx_op(Onnx("ConvTranspose", 11, {In("1,1,3,3"), In("1,2,3,3")},
                                  {{"pads", "1,1,1,1"}, {"auto_pad", "SAME_UPPER"}}))
                     .ok());

@@ -194,13 +194,12 @@ bool append_window_dims(OpContext& ctx, const Shape& data, const Window& w, OpOu
     return true;
 }
 
-// The data input: rank >= 3 (N, C, spatial dims); nullopt for a dynamic rank.
-std::optional<size_t> spatial_axes(OpContext& ctx, const Shape& data, bool& ok) {
-    ok = true;
+// The data input's spatial rank: rank >= 3 (N, C, spatial dims); nullopt for a dynamic rank, or with the
+// problem recorded.
+std::optional<size_t> spatial_axes(OpContext& ctx, const Shape& data) {
     if (data.rank_dynamic) return std::nullopt;
     if (data.rank() < 3) {
         ctx.invalid_input(fmt::format("the input {} needs at least 3 dims (N, C, a spatial dim)", data.str()));
-        ok = false;
         return std::nullopt;
     }
     return data.rank() - 2;
@@ -213,9 +212,8 @@ std::optional<size_t> spatial_axes(OpContext& ctx, const Shape& data, bool& ok) 
 void conv_output(OpContext& ctx, size_t x, size_t w, std::optional<ElementType> type, std::vector<OpOutput>& outs) {
     const Shape& data = ctx.shape(x);
     const Shape& weights = ctx.shape(w);
-    bool ok = true;
-    const auto n = spatial_axes(ctx, data, ok);
-    if (!ok) return;
+    const auto n = spatial_axes(ctx, data);
+    if (ctx.failed()) return;
     // ONNX's inference does not read group; ONNX Runtime asks the channels to be the weights' times group.
     const auto group = ctx.attr_int("group", 1);
     if (!group) return;
@@ -338,6 +336,14 @@ std::optional<int64_t> transposed_length(const TransposeAttrs& a, size_t i, size
     return (CheckedInt(a.strides[i]) * (CheckedInt(in) - 1) + a.output_padding[i] + effective - pads).get();
 }
 
+// A dynamic dim's transposed length as an interval (it grows with the input; ONNX leaves the dim unknown).
+Dim transposed_dim(const TransposeAttrs& a, size_t i, size_t n, const Dim& in, int64_t kernel) {
+    const auto lo = transposed_length(a, i, n, in.min(), kernel);
+    const auto hi = in.has_upper_bound() ? transposed_length(a, i, n, in.max(), kernel) : std::nullopt;
+    if (!lo) return Dim::dynamic();
+    return Dim(std::max<int64_t>(*lo, 0), hi ? std::max<int64_t>(*hi, 0) : -1);
+}
+
 // X [N, C, D...], W [C, M/group, k...] give [N, M, ...]: output_shape's values, else the transposed lengths.
 void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2, 3)) return;
@@ -345,9 +351,8 @@ void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
         return;
     const Shape& data = ctx.shape(0);
     const Shape& weights = ctx.shape(1);
-    bool ok = true;
-    const auto n = spatial_axes(ctx, data, ok);
-    if (!ok) return;
+    const auto n = spatial_axes(ctx, data);
+    if (ctx.failed()) return;
     const auto group = ctx.attr_int("group", 1);
     if (!group) return;
     if (*group < 1) return ctx.invalid_attribute(fmt::format("group is {}, must be >= 1", *group));
@@ -361,6 +366,10 @@ void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
             fmt::format("the input's {} channels are not divisible by group {}", data.dims[1].length(), *group));
     if (!weights.rank_dynamic && weights.rank() < 3)
         return ctx.invalid_input(fmt::format("the weights {} need at least 3 dims", weights.str()));
+    // ONNX Runtime's check (ONNX's inference does not compare them): W is [C, M/group, k...].
+    if (!weights.rank_dynamic && !weights.dims[0].compatible(data.dims[1]))
+        return ctx.invalid_input(fmt::format("the weights {} are for {} input channels, the input {} has {}",
+                                             weights.str(), weights.dims[0].str(), data.str(), data.dims[1].str()));
     const auto kernel = read_kernel(ctx, *n, &weights);
     const auto attrs = read_transpose_attrs(ctx, *n);
     if (ctx.failed() || !attrs) return;
@@ -370,8 +379,10 @@ void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
         const Dim& in = data.dims[i + 2];
         if (attrs->has_output_shape) {
             out.shape.dims.emplace_back(attrs->output_shape[i]);
-        } else if (!kernel || !in.is_static()) {
+        } else if (!kernel) {
             out.shape.dims.push_back(Dim::dynamic());
+        } else if (!in.is_static()) {
+            out.shape.dims.push_back(transposed_dim(*attrs, i, *n, in, (*kernel)[i]));
         } else {
             const auto length = transposed_length(*attrs, i, *n, in.length(), (*kernel)[i]);
             if (!length || *length < 0)
@@ -395,9 +406,8 @@ void infer_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(1)) return;
     if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_p(ctx)) return;
     const Shape& data = ctx.shape(0);
-    bool ok = true;
-    const auto n = spatial_axes(ctx, data, ok);
-    if (!ok) return;
+    const auto n = spatial_axes(ctx, data);
+    if (ctx.failed()) return;
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     const bool v18 = ctx.version() >= 18;
     if (!n) {
