@@ -410,6 +410,10 @@ TEST_CASE("onnx LSTM/GRU/RNN: directions, layout, hidden_size from R") {
         run_onnx_op(Onnx("LSTM", 14, {In("5,2,3"), In("1,28,3"), In("1,28,7")}, {{"direction", "bidirectional"}}))
             .ok());
     CHECK_FALSE(run_onnx_op(Onnx("GRU", 7, {In("5,2,3"), In("1,15,3"), In("1,15,5")}, {{"direction", "both"}})).ok());
+    // Version 1 gives shapes only with output_sequence=1.
+    CHECK(run_onnx_op(Onnx("RNN", 1, {In("5,2,3"), In("1,4,3"), In("1,4,4")})).str() == "[...]");
+    CHECK(run_onnx_op(Onnx("RNN", 1, {In("5,2,3"), In("1,4,3"), In("1,4,4")}, {{"output_sequence", "1"}})).str() ==
+          "[5,1,2,4]");
 }
 
 TEST_CASE("onnx Attention: 4-D and 3-D forms, past and present, qk_matmul_output") {

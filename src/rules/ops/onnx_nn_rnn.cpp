@@ -86,6 +86,11 @@ void infer_recurrent(OpContext& ctx, std::vector<OpOutput>& outs) {
                {}};
     OpOutput state{
         batch_first ? Shape{false, {batch, dirs, *hidden}} : Shape{false, {dirs, batch, *hidden}}, ctx.type(0), {}, {}};
+    // Version 1 without output_sequence: ONNX leaves the shapes open (which outputs Y_h and Y_c stand at is
+    // ambiguous there); the types are X's.
+    const auto output_sequence = ctx.version() == 1 ? ctx.attr_int("output_sequence", 0) : 1;
+    if (!output_sequence) return;
+    if (*output_sequence == 0) y.shape = state.shape = Shape::dynamic_rank();
     outs.push_back(std::move(y));
     outs.push_back(state);
     if (gates == 4) outs.push_back(state);
