@@ -67,6 +67,17 @@ TEST_CASE("onnx Conv: dynamic dims keep the batch's symbol, spatial intervals, r
     CHECK(run_onnx_op(Onnx("Conv", 1, {In("..."), In("4,3,3,3")})).str() == "[...]");
 }
 
+TEST_CASE("onnx types: bf16 from the version whose schema added it") {
+    CHECK_FALSE(
+        run_onnx_op(Onnx("Conv", 11, {In("1,3,8,8", ElementType::bf16), In("4,3,3,3", ElementType::bf16)})).ok());
+    CHECK(run_onnx_op(Onnx("Conv", 22, {In("1,3,8,8", ElementType::bf16), In("4,3,3,3", ElementType::bf16)})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("ReduceMean", 11, {In("3", ElementType::bf16)})).ok());
+    CHECK(run_onnx_op(Onnx("ReduceMean", 13, {In("3", ElementType::bf16)})).ok());
+    CHECK_FALSE(
+        run_onnx_op(Onnx("TopK", 11, {In("3", ElementType::bf16), In("1", ElementType::i64)}, {}, {{1, V({1})}})).ok());
+    CHECK(run_onnx_op(Onnx("LayerNormalization", 17, {In("2,3", ElementType::bf16), In("3", ElementType::bf16)})).ok());
+}
+
 TEST_CASE("onnx ConvInteger, QLinearConv and DeformConv") {
     const auto ci = run_onnx_op(Onnx(
         "ConvInteger", 10, {In("1,1,3,3", ElementType::u8), In("1,1,2,2", ElementType::u8)}, {{"pads", "1,1,1,1"}}));

@@ -29,6 +29,13 @@ bool is_onnx_numeric(ElementType t);
 // and returns false. (The engine names the op and its version before every message.)
 bool check_type(OpContext& ctx, size_t i, std::string_view what, bool (*allowed)(ElementType),
                 std::string_view expected);
+// Input i, when its type is declared, is a float type (numeric: a float or an integer type) of the node's
+// version: bf16 only from the version whose schema added it.
+bool check_float(OpContext& ctx, size_t i, std::string_view what);
+bool check_numeric(OpContext& ctx, size_t i, std::string_view what);
+// Whether the node's op takes bf16 at its version.
+bool takes_bf16(const OpContext& ctx);
+
 // Inputs i and j share one type (one type variable of the schema).
 bool check_same_type(OpContext& ctx, size_t i, size_t j);
 

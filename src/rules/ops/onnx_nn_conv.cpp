@@ -19,8 +19,6 @@ namespace irlint::onnx_nn {
 
 namespace {
 
-constexpr std::string_view kFloats = "a float type";
-
 // ---- the window attributes -----------------------------------------------------------------------------
 
 struct Window {
@@ -256,8 +254,8 @@ bool check_bias(OpContext& ctx, size_t b, const Shape& weights) {
 
 void infer_conv(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2, 3)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) ||
-        !check_same_type(ctx, 0, 2) || !check_bias(ctx, 2, ctx.shape(1)))
+    if (!check_float(ctx, 0, "X") || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2) ||
+        !check_bias(ctx, 2, ctx.shape(1)))
         return;
     conv_output(ctx, 0, 1, ctx.type(0), outs);
 }
@@ -283,8 +281,7 @@ void infer_qlinear_conv(OpContext& ctx, std::vector<OpOutput>& outs) {
 // X, W, offset, B, mask: the output is Conv's.
 void infer_deform_conv(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(3, 5)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2))
-        return;
+    if (!check_float(ctx, 0, "X") || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2)) return;
     const auto offset_group = ctx.attr_int("offset_group", 1);
     if (!offset_group) return;
     if (*offset_group < 1) return ctx.invalid_attribute(fmt::format("offset_group is {}, must be >= 1", *offset_group));
@@ -347,8 +344,7 @@ Dim transposed_dim(const TransposeAttrs& a, size_t i, size_t n, const Dim& in, i
 // X [N, C, D...], W [C, M/group, k...] give [N, M, ...]: output_shape's values, else the transposed lengths.
 void infer_conv_transpose(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2, 3)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2))
-        return;
+    if (!check_float(ctx, 0, "X") || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2)) return;
     const Shape& data = ctx.shape(0);
     const Shape& weights = ctx.shape(1);
     const auto n = spatial_axes(ctx, data);
@@ -404,7 +400,7 @@ bool check_p(OpContext& ctx) {
 
 void infer_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(1)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_p(ctx)) return;
+    if (!check_float(ctx, 0, "X") || !check_p(ctx)) return;
     const Shape& data = ctx.shape(0);
     const auto n = spatial_axes(ctx, data);
     if (ctx.failed()) return;
@@ -429,7 +425,7 @@ void infer_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
 // [N, C, D...] to [N, C, 1...].
 void infer_global_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(1)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_p(ctx)) return;
+    if (!check_float(ctx, 0, "X") || !check_p(ctx)) return;
     const Shape& data = ctx.shape(0);
     OpOutput out{data, ctx.type(0), {}, {}};
     if (!data.rank_dynamic) {
@@ -442,7 +438,7 @@ void infer_global_lp_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
 // X [N, C, H, W] and rois [num_rois, 5] give [num_rois, C, pooled_shape...].
 void infer_max_roi_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1)) return;
+    if (!check_float(ctx, 0, "X") || !check_same_type(ctx, 0, 1)) return;
     const auto pooled = ctx.attr_ints("pooled_shape");
     if (!pooled || !ctx.attr_float("spatial_scale", 1.0)) return;
     if (pooled->size() != 2 || std::any_of(pooled->begin(), pooled->end(), [](int64_t v) { return v < 1; }))
@@ -463,9 +459,8 @@ void infer_max_roi_pool(OpContext& ctx, std::vector<OpOutput>& outs) {
 // X, I (indices), output_shape: output_shape's values when given; else [N, I's C, stride*(in-1)+k-pads].
 void infer_max_unpool(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2, 3)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) ||
-        !check_type(
-            ctx, 1, "I", [](ElementType t) { return t == ElementType::i64; }, "i64"))
+    if (!check_float(ctx, 0, "X") || !check_type(
+                                         ctx, 1, "I", [](ElementType t) { return t == ElementType::i64; }, "i64"))
         return;
     const Shape& data = ctx.shape(0);
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};

@@ -187,7 +187,7 @@ bool bind_term(OpContext& ctx, std::string_view term, const Shape& shape, size_t
 void infer_einsum_onnx(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (ctx.input_count() == 0) return ctx.invalid_input(fmt::format("takes at least one input"));
     for (size_t i = 0; i < ctx.input_count(); ++i)
-        if (!check_type(ctx, i, "an input", is_onnx_numeric, "a numeric type") || !check_same_type(ctx, 0, i)) return;
+        if (!check_numeric(ctx, i, "an input") || !check_same_type(ctx, 0, i)) return;
     const std::string_view* text = ctx.attr("equation");
     if (!text) return ctx.invalid_attribute(fmt::format("equation is missing"));
     std::string equation(*text);

@@ -14,8 +14,6 @@ namespace irlint::onnx_nn {
 
 namespace {
 
-constexpr std::string_view kFloats = "a float type";
-
 // How many outputs the node names (up to its last named one: an empty name leaves an optional one out).
 size_t named_outputs(const Layer& node) {
     const auto last =
@@ -58,7 +56,7 @@ std::optional<size_t> read_axis(OpContext& ctx, const Shape& x, int64_t fallback
 
 bool check_float_inputs(OpContext& ctx, size_t count) {
     for (size_t i = 0; i < count && i < ctx.input_count(); ++i)
-        if (!check_type(ctx, i, i == 0 ? "X" : "a parameter", is_onnx_float, kFloats)) return false;
+        if (!check_float(ctx, i, i == 0 ? "X" : "a parameter")) return false;
     return true;
 }
 

@@ -1,5 +1,7 @@
 // The ONNX nn family: its files' tables joined, and the steps they share (onnx_nn.hpp).
 
+#include <map>
+
 #include <fmt/format.h>
 
 #include "rules/ops/onnx_families.hpp"
@@ -26,6 +28,61 @@ bool check_type(OpContext& ctx, size_t i, std::string_view what, bool (*allowed)
     ctx.invalid_input(fmt::format("{} (input {}) is {}, not {}", what, i, type_text(t), expected));
     return false;
 }
+
+bool takes_bf16(const OpContext& ctx) {
+    // The first version of each op whose type constraints hold bf16 (the Reduce* ops all at 13).
+    static const std::map<std::string_view, int, std::less<>> since{
+        {"AffineGrid", 20},
+        {"ArgMax", 13},
+        {"ArgMin", 13},
+        {"Attention", 23},
+        {"BatchNormalization", 14},
+        {"Conv", 22},
+        {"ConvTranspose", 22},
+        {"CumSum", 14},
+        {"DeformConv", 22},
+        {"Gemm", 13},
+        {"GlobalLpPool", 22},
+        {"GridSample", 22},
+        {"GroupNormalization", 21},
+        {"GRU", 22},
+        {"InstanceNormalization", 22},
+        {"LayerNormalization", 17},
+        {"LpNormalization", 22},
+        {"LpPool", 22},
+        {"LRN", 13},
+        {"LSTM", 22},
+        {"MatMul", 13},
+        {"MaxRoiPool", 22},
+        {"MaxUnpool", 22},
+        {"MeanVarianceNormalization", 13},
+        {"RMSNormalization", 23},
+        {"RNN", 22},
+        {"RotaryEmbedding", 23},
+        {"TopK", 24},
+    };
+    const std::string_view type = ctx.layer().type;
+    if (type.starts_with("Reduce")) return ctx.version() >= 13;
+    const auto it = since.find(type);
+    return it != since.end() && ctx.version() >= it->second;
+}
+
+namespace {
+
+bool check_kind(OpContext& ctx, size_t i, std::string_view what, bool numeric) {
+    const auto t = ctx.has_input(i) ? ctx.type(i) : std::nullopt;
+    if (!t || *t == ElementType::dynamic) return true;
+    const bool ok = *t == ElementType::bf16 ? takes_bf16(ctx) : numeric ? is_onnx_numeric(*t) : is_onnx_float(*t);
+    if (ok) return true;
+    ctx.invalid_input(fmt::format("{} (input {}) is {}, not {} this version takes", what, i, type_text(t),
+                                  numeric ? "a numeric type" : "a float type"));
+    return false;
+}
+
+}  // namespace
+
+bool check_float(OpContext& ctx, size_t i, std::string_view what) { return check_kind(ctx, i, what, false); }
+bool check_numeric(OpContext& ctx, size_t i, std::string_view what) { return check_kind(ctx, i, what, true); }
 
 bool check_same_type(OpContext& ctx, size_t i, size_t j) {
     if (!ctx.has_input(i) || !ctx.has_input(j)) return true;

@@ -39,8 +39,8 @@ ReduceKind reduce_kind(std::string_view type) {
 bool takes_reduce_type(const OpContext& ctx, ElementType t) {
     const std::string_view type = ctx.layer().type;
     const bool max_min = type == "ReduceMax" || type == "ReduceMin";
-    if (is_onnx_float(t) || t == ElementType::i32 || t == ElementType::i64 || t == ElementType::u32 ||
-        t == ElementType::u64)
+    if ((is_onnx_float(t) && (t != ElementType::bf16 || takes_bf16(ctx))) || t == ElementType::i32 ||
+        t == ElementType::i64 || t == ElementType::u32 || t == ElementType::u64)
         return true;
     if (t == ElementType::i8 || t == ElementType::u8) return max_min && ctx.version() >= 12;
     if (t == ElementType::boolean) return max_min && ctx.version() >= 20;
@@ -218,7 +218,7 @@ std::optional<TensorValue> arg_values(const TensorValue& in, const Shape& shape,
 
 void infer_arg_reduce(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(1)) return;
-    if (!check_type(ctx, 0, "data", is_onnx_numeric, "a numeric type")) return;
+    if (!check_numeric(ctx, 0, "data")) return;
     const auto axis = ctx.attr_int("axis", 0);
     const auto keepdims = ctx.attr_int("keepdims", 1);
     const auto last = ctx.version() >= 12 ? attr_flag(ctx, "select_last_index", false) : false;
@@ -262,7 +262,7 @@ std::optional<int64_t> topk_k(OpContext& ctx, bool& known) {
 
 void infer_topk(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(ctx.version() >= 10 ? 2 : 1)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_numeric, "a numeric type")) return;
+    if (!check_numeric(ctx, 0, "X")) return;
     const auto axis = ctx.attr_int("axis", -1);
     if (ctx.version() >= 11) {
         attr_flag(ctx, "largest", true);
@@ -303,8 +303,7 @@ void infer_topk(OpContext& ctx, std::vector<OpOutput>& outs) {
 void infer_cumsum(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
     const auto index = [](ElementType t) { return t == ElementType::i32 || t == ElementType::i64; };
-    if (!check_type(ctx, 0, "x", is_onnx_numeric, "a numeric type") || !check_type(ctx, 1, "axis", index, "i32 or i64"))
-        return;
+    if (!check_numeric(ctx, 0, "x") || !check_type(ctx, 1, "axis", index, "i32 or i64")) return;
     if (!attr_flag(ctx, "exclusive", false) || !attr_flag(ctx, "reverse", false)) return;
     const Shape& axis = ctx.shape(1);
     if (!axis.rank_dynamic && axis.rank() > 1)

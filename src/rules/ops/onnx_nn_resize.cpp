@@ -235,7 +235,7 @@ void infer_upsample(OpContext& ctx, std::vector<OpOutput>& outs) {
 // X [N, C, D...] and grid [N, D_out..., r-2] give [N, C, D_out...].
 void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
-    if (!check_type(ctx, 1, "grid", is_onnx_float, "a float type")) return;
+    if (!check_float(ctx, 1, "grid")) return;
     const Shape& x = ctx.shape(0);
     const Shape& grid = ctx.shape(1);
     OpOutput out{Shape::dynamic_rank(), ctx.type(0), {}, {}};
@@ -263,7 +263,7 @@ void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& outs) {
 // theta [N, 2, 3] (2-D) or [N, 3, 4] (3-D) and size's values [N, C, (D,) H, W] give [N, (D,) H, W, 2 or 3].
 void infer_affine_grid(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
-    if (!check_type(ctx, 0, "theta", is_onnx_float, "a float type") ||
+    if (!check_float(ctx, 0, "theta") ||
         !check_type(
             ctx, 1, "size", [](ElementType t) { return t == ElementType::i64; }, "i64") ||
         !attr_flag(ctx, "align_corners", false))

@@ -14,8 +14,6 @@ namespace irlint::onnx_nn {
 
 namespace {
 
-constexpr std::string_view kFloats = "a float type";
-
 // ---- RNN, GRU, LSTM ------------------------------------------------------------------------------------
 
 size_t gate_count(std::string_view type) { return type == "LSTM" ? 4 : type == "GRU" ? 3 : 1; }
@@ -61,9 +59,7 @@ void infer_recurrent(OpContext& ctx, std::vector<OpOutput>& outs) {
     const size_t gates = gate_count(ctx.layer().type);
     if (!ctx.expect_inputs(3, gates == 4 ? 8 : 6)) return;
     for (size_t i = 0; i < ctx.input_count(); ++i)
-        if (i != 4 &&
-            (!check_type(ctx, i, i == 0 ? "X" : "a parameter", is_onnx_float, kFloats) || !check_same_type(ctx, 0, i)))
-            return;
+        if (i != 4 && (!check_float(ctx, i, i == 0 ? "X" : "a parameter") || !check_same_type(ctx, 0, i))) return;
     if (!check_type(
             ctx, 4, "sequence_lens", [](ElementType t) { return t == ElementType::i32; }, "i32"))
         return;
@@ -136,7 +132,7 @@ std::optional<int64_t> heads_attr(OpContext& ctx, std::string_view name, bool ne
 // qk_matmul_output.
 void infer_attention(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(3, ctx.version() >= 24 ? 7 : 6)) return;
-    if (!check_type(ctx, 0, "Q", is_onnx_float, kFloats) || !check_same_type(ctx, 1, 2)) return;
+    if (!check_float(ctx, 0, "Q") || !check_same_type(ctx, 1, 2)) return;
     if (!check_attention_rank(ctx, 0, "Q") || !check_attention_rank(ctx, 1, "K") || !check_attention_rank(ctx, 2, "V"))
         return;
     const Shape& q = ctx.shape(0);
@@ -181,8 +177,7 @@ void infer_attention(OpContext& ctx, std::vector<OpOutput>& outs) {
 // X [batch, seq, hidden] or [batch, heads, seq, head_size], cos_cache, sin_cache, position_ids: Y is X.
 void infer_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(3, 4)) return;
-    if (!check_type(ctx, 0, "X", is_onnx_float, kFloats) || !check_same_type(ctx, 0, 1) ||
-        !check_same_type(ctx, 0, 2) ||
+    if (!check_float(ctx, 0, "X") || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2) ||
         !check_type(
             ctx, 3, "position_ids", [](ElementType t) { return t == ElementType::i64; }, "i64"))
         return;
