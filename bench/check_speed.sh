@@ -56,26 +56,7 @@ layers=${parse_out#layers=}
 layers=${layers%% *}
 bytes=$(wc -c <"$model")
 
-now_ns() { date +%s%N; }
-
-# Runs "$@" once with stdout discarded; prints the wall time in microseconds. Fails on a non-zero exit.
-time_us() {
-  local t0 t1
-  t0=$(now_ns)
-  "$@" >/dev/null
-  t1=$(now_ns)
-  echo $(((t1 - t0) / 1000))
-}
-
-# The same for a command that may exit 1 (findings): any other exit fails.
-time_findings_us() {
-  local t0 t1 rc=0
-  t0=$(now_ns)
-  "$@" >/dev/null || rc=$?
-  t1=$(now_ns)
-  [ "$rc" -le 1 ] || { echo "check_speed: exit $rc from $*" >&2; exit 1; }
-  echo $(((t1 - t0) / 1000))
-}
+source bench/timing.sh
 
 irlint_us=()
 parse_us=()
@@ -85,8 +66,6 @@ for ((i = 0; i < RUNS; i++)); do
   parse_us+=("$(time_us "$PARSE" "$model")")
 done
 
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ms() { awk -v us="$1" 'BEGIN { printf "%.1f", us / 1000 }'; }
 
 irlint_med=$(median "${irlint_us[@]}")
 parse_med=$(median "${parse_us[@]}")
@@ -98,11 +77,8 @@ printf '%-28s %s\n' "runs (each, alternating)" "$RUNS"
 printf '%-28s %s ms\n' "irlint check -q (median)" "$(ms "$irlint_med")"
 printf '%-28s %s ms\n' "pugixml parse only (median)" "$(ms "$parse_med")"
 printf '%-28s %s\n' "ratio irlint / parse" "$(awk -v a="$irlint_med" -v b="$parse_med" 'BEGIN { printf "%.2fx", a / b }')"
-runs_ms() { local t out=""; for t in "$@"; do out+="$(ms "$t") "; done; echo "${out% }"; }
-peak_kb() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1; }
 irlint_kb=$(peak_kb "$IRLINT" check "$model" -q)
 parse_kb=$(peak_kb "$PARSE" "$model")
-mb() { awk -v kb="$1" 'BEGIN { printf "%.1f MB", kb / 1024 }'; }
 printf '%-28s %s\n' "irlint peak RSS" "$(mb "$irlint_kb")"
 printf '%-28s %s\n' "parse-only peak RSS" "$(mb "$parse_kb")"
 printf '%-28s %s\n' "irlint - parse-only RSS" "$(awk -v a="$irlint_kb" -v b="$parse_kb" -v f="$bytes" \

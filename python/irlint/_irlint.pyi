@@ -227,10 +227,13 @@ def shape(
     attrs: Optional[Dict[str, Union[str, int, float, bool, Sequence[int]]]] = None,
     values: Optional[Dict[int, Sequence[Union[int, float]]]] = None,
     output_size: Optional[_DimsArg] = None,
+    domain: Optional[str] = None,
 ) -> ShapeResult:
     """Infers what comes out of one layer, as `irlint shape --op` does, for any op `irlint ops` lists.
 
-    op: the IR type, any case ("MaxPool", "Convolution", "Reshape", ...). opset: the opset (default: the newest).
+    op: the IR type, any case ("MaxPool", "Convolution", "Reshape", ...); with domain ("ai.onnx" or
+    "com.microsoft") the ONNX op type as spelled ("Conv", "Gemm", ...). opset: the opset, or the ONNX model's
+    import of the domain (default: the newest).
     inputs: in input order, each dims as a str "1,3,224,224" (or "1,3,224,224:f32") or a list [1, 3, 224, 224]
     (-1 or "?" dynamic, "2..10" an interval), or a (dims, element type) pair. Without a type an input is f32, or
     i64 when values gives its values.

@@ -59,6 +59,7 @@ struct ShapeOptions {
     std::vector<std::string> attrs;
     std::string output_size;
     std::string format = "text";
+    std::string domain;  // an ONNX op's: "ai.onnx", "com.microsoft"; empty: an IR op
 };
 void setup_shape(CLI::App& app, ShapeOptions& opts);
 int run_shape(const ShapeOptions& opts);

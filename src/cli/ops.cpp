@@ -14,7 +14,7 @@
 namespace irlint::cli {
 
 void setup_ops(CLI::App& app, OpsOptions& o) {
-    app.add_option("type", o.type, "Only this op type's versions (any case: Convolution, convolution)");
+    app.add_option("type", o.type, "Only this op type's versions (IR types in any case: Convolution, convolution; ONNX types as spelled: Conv)");
     app.add_option("--format", o.format, "Output format: text, json, or markdown (docs/ops.md)")
         ->check(CLI::IsMember({"text", "json", "markdown"}));
 }
@@ -23,7 +23,8 @@ int run_ops(const OpsOptions& o) {
     if (o.format == "markdown") return emit_output("", ops_markdown());
     std::vector<OpEntry> entries;
     for (const OpEntry& e : op_registry())
-        if (o.type.empty() || iequals(e.type, o.type)) entries.push_back(e);
+        if (o.type.empty() || (e.format == OpFormat::ir ? iequals(e.type, o.type) : e.type == o.type))
+            entries.push_back(e);
     if (entries.empty()) {
         print_error(fmt::format("irlint has no inference for op type '{}'; `irlint ops` lists the ops it has",
                                 printable(o.type)));

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "core/text.hpp"
+#include "rules/ops/op_registry.hpp"
 #include "rules/pooling.hpp"
 #include "rules/shape_query.hpp"
 
@@ -20,13 +21,22 @@ void setup_shape(CLI::App& app, ShapeOptions& o) {
   irlint shape --op Convolution --input 1,3,224,224 --input 64,3,7,7 --attr strides=2,2 --attr pads_begin=3,3 \
                --attr pads_end=3,3 --attr dilations=1,1 --attr auto_pad=explicit
   irlint shape --op Reshape --input 1,3,224,224 --input 2:i64 --value 1=1,-1 --attr special_zero=false
+  irlint shape --op Conv --domain ai.onnx --opset 11 --input 1,3,224,224 --input 64,3,7,7 --attr strides=2,2 \
+               --attr pads=3,3,3,3
 
 Without :TYPE an input is f32, or i64 when --value gives its values.
-Exit codes: 0 the layer is valid, 1 OpenVINO would reject it, 2 usage errors.)");
-    app.add_option("--op", o.op, "The IR type of any op `irlint ops` lists, any case: Convolution, Reshape, ...")
+An ONNX op takes --domain, its attributes as ONNX names them (lists comma-separated).
+Exit codes: 0 the layer is valid, 1 OpenVINO (ONNX) would reject it, 2 usage errors.)");
+    app.add_option("--op", o.op,
+                   "The IR type of any op `irlint ops` lists, any case: Convolution, Reshape, ...; with --domain, "
+                   "the ONNX op type as spelled: Conv, Reshape, ...")
         ->required();
-    app.add_option("--opset", o.opset, "The opset the layer's version names (default: the newest)")
-        ->check(CLI::Range(1, kNewestOpset));
+    app.add_option("--domain", o.domain, "An ONNX op's domain: ai.onnx or com.microsoft (without it: an IR op)")
+        ->check(CLI::IsMember({"ai.onnx", "com.microsoft"}));
+    app.add_option("--opset", o.opset,
+                   "The opset the layer's version names, or the ONNX model's import of the domain (default: the "
+                   "newest)")
+        ->check(CLI::Range(1, kNewestOnnxOpset));
     app.add_option("--input", o.inputs,
                    "Input dims and element type, DIMS[:TYPE], in input order (repeatable), e.g. 1,3,32,32 or 2:i64 "
                    "(-1 or ? dynamic, 2..10 interval)")
@@ -120,7 +130,9 @@ std::string op_json(const ShapeAnswer& a) {
 }
 
 ShapeQuery query_for(const ShapeOptions& o) {
-    return {o.op, o.opset, o.inputs, o.values, o.attrs, o.output_size};
+    ShapeQuery q{o.op, o.opset, o.inputs, o.values, o.attrs, o.output_size, std::nullopt};
+    if (!o.domain.empty()) q.domain = o.domain;
+    return q;
 }
 
 // The attribute issues of a pooling op (warnings too) in their own words; then why the layer is rejected,
@@ -138,7 +150,9 @@ void print_problems(const ShapeAnswer& a) {
 
 }  // namespace
 
-std::vector<std::string> shape_report_lists(const ShapeOptions& o) { return irlint::shape_report_lists(o.op); }
+std::vector<std::string> shape_report_lists(const ShapeOptions& o) {
+    return irlint::shape_report_lists(o.op, !o.domain.empty());
+}
 
 // Reads the op, the inputs and the attributes as `check` would, infers, and prints the arithmetic or JSON.
 int run_shape(const ShapeOptions& o) {

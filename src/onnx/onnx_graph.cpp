@@ -10,6 +10,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "core/text.hpp"
+#include "rules/ops/op_registry.hpp"
 #include "rules/registry.hpp"
 
 namespace irlint {
@@ -273,8 +274,7 @@ private:
         const auto opset = opsets.find(domain);
         l.domain = keep(domain);
         l.version = keep(domain.empty() ? fmt::format("opset{}", opset == opsets.end() ? 0 : opset->second) : domain);
-        if (opset != opsets.end() && opset->second >= 0 && opset->second <= INT32_MAX)
-            l.opset = static_cast<int>(opset->second);
+        if (opset != opsets.end()) l.opset = known_opset(domain, opset->second, l);
         l.kind = LayerKind::other;
         std::vector<Port> inputs, outputs;
         for (int k = 0; k < n.input_size(); ++k) inputs.push_back(make_port(static_cast<size_t>(k), n.input(k), scope));
@@ -338,6 +338,22 @@ private:
         l.attrs = m_.store(std::span<const Attr>(attrs));
         l.object_attrs = m_.store(std::span<const ObjectAttr>(objects));
         l.bodies = m_.store(std::span<const size_t>(bodies));
+    }
+
+    // The opset a node is checked under: the import, or the newest irlint knows of a domain it knows when the
+    // import is newer (said once per domain).
+    int known_opset(const std::string& domain, int64_t imported, const Layer& l) {
+        const int newest = domain.empty() ? kNewestOnnxOpset : domain == "com.microsoft" ? kNewestMicrosoftOpset : INT32_MAX;
+        if (imported < 1) imported = 1;
+        if (imported <= newest) return static_cast<int>(imported);
+        if (newer_opset_said_.insert(domain).second)
+            finding(rule::unsupported_op,
+                    fmt::format("the model imports opset {} of {}; irlint knows {} up to opset {}: its nodes are checked "
+                                "as of opset {}",
+                                imported, domain.empty() ? "ai.onnx" : excerpt(domain),
+                                domain.empty() ? "ai.onnx" : excerpt(domain), newest, newest),
+                    &l);
+        return newest;
     }
 
     void too_deep(const Layer& l) {
@@ -503,6 +519,7 @@ private:
     std::map<std::pair<std::string, std::string>, const onnx::FunctionProto*> functions_;
     std::set<std::pair<std::string, std::string>> calling_;
     bool reported_depth_ = false;
+    std::set<std::string> newer_opset_said_;
     size_t layers_built_ = 0;
 };
 

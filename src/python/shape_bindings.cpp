@@ -4,9 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "python/bindings.hpp"
 #include "python/checks.hpp"
 #include "python/errors.hpp"
+#include "rules/ops/op_registry.hpp"
 #include "rules/shape_query.hpp"
 
 namespace py = pybind11;
@@ -45,12 +47,15 @@ std::string attr_value(const py::handle& value) {
 }
 
 ShapeQuery query_for(const std::string& op, const py::list& inputs, std::optional<int> opset, const py::object& attrs,
-                     const py::object& values, const py::object& output_size) {
+                     const py::object& values, const py::object& output_size, const std::optional<std::string>& domain) {
     ShapeQuery q;
     q.op = op;
     q.opset = opset.value_or(0);
-    if (q.opset < 0 || q.opset > kNewestOpset)
-        raise_usage_error(fmt::format("opset: {} not in [1 - {}]", q.opset, kNewestOpset));
+    q.domain = domain;
+    if (domain && *domain != "ai.onnx" && *domain != "com.microsoft")
+        raise_usage_error(fmt::format("domain: '{}' is not ai.onnx or com.microsoft", printable(*domain)));
+    const int newest = domain ? kNewestOnnxOpset : kNewestOpset;
+    if (q.opset < 0 || q.opset > newest) raise_usage_error(fmt::format("opset: {} not in [1 - {}]", q.opset, newest));
     for (const auto& input : inputs) q.inputs.push_back(input_text(input));
     if (q.inputs.empty()) raise_usage_error("inputs: give at least one input");
     if (!attrs.is_none())
@@ -68,8 +73,8 @@ struct ShapeResult {
 };
 
 ShapeResult shape(const std::string& op, const py::list& inputs, std::optional<int> opset, const py::object& attrs,
-                  const py::object& values, const py::object& output_size) {
-    const ShapeQuery query = query_for(op, inputs, opset, attrs, values, output_size);
+                  const py::object& values, const py::object& output_size, const std::optional<std::string>& domain) {
+    const ShapeQuery query = query_for(op, inputs, opset, attrs, values, output_size, domain);
     ShapeResult result;
     {
         py::gil_scoped_release release;
@@ -130,9 +135,12 @@ void bind_shape(py::module_& m) {
         });
     m.def("shape", shape, py::arg("op"), py::arg("inputs"), py::kw_only(), py::arg("opset") = py::none(),
           py::arg("attrs") = py::none(), py::arg("values") = py::none(), py::arg("output_size") = py::none(),
+          py::arg("domain") = py::none(),
           R"(Infers what comes out of one layer, as `irlint shape --op` does, for any op `irlint ops` lists.
 
-op: the IR type, any case ("MaxPool", "Convolution", "Reshape", ...). opset: the opset (default: the newest).
+op: the IR type, any case ("MaxPool", "Convolution", "Reshape", ...); with domain ("ai.onnx" or
+"com.microsoft") the ONNX op type as spelled ("Conv", "Gemm", ...). opset: the opset, or the ONNX model's
+import of the domain (default: the newest).
 inputs: in input order, each dims as a str "1,3,224,224" (or "1,3,224,224:f32") or a list [1, 3, 224, 224]
 (-1 or "?" dynamic, "2..10" an interval), or a (dims, element type) pair. Without a type an input is f32, or
 i64 when values gives its values.

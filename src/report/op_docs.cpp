@@ -29,15 +29,42 @@ std::string markdown_cell(std::string_view s) {
     return out;
 }
 
+// "ai.onnx", "com.microsoft": how docs and tables name an ONNX entry's domain.
+std::string_view domain_name(const OpEntry& e) { return e.domain.empty() ? std::string_view("ai.onnx") : e.domain; }
+
+// The label of an entry's first opset: "opset8" (IR), "ai.onnx 13" (ONNX).
+std::string since_label(const OpEntry& e) {
+    if (e.format == OpFormat::ir) return fmt::format("opset{}", e.since_opset);
+    return fmt::format("{} {}", domain_name(e), e.since_opset);
+}
+
+std::vector<const OpEntry*> of_format(std::span<const OpEntry> entries, OpFormat format, std::string_view domain) {
+    std::vector<const OpEntry*> out;
+    for (const OpEntry* e : sorted(entries))
+        if (e->format == format && (format == OpFormat::ir || e->domain == domain)) out.push_back(e);
+    return out;
+}
+
+std::string markdown_table(const std::vector<const OpEntry*>& entries) {
+    std::set<std::string_view> types;
+    for (const OpEntry* e : entries) types.insert(e->type);
+    std::string out = fmt::format("{} op types, {} op versions.\n\n", types.size(), entries.size());
+    out += "| Op | Version | Since | Infers | Checks |\n|---|---|---|---|---|\n";
+    for (const OpEntry* e : entries)
+        out += fmt::format("| {} | {} | {} | {} | {} |\n", e->type, e->version, since_label(*e),
+                           markdown_cell(e->infers), markdown_cell(e->checks));
+    return out;
+}
+
 }  // namespace
 
 std::string ops_markdown() {
-    const auto entries = sorted(op_registry());
-    std::set<std::string_view> types;
-    for (const OpEntry* e : entries) types.insert(e->type);
     std::string out =
         "# Ops irlint infers\n\n"
-        "Written from the op registry (`irlint ops --format markdown`); a test keeps this file equal to it.\n\n"
+        "Written from the op registry (`irlint ops --format markdown`); a test keeps this file equal to it. One "
+        "registry holds both formats' ops: OpenVINO's, which IR layers name, and ONNX's, which ONNX nodes name "
+        "(by domain, op type and the model's opset import). One engine runs them.\n\n"
+        "## OpenVINO IR\n\n"
         "For every layer of one of these ops, `irlint check` infers the output dims and element types from the "
         "layer's declared inputs and attributes, as OpenVINO's shape inference of that op version does, and "
         "compares them with the declared output ports (`output-shape-mismatch`, `output-type-mismatch`). What "
@@ -48,11 +75,25 @@ std::string ops_markdown() {
         "Gather, Concat, Squeeze/Unsqueeze, StridedSlice/Slice, Convert and integer arithmetic. When a value is "
         "unknown, the output is what OpenVINO infers without it (dynamic dims or bounds) and the layer is not "
         "counted as checked. A layer of a type not listed here is an `unsupported-op` note.\n\n";
-    out += fmt::format("{} op types, {} op versions.\n\n", types.size(), entries.size());
-    out += "| Op | Version | Since | Infers | Checks |\n|---|---|---|---|---|\n";
-    for (const OpEntry* e : entries)
-        out += fmt::format("| {} | {} | opset{} | {} | {} |\n", e->type, e->version, e->since_opset,
-                           markdown_cell(e->infers), markdown_cell(e->checks));
+    out += markdown_table(of_format(op_registry(), OpFormat::ir, ""));
+    out +=
+        "\n## ONNX\n\n"
+        "Every node of an ONNX model is checked against the schema of its op at the model's opset import for the "
+        "node's domain: the version is the newest whose since-version is not newer than the import (a Conv in an "
+        "opset-13 model is Conv-11). Its output dims and element types are inferred as ONNX's shape inference "
+        "gives them, from the inputs' inferred dims (a value_info the producer wrote is compared, not trusted), "
+        "and the values of small integer tensors (initializers, Constant, Shape and what is computed from them) "
+        "flow along the edges as ONNX's data propagation carries them. Model-local functions are inferred from "
+        "their bodies, If/Loop/Scan from theirs. A node of an op or domain not listed here is an `unsupported-op` "
+        "note; the rest of the graph is still checked.\n\n";
+    for (std::string_view domain : {std::string_view(), std::string_view("com.microsoft")}) {
+        const auto entries = of_format(op_registry(), OpFormat::onnx, domain);
+        if (entries.empty()) continue;
+        out += fmt::format("### {}\n\n", domain.empty() ? "ai.onnx" : domain);
+        out += markdown_table(entries);
+        out += "\n";
+    }
+    while (out.ends_with("\n\n")) out.pop_back();
     return out;
 }
 
@@ -60,24 +101,27 @@ std::string ops_table_text(std::span<const OpEntry> entries) {
     const auto rows = sorted(entries);
     size_t width = 2;
     for (const OpEntry* e : rows) width = std::max(width, e->type.size() + 1 + std::to_string(e->version).size());
-    std::string out = fmt::format("{:<{}}  {:<7}  {}\n", "op", width, "since", "infers; checks");
+    std::string out = fmt::format("{:<{}}  {:<19}  {}\n", "op", width, "since", "infers; checks");
     for (const OpEntry* e : rows)
-        out += fmt::format("{:<{}}  {:<7}  {}; {}\n", fmt::format("{}-{}", e->type, e->version), width,
-                           fmt::format("opset{}", e->since_opset), e->infers, e->checks);
+        out += fmt::format("{:<{}}  {:<19}  {}; {}\n", fmt::format("{}-{}", e->type, e->version), width,
+                           since_label(*e), e->infers, e->checks);
     return out;
 }
 
 std::string ops_json(std::span<const OpEntry> entries) {
     JsonWriter json;
     json.begin_object().key("ops").begin_array();
-    for (const OpEntry* e : sorted(entries))
+    for (const OpEntry* e : sorted(entries)) {
         json.begin_object()
             .field("type", e->type)
             .field("version", e->version)
             .field("since_opset", e->since_opset)
             .field("infers", e->infers)
             .field("checks", e->checks)
-            .end();
+            .field("format", e->format == OpFormat::ir ? "ir" : "onnx");
+        if (e->format == OpFormat::onnx) json.field("domain", domain_name(*e));
+        json.end();
+    }
     return json.end().end().take() + "\n";
 }
 

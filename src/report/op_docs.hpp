@@ -12,7 +12,7 @@ namespace irlint {
 std::string ops_markdown();
 // The same as a plain-text table (`irlint ops`), of every entry or of the given ones.
 std::string ops_table_text(std::span<const OpEntry> entries);
-// {"ops":[{"type","version","since_opset","infers","checks"}]}
+// {"ops":[{"type","version","since_opset","infers","checks","format"("ir"|"onnx"),"domain"(ONNX)}]}
 std::string ops_json(std::span<const OpEntry> entries);
 
 }  // namespace irlint

@@ -103,6 +103,7 @@ private:
         std::vector<LayerShapes> rows;  // the layers that have one, in file order
         std::vector<size_t> row_of(graph.layers.size(), kNoRow);
         produced_.clear();
+        value_by_name_.clear();
         values_.clear();
         reals_.clear();
         first_output_.assign(1, 0);
@@ -623,7 +624,9 @@ private:
     // Body graph g inferred again from new Parameter shapes (a TensorIterator's, Loop's or If's, as OpenVINO
     // infers it again when the layer's inputs change): what each of its Results is given. What the body
     // rejects is the reshape's finding too.
-    BodyPorts reinfer_body(size_t g, const BodyPorts& parameters) {
+    BodyPorts reinfer_body(size_t g, const BodyPorts& given) {
+        BodyPorts parameters = given;
+        if (onnx()) add_outer_values(model_.graphs[g], parameters);
         ModelReport body;
         ModelChecker nested(model_, LayerRows::all, body);
         nested.body_parameters_ = &parameters;
@@ -637,7 +640,23 @@ private:
             if (d.severity == Severity::error) r_.diagnostics.push_back(std::move(d));
         return results;
     }
+    // An ONNX body reads values of the graphs around it by name (the adapter made a Parameter of the body for
+    // each): they take the shapes and types those values have here, where the node that owns the body is.
+    void add_outer_values(const Graph& body, BodyPorts& parameters) {
+        if (value_by_name_.empty())
+            for (size_t k = 0; k < produced_.size(); ++k)
+                if (!produced_[k].port->names.empty()) value_by_name_.emplace(produced_[k].port->names, k);
+        for (const Layer& l : body.layers) {
+            if (l.kind != LayerKind::parameter || parameters.count(&l)) continue;
+            const auto it = value_by_name_.find(l.name);
+            if (it == value_by_name_.end()) continue;
+            Produced& p = produced_[it->second];
+            parameters[&l] = BodyPort{shape_of(p), p.type};
+        }
+    }
+
     const Shape dynamic_rank_ = Shape::dynamic_rank();
+    std::unordered_map<std::string_view, size_t> value_by_name_;  // ONNX: produced_ by value name, when a body asks
     std::vector<Produced> produced_;      // the current graph's output ports, layer by layer
     std::vector<size_t> first_output_;    // per layer of the current graph, and one past the last
     std::deque<Shape> unrowed_shapes_;    // the declared shapes of layers without rows that a consumer needed

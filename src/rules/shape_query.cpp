@@ -53,6 +53,22 @@ struct GivenValues {
     std::map<size_t, std::vector<double>> reals;
 };
 
+// An ONNX op of `domain` ("" or "ai.onnx": the default one).
+const OpEntry* lookup_onnx_entry(const std::string& domain, const std::string& type, int opset, const Usage& fail) {
+    const std::string d = domain == "ai.onnx" ? "" : domain;
+    const auto found = find_onnx_op(d, type, opset);
+    const std::string name = d.empty() ? "ai.onnx" : printable(d);
+    if (!found) {
+        fail(fmt::format("--op {} --domain {}: irlint has no inference for this op; `irlint ops` lists the ops it has",
+                         printable(type), name));
+        return nullptr;
+    }
+    if (!found->entry)
+        fail(fmt::format("--op {}: not an op of {} opset {}; it exists from opset {} on (--opset {})", printable(type),
+                         name, opset, found->first_opset, found->first_opset));
+    return found->entry;
+}
+
 const OpEntry* lookup_entry(const std::string& type, int opset, const Usage& fail) {
     const auto found = find_op(type, opset);
     if (!found) {
@@ -211,9 +227,10 @@ void infer_registry_op(const OpEntry& entry, int opset, const std::vector<Attr>&
                        const std::vector<OpInput>& inputs, const GivenValues& given, ShapeAnswer& answer) {
     Layer layer;
     layer.type = entry.type;
+    layer.domain = entry.domain;
     layer.version = fmt::format("opset{}", opset);
     layer.opset = opset;
-    layer.kind = layer_kind(entry.type);
+    layer.kind = entry.format == OpFormat::ir ? layer_kind(entry.type) : LayerKind::other;
     layer.attrs = attrs;
     layer.has_data = !attrs.empty();
     OpContext ctx(
@@ -248,7 +265,7 @@ void answer_registry_op(const ShapeQuery& q, int opset, ShapeAnswer& answer) {
                          printable(q.output_size)));
         return;
     }
-    const OpEntry* entry = lookup_entry(q.op, opset, fail);
+    const OpEntry* entry = q.domain ? lookup_onnx_entry(*q.domain, q.op, opset, fail) : lookup_entry(q.op, opset, fail);
     if (!entry) return;
     const auto values = parse_value_options(q, fail);
     if (!values) return;
@@ -341,14 +358,25 @@ void answer_pool_op(const ShapeQuery& q, int opset, ShapeAnswer& answer) {
 }  // namespace
 
 ShapeAnswer answer_shape(const ShapeQuery& query) {
-    const int opset = query.opset > 0 ? query.opset : kNewestOpset;
     ShapeAnswer answer;
+    if (query.domain) {
+        const int newest = query.domain == "com.microsoft" ? kNewestMicrosoftOpset : kNewestOnnxOpset;
+        answer_registry_op(query, query.opset > 0 ? query.opset : newest, answer);
+        return answer;
+    }
+    const int opset = query.opset > 0 ? query.opset : kNewestOpset;
+    if (opset > kNewestOpset) {
+        Usage{answer}(fmt::format("--opset {}: OpenVINO's opsets are 1 to {} (an ONNX op takes --domain)", opset,
+                                  kNewestOpset));
+        return answer;
+    }
     if (pool_op_for(query.op, kNewestOpset)) answer_pool_op(query, opset, answer);
     else answer_registry_op(query, opset, answer);
     return answer;
 }
 
-std::vector<std::string> shape_report_lists(const std::string& op) {
+std::vector<std::string> shape_report_lists(const std::string& op, bool onnx) {
+    if (onnx) return {"outputs", "types"};
     // An unknown type keeps the pooling document, the only one `shape` had before the registry.
     if (pool_op_for(op, kNewestOpset) || !op_type_known(op)) return {"outputs", "pads_begin", "pads_end"};
     return {"outputs", "types"};

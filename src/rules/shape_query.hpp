@@ -23,6 +23,8 @@ struct ShapeQuery {
     std::vector<std::string> values;  // INDEX=v1,v2,...
     std::vector<std::string> attrs;   // KEY=VALUE
     std::string output_size;          // adaptive pools: DIMS
+    // An ONNX op: its domain ("ai.onnx" or "" for the default one, "com.microsoft"); nullopt: an IR op.
+    std::optional<std::string> domain;
 };
 
 struct ShapeOutput {
@@ -56,6 +58,6 @@ struct ShapeAnswer {
 ShapeAnswer answer_shape(const ShapeQuery& query);
 
 // The lists of shape's JSON report, which its error document has empty: the pooling ops' or the registry's.
-std::vector<std::string> shape_report_lists(const std::string& op);
+std::vector<std::string> shape_report_lists(const std::string& op, bool onnx = false);
 
 }  // namespace irlint

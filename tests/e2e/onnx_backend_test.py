@@ -583,7 +583,8 @@ def report(models, args, all_names, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--irlint", required=True)
+    parser.add_argument("--irlint", help="the irlint binary (required unless --write-models)")
+    parser.add_argument("--write-models", metavar="DIR", help="only build the models into DIR (for benchmarks)")
     parser.add_argument("--cases", required=True, help="the transcription, cases.jsonl.gz")
     parser.add_argument("--filter", action="append", default=[], help="only the cases whose name matches GLOB")
     parser.add_argument("--table", help="also write the table as Markdown to FILE.md")
@@ -603,6 +604,11 @@ def main():
     all_names = set(by_name) | {c["name"] + "+init" for c in cases if c["feeds"]}
     if args.filter:
         cases = [c for c in cases if any(fnmatch.fnmatchcase(c["name"], g) for g in args.filter)]
+    if args.write_models:
+        os.makedirs(args.write_models, exist_ok=True)
+        return 0 if build_models(cases, by_name, args.both_ways, args.write_models) else 1
+    if not args.irlint:
+        parser.error("--irlint is required")
     with tempfile.TemporaryDirectory(prefix="onnx_backend_test.") as directory:
         models = build_models(cases, by_name, args.both_ways, directory)
         check_models(args.irlint, models, args.jobs)
