@@ -1,0 +1,213 @@
+// ONNX's recurrent and attention ops: RNN, GRU and LSTM (directions, layout from 14, hidden_size from the
+// attribute or R), Attention (3-D and 4-D forms, past and present key/value, qk_matmul_output) and
+// RotaryEmbedding.
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "rules/ops/onnx_nn.hpp"
+
+namespace irlint::onnx_nn {
+
+namespace {
+
+// ---- RNN, GRU, LSTM ------------------------------------------------------------------------------------
+
+size_t gate_count(std::string_view type) { return type == "LSTM" ? 4 : type == "GRU" ? 3 : 1; }
+
+std::optional<int64_t> read_directions(OpContext& ctx) {
+    static constexpr std::string_view kDirections[] = {"forward", "reverse", "bidirectional"};
+    const auto d = ctx.attr_enum("direction", kDirections, "forward");
+    if (!d) return std::nullopt;
+    return *d == "bidirectional" ? 2 : 1;
+}
+
+// hidden_size: the attribute, else R's last dim ([num_directions, gates*hidden, hidden]).
+std::optional<Dim> read_hidden(OpContext& ctx) {
+    const auto attr = ctx.attr_int("hidden_size", -1);
+    if (!attr) return std::nullopt;
+    if (ctx.attr("hidden_size")) {
+        if (*attr < 1) {
+            ctx.invalid_attribute(fmt::format("hidden_size is {}, must be >= 1", *attr));
+            return std::nullopt;
+        }
+        return Dim(*attr);
+    }
+    const Shape& r = ctx.shape(2);
+    return r.rank_dynamic || r.rank() != 3 ? Dim::dynamic() : r.dims[2];
+}
+
+// W [num_directions, gates*hidden, input_size] and R [num_directions, gates*hidden, hidden]: 3-D, of the
+// directions. ONNX's inference reads neither; the rows are not held to hidden_size, which it takes as given.
+bool check_weights(OpContext& ctx, int64_t directions) {
+    for (size_t i : {1, 2}) {
+        const Shape& w = ctx.shape(i);
+        if (w.rank_dynamic) continue;
+        if (w.rank() != 3) return ctx.invalid_input(fmt::format("input {} {} must be 3-D", i, w.str())), false;
+        if (!w.dims[0].compatible(Dim(directions)))
+            return ctx.invalid_input(
+                       fmt::format("input {} {} must have {} direction(s) first", i, w.str(), directions)),
+                   false;
+    }
+    return true;
+}
+
+void infer_recurrent(OpContext& ctx, std::vector<OpOutput>& outs) {
+    const size_t gates = gate_count(ctx.layer().type);
+    if (!ctx.expect_inputs(3, gates == 4 ? 8 : 6)) return;
+    for (size_t i = 0; i < ctx.input_count(); ++i)
+        if (i != 4 && (!check_float(ctx, i, i == 0 ? "X" : "a parameter") || !check_same_type(ctx, 0, i))) return;
+    if (!check_type(
+            ctx, 4, "sequence_lens", [](ElementType t) { return t == ElementType::i32; }, "i32"))
+        return;
+    const auto directions = read_directions(ctx);
+    const auto hidden = read_hidden(ctx);
+    const auto layout = ctx.version() >= 14 ? ctx.attr_int("layout", 0) : std::optional<int64_t>(0);
+    if (ctx.failed() || !directions || !hidden || !layout) return;
+    if (*layout != 0 && *layout != 1)
+        return ctx.invalid_attribute(fmt::format("layout is {}, must be 0 or 1", *layout));
+    if (!check_weights(ctx, *directions)) return;
+    const Shape& x = ctx.shape(0);
+    if (!x.rank_dynamic && x.rank() != 3) return ctx.invalid_input(fmt::format("X {} must be 3-D", x.str()));
+    const bool batch_first = *layout == 1;
+    const Dim seq = x.rank_dynamic ? Dim::dynamic() : x.dims[batch_first ? 1 : 0];
+    const Dim batch = x.rank_dynamic ? Dim::dynamic() : x.dims[batch_first ? 0 : 1];
+    const Dim dirs(*directions);
+    OpOutput y{batch_first ? Shape{false, {batch, seq, dirs, *hidden}} : Shape{false, {seq, dirs, batch, *hidden}},
+               ctx.type(0),
+               {},
+               {}};
+    OpOutput state{
+        batch_first ? Shape{false, {batch, dirs, *hidden}} : Shape{false, {dirs, batch, *hidden}}, ctx.type(0), {}, {}};
+    // Version 1 without output_sequence: ONNX leaves the shapes open (which outputs Y_h and Y_c stand at is
+    // ambiguous there); the types are X's.
+    const auto output_sequence = ctx.version() == 1 ? ctx.attr_int("output_sequence", 0) : 1;
+    if (!output_sequence) return;
+    if (*output_sequence == 0) y.shape = state.shape = Shape::dynamic_rank();
+    outs.push_back(std::move(y));
+    outs.push_back(state);
+    if (gates == 4) outs.push_back(state);
+}
+
+// ---- Attention -----------------------------------------------------------------------------------------
+
+// What Q, K and V say, in the 4-D terms: [batch, heads, sequence, head size].
+struct Heads {
+    Dim batch, heads, sequence, head_size;
+};
+
+// A 3-D [batch, sequence, heads*head_size] input read with its head count, or a 4-D one as it is.
+Heads heads_of(const Shape& s, std::optional<int64_t> heads) {
+    if (s.rank() == 4) return {s.dims[0], s.dims[1], s.dims[2], s.dims[3]};
+    Heads h{s.dims[0], heads ? Dim(*heads) : Dim::dynamic(), s.dims[1], Dim::dynamic()};
+    if (heads && s.dims[2].is_static()) h.head_size = Dim(s.dims[2].length() / *heads);
+    return h;
+}
+
+bool check_attention_rank(OpContext& ctx, size_t i, std::string_view name) {
+    const Shape& s = ctx.shape(i);
+    if (s.rank_dynamic || s.rank() == 3 || s.rank() == 4) return true;
+    ctx.invalid_input(fmt::format("{} {} must be 3-D or 4-D", name, s.str()));
+    return false;
+}
+
+std::optional<int64_t> heads_attr(OpContext& ctx, std::string_view name, bool needed) {
+    const std::string_view* a = ctx.attr(name);
+    if (!a) {
+        if (needed) ctx.invalid_attribute(fmt::format("{} is needed with 3-D inputs", name));
+        return std::nullopt;
+    }
+    const auto v = ctx.attr_int(name);
+    if (v && *v < 1) {
+        ctx.invalid_attribute(fmt::format("{} is {}, must be >= 1", name, *v));
+        return std::nullopt;
+    }
+    return v;
+}
+
+// Q, K, V, attn_mask, past_key, past_value (, nonpad_kv_seqlen from 24): Y, present_key, present_value,
+// qk_matmul_output.
+void infer_attention(OpContext& ctx, std::vector<OpOutput>& outs) {
+    if (!ctx.expect_inputs(3, ctx.version() >= 24 ? 7 : 6)) return;
+    if (!check_float(ctx, 0, "Q") || !check_same_type(ctx, 1, 2)) return;
+    if (!check_attention_rank(ctx, 0, "Q") || !check_attention_rank(ctx, 1, "K") || !check_attention_rank(ctx, 2, "V"))
+        return;
+    const Shape& q = ctx.shape(0);
+    const Shape& k = ctx.shape(1);
+    const Shape& v = ctx.shape(2);
+    const bool three_d = !q.rank_dynamic && q.rank() == 3;
+    const auto q_heads = heads_attr(ctx, "q_num_heads", three_d);
+    const auto kv_heads = heads_attr(ctx, "kv_num_heads", three_d);
+    if (ctx.failed()) return;
+    OpOutput y{Shape::dynamic_rank(), ctx.type(0), {}, {}};
+    OpOutput present_key{Shape::dynamic_rank(), ctx.has_input(4) ? ctx.type(4) : ctx.type(1), {}, {}};
+    OpOutput present_value{Shape::dynamic_rank(), ctx.has_input(5) ? ctx.type(5) : ctx.type(2), {}, {}};
+    OpOutput qk{Shape::dynamic_rank(), ctx.type(0), {}, {}};
+    if (!q.rank_dynamic && !k.rank_dynamic && !v.rank_dynamic) {
+        const Heads hq = heads_of(q, q_heads), hk = heads_of(k, kv_heads), hv = heads_of(v, kv_heads);
+        if (three_d && q.dims[2].is_static() && q.dims[2].length() % *q_heads != 0)
+            return ctx.invalid_input(
+                fmt::format("Q's hidden size {} is not divisible by q_num_heads {}", q.dims[2].length(), *q_heads));
+        Dim total = hk.sequence;
+        if (ctx.has_input(4)) {
+            const Shape& past = ctx.shape(4);
+            if (!past.rank_dynamic && past.rank() != 4)
+                return ctx.invalid_input(fmt::format("past_key {} must be 4-D", past.str()));
+            total = past.rank_dynamic ? Dim::dynamic() : past.dims[2] + hk.sequence;
+        }
+        if (q.rank() == 4)
+            y.shape = Shape{false, {hq.batch, hq.heads, hq.sequence, hv.head_size}};
+        else
+            y.shape = Shape{false, {hq.batch, hq.sequence, hv.head_size * hq.heads}};
+        present_key.shape = Shape{false, {hk.batch, hk.heads, total, hk.head_size}};
+        present_value.shape = Shape{false, {hv.batch, hv.heads, total, hv.head_size}};
+        qk.shape = Shape{false, {hq.batch, hq.heads, hq.sequence, total}};
+    }
+    outs.push_back(std::move(y));
+    outs.push_back(std::move(present_key));
+    outs.push_back(std::move(present_value));
+    outs.push_back(std::move(qk));
+}
+
+// ---- RotaryEmbedding -----------------------------------------------------------------------------------
+
+// X [batch, seq, hidden] or [batch, heads, seq, head_size], cos_cache, sin_cache, position_ids: Y is X.
+void infer_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& outs) {
+    if (!ctx.expect_inputs(3, 4)) return;
+    if (!check_float(ctx, 0, "X") || !check_same_type(ctx, 0, 1) || !check_same_type(ctx, 0, 2) ||
+        !check_type(
+            ctx, 3, "position_ids", [](ElementType t) { return t == ElementType::i64; }, "i64"))
+        return;
+    const Shape& x = ctx.shape(0);
+    if (!x.rank_dynamic && x.rank() != 3 && x.rank() != 4)
+        return ctx.invalid_input(fmt::format("X {} must be 3-D or 4-D", x.str()));
+    if (!attr_flag(ctx, "interleaved", false) || !ctx.attr_int("rotary_embedding_dim", 0)) return;
+    if (!x.rank_dynamic && x.rank() == 3 && !ctx.attr("num_heads"))
+        return ctx.invalid_attribute(fmt::format("num_heads is needed with a 3-D X"));
+    outs.push_back(OpOutput{x, ctx.type(0), {}, {}});
+}
+
+}  // namespace
+
+std::vector<OpEntry> rnn_entries() {
+    std::vector<OpEntry> out;
+    constexpr std::string_view kChecks =
+        "direction; hidden_size >= 1; layout 0 or 1; W and R [num_directions, gates*hidden, .]; X 3-D; float types";
+    for (int v : {1, 7, 14, 22}) {
+        out.push_back(onnx_op("RNN", v, infer_recurrent, "shape, type (Y, Y_h)", kChecks));
+        out.push_back(onnx_op("LSTM", v, infer_recurrent, "shape, type (Y, Y_h, Y_c)", kChecks));
+    }
+    for (int v : {1, 3, 7, 14, 22}) out.push_back(onnx_op("GRU", v, infer_recurrent, "shape, type (Y, Y_h)", kChecks));
+    for (int v : {23, 24, 25})
+        out.push_back(onnx_op("Attention", v, infer_attention,
+                              "shape, type (Y, present_key, present_value, qk_matmul_output)",
+                              "Q, K, V 3-D or 4-D; q_num_heads, kv_num_heads with 3-D; past_key 4-D"));
+    out.push_back(onnx_op("RotaryEmbedding", 23, infer_rotary_embedding, "shape, type",
+                          "X 3-D (with num_heads) or 4-D; position_ids i64"));
+    return out;
+}
+
+}  // namespace irlint::onnx_nn
