@@ -511,7 +511,7 @@ void infer_compress(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto limit = [](const Dim& a, const Dim& b) { return Dim(0, std::min(a.max(), b.max())); };
     if (!ctx.attr("axis")) {
         const Dim n = data.rank_dynamic ? Dim::dynamic() : dims_product(data.dims);
-        o.shape.dims = {limit(n, cond_len)};
+        o.shape = Shape{false, {limit(n, cond_len)}};
         if (n.is_static() && cond_len.is_static()) o.shape.dims[0] = selected_count(ctx, 1, Dim(std::min(n.length(), cond_len.length())));
     } else if (!data.rank_dynamic) {
         const auto axis_attr = ctx.attr_int("axis");

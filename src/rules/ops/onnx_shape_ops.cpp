@@ -836,15 +836,21 @@ std::optional<double> real_scalar(const OpContext& ctx, size_t i) {
     return std::nullopt;
 }
 
+// Range's types: float, double, int16, int32, int64; float16 and bfloat16 from 27.
+bool range_takes(ElementType t, int version) {
+    if (t == ElementType::f16 || t == ElementType::bf16) return version >= 27;
+    return t == ElementType::f32 || t == ElementType::f64 || t == ElementType::i16 || t == ElementType::i32 ||
+           t == ElementType::i64;
+}
+
 void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(3)) return;
+    if (!ctx.expect_inputs(3) || (ctx.version() >= 27 && !ctx.attr_int("stash_type", 1))) return;
     static constexpr std::string_view kNames[] = {"start", "limit", "delta"};
     for (size_t i = 0; i < 3; ++i) {
-        const auto t = ctx.type(i);
-        if (t && *t != ElementType::f32 && *t != ElementType::f64 && *t != ElementType::i16 && *t != ElementType::i32 &&
-            *t != ElementType::i64)
-            return ctx.invalid_input(fmt::format("{}: {} is {}; Range takes float, double, int16, int32 or int64",
-                                                 op_name(ctx), kNames[i], element_type_name(*t)));
+        if (const auto t = ctx.type(i); t && !range_takes(*t, ctx.version()))
+            return ctx.invalid_input(fmt::format("{}: {} is {}; Range takes float, double, int16, int32 or int64{}",
+                                                 op_name(ctx), kNames[i], element_type_name(*t),
+                                                 ctx.version() >= 27 ? ", float16 or bfloat16" : ""));
         if (!expect_same_type(ctx, 0, i, "start", kNames[i])) return;
         const Shape& s = ctx.shape(i);
         if (!s.rank_dynamic && s.rank() != 0 && !(s.rank() == 1 && s.dims[0] == Dim(1)))
@@ -897,7 +903,7 @@ std::span<const OpEntry> onnx_shape_ops() {
         add("Expand", {8, 13}, infer_expand, "shape, type, values", "shape 1-D int64; bidirectional broadcast");
         add("Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, infer_flatten, "shape, type, values",
             "axis in [0, rank] (negative from 11); input type");
-        add("Range", {11}, infer_range, "shape, type, values",
+        add("Range", {11, 27}, infer_range, "shape, type, values",
             "scalar inputs of one type (float, double, int16, int32, int64); delta != 0");
         add("Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, infer_reshape, "shape, type, values",
             "shape 1-D int64; one -1; 0 copies a dim of the input (unless allowzero); element counts");
