@@ -395,3 +395,14 @@ TEST_CASE("onnx OneHot, Trilu, ReverseSequence, EyeLike") {
     CHECK(!run_onnx_op(Onnx("EyeLike", 9, {In("3,4", ElementType::bf16)})).ok());
     CHECK(run_onnx_op(Onnx("EyeLike", 22, {In("3,4", ElementType::bf16)})).ok());
 }
+
+TEST_CASE("onnx Tile-1 and Split-1: tiles, axis and split inputs of the data's float type") {
+    OnnxCase tile = Onnx("Tile", 1, {In("2,3"), In(""), In("")});
+    tile.reals = {{1, {4.0}}, {2, {1.0}}};
+    CHECK(run_onnx_op(tile).str() == "[2,12]");
+    OnnxCase split = Onnx("Split", 1, {In("6,4"), In("2")}, {{"axis", "0"}});
+    split.reals = {{1, {2.0, 4.0}}};
+    const auto r = run_onnx_op(split);
+    REQUIRE(r.outputs.size() == 2);
+    CHECK(r.str(1) == "[4,4]");
+}

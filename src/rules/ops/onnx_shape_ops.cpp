@@ -488,6 +488,26 @@ void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Split
 
+// An input's values as integers, from integer data or from floating-point data that holds integers.
+std::optional<std::vector<int64_t>> integral_values(const OpContext& ctx, size_t i) {
+    if (auto v = ctx.exact_values(i)) return v;
+    const std::vector<double>* r = ctx.real_values(i);
+    if (!r) return std::nullopt;
+    std::vector<int64_t> out;
+    for (const double x : *r) {
+        if (!(std::abs(x) < 9.0e18) || x != std::trunc(x)) return std::nullopt;
+        out.push_back(static_cast<int64_t>(x));
+    }
+    return out;
+}
+
+// A scalar input's value as an integer (see integral_values).
+std::optional<int64_t> integral_scalar(const OpContext& ctx, size_t i) {
+    const auto v = integral_values(ctx, i);
+    if (!v || v->size() != 1) return std::nullopt;
+    return v->front();
+}
+
 // The lengths of the parts: the `split` attribute (before 13; Split-1 also takes it as input 1) or input 1 (from
 // 13). nullopt with *given: unknown values.
 std::optional<std::vector<int64_t>> split_lengths(OpContext& ctx, bool* given) {
@@ -497,7 +517,9 @@ std::optional<std::vector<int64_t>> split_lengths(OpContext& ctx, bool* given) {
         return *given ? ctx.attr_ints("split") : std::nullopt;
     }
     *given = ctx.has_input(1);
-    if (!*given || !expect_index_type(ctx, 1, "split", false)) return std::nullopt;
+    if (!*given) return std::nullopt;
+    if (ctx.version() == 1) return integral_values(ctx, 1);  // Split-1's split input has the data's (float) type
+    if (!expect_index_type(ctx, 1, "split", false)) return std::nullopt;
     return ctx.exact_values(1);
 }
 
@@ -672,7 +694,7 @@ std::optional<TensorValue> tiled_values(const OpContext& ctx, const Shape& data,
 void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
     // Tile-1 takes tiles and axis inputs (scalars); from 6 one repeats input per axis.
     if (!ctx.expect_inputs(ctx.version() < 6 ? 3 : 2) || !expect_data_type(ctx, 0, all_but_v1_floats(ctx)) ||
-        !expect_index_type(ctx, 1, "repeats", false))
+        (ctx.version() >= 6 && !expect_index_type(ctx, 1, "repeats", false)))
         return;
     const Shape& data = ctx.shape(0);
     OpOutput o{data.rank_dynamic ? Shape::dynamic_rank() : dynamic_dims(data.rank()), ctx.type(0), std::nullopt, {}};
@@ -682,7 +704,8 @@ void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     std::vector<int64_t> repeats(data.rank(), 1);
     if (ctx.version() < 6) {
-        const auto tiles = shape_ops::single_exact(ctx, 1), axis = shape_ops::single_exact(ctx, 2);
+        // Tile-1's tiles and axis have the data's (float) type.
+        const auto tiles = integral_scalar(ctx, 1), axis = integral_scalar(ctx, 2);
         if (!tiles || !axis) {
             ctx.value_unknown("tiles or axis (inputs 1, 2) are not known");
             out.push_back(std::move(o));
