@@ -113,12 +113,11 @@ std::optional<SliceArgs> slice_args(OpContext& ctx) {
 }
 
 // The output when some argument is unknown: the dims it may slice are at most as long as before.
-Shape slice_unknown(OpContext& ctx, const Shape& data, const SliceArgs& a, const std::optional<std::vector<size_t>>& axes) {
+Shape slice_unknown(OpContext& ctx, const Shape& data, const std::optional<std::vector<size_t>>& axes) {
     ctx.value_unknown("starts, ends, axes or steps are not known");
     Shape s = data;
     for (size_t i = 0; i < data.rank(); ++i)
         if (!axes || std::count(axes->begin(), axes->end(), i)) s.dims[i] = Dim(0, data.dims[i].max());
-    (void)a;
     return s;
 }
 
@@ -137,12 +136,18 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     if (args->axes) {
         axes = onnx_axes(ctx, *args->axes, rank, "axes", true, ctx.version() >= 10);
         if (!axes) return;
-    } else if (!args->axes_given && args->starts) {
-        axes.emplace();
-        for (size_t i = 0; i < args->starts->size(); ++i) axes->push_back(i);
+    } else if (!args->axes_given) {
+        // No axes: the first len(starts) axes, which the starts' values or their input's length say.
+        std::optional<size_t> n;
+        if (args->starts) n = args->starts->size();
+        else if (const Shape& s = ctx.shape(1); ctx.version() >= 10 && s.is_static() && s.rank() == 1) n = static_cast<size_t>(s.dims[0].length());
+        if (n) {
+            axes.emplace();
+            for (size_t i = 0; i < *n; ++i) axes->push_back(i);
+        }
     }
     if (!args->starts || !args->ends || !axes || (args->steps_given && !args->steps)) {
-        o.shape = slice_unknown(ctx, data, *args, axes);
+        o.shape = slice_unknown(ctx, data, axes);
         out.push_back(std::move(o));
         return;
     }

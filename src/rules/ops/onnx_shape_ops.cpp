@@ -839,8 +839,9 @@ void infer_constant_of_shape(OpContext& ctx, std::vector<OpOutput>& out) {
         for (const int64_t d : *v)
             if (d < 0) return ctx.invalid_input(fmt::format("{}: the shape [{}] has a negative dim", op_name(ctx), join_ints(*v)));
     o.shape = *target;
-    if (const auto n = small_element_count(o.shape); n && o.type && (is_integer_type(*o.type) || *o.type == ElementType::boolean)) {
-        const int64_t fill = value && value->has_data && !value->ints.empty() ? value->ints.front() : 0;
+    const bool integral = o.type && (is_integer_type(*o.type) || *o.type == ElementType::boolean);
+    if (const auto n = small_element_count(o.shape); n && integral && (!value || (value->has_data && value->ints.size() == 1))) {
+        const int64_t fill = value ? value->ints.front() : 0;
         o.value = TensorValue(*n, ValueBounds{fill, fill});
     }
     out.push_back(std::move(o));
