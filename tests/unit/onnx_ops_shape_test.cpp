@@ -406,3 +406,12 @@ TEST_CASE("onnx Tile-1 and Split-1: tiles, axis and split inputs of the data's f
     REQUIRE(r.outputs.size() == 2);
     CHECK(r.str(1) == "[4,4]");
 }
+
+TEST_CASE("onnx Reshape: no -1 beside a zero-length dim; TensorScatter's dims but the axis match") {
+    CHECK(!run_onnx_op(Onnx("Reshape", 13, {In("0,3"), In("2", ElementType::i64)}, {}, {{1, V({0, -1})}})).ok());
+    CHECK(run_onnx_op(Onnx("Reshape", 14, {In("0,3"), In("2", ElementType::i64)}, {{"allowzero", "1"}}, {{1, V({3, 0})}}))
+              .str() == "[3,0]");
+    CHECK(!run_onnx_op(Onnx("Reshape", 13, {In("0,3"), In("2", ElementType::i64)}, {}, {{1, V({3, 0})}})).ok());  // 0 copies 3
+    CHECK(!run_onnx_op(Onnx("TensorScatter", 24, {In("2,3,8,4"), In("2,3,2,5")})).ok());
+    CHECK(run_onnx_op(Onnx("TensorScatter", 24, {In("?,3,8,4"), In("2,3,2,4")})).str() == "[2,3,8,4]");
+}

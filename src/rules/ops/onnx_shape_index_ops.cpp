@@ -240,8 +240,8 @@ void infer_gather_nd(OpContext& ctx, std::vector<OpOutput>& out) {
     OpOutput o{Shape::dynamic_rank(), ctx.type(0), std::nullopt, {}};
     if (!data.rank_dynamic && !indices.rank_dynamic && indices.dims.back().is_static()) {
         const int64_t tuple = indices.dims.back().length();
-        if (tuple < 1 || tuple > static_cast<int64_t>(data.rank() - batch))
-            return ctx.invalid_input(fmt::format("{}: the last dim of indices {} is {}; it must be in [1, {}] (data {} "
+        if (tuple > static_cast<int64_t>(data.rank() - batch))
+            return ctx.invalid_input(fmt::format("{}: the last dim of indices {} is {}; it must be in [0, {}] (data {} "
                                                  "after {} batch dims)",
                                                  op_name(ctx), indices.str(), tuple, data.rank() - batch, data.str(), batch));
         o.shape = Shape{};
@@ -314,6 +314,7 @@ void infer_tensor_scatter(OpContext& ctx, std::vector<OpOutput>& out) {
         !expect_index_type(ctx, 2, "write_indices", false) || !ctx.attr_enum("mode", kModes, "linear"))
         return;
     const Shape &cache = ctx.shape(0), &update = ctx.shape(1);
+    OpOutput o{cache, ctx.type(0), std::nullopt, {}};
     if (!cache.rank_dynamic) {
         const auto axis = onnx_axis(ctx, ctx.attr_int("axis", -2).value_or(-2), static_cast<int64_t>(cache.rank()));
         if (!axis) return;
@@ -322,8 +323,17 @@ void infer_tensor_scatter(OpContext& ctx, std::vector<OpOutput>& out) {
         if (!update.rank_dynamic && update.rank() != cache.rank())
             return ctx.invalid_input(fmt::format("{}: update {} and past_cache {} must have one rank", op_name(ctx),
                                                  update.str(), cache.str()));
+        // The dims but the sequence axis are one dim in both.
+        for (size_t d = 0; d < cache.rank() && !update.rank_dynamic; ++d) {
+            if (d == *axis) continue;
+            const auto merged = Dim::merge(cache.dims[d], update.dims[d]);
+            if (!merged)
+                return ctx.invalid_input(fmt::format("{}: update {} and past_cache {} differ in dim {} (not the axis {})",
+                                                     op_name(ctx), update.str(), cache.str(), d, *axis));
+            o.shape.dims[d] = merged->with_symbol(cache.dims[d].symbol());
+        }
     }
-    same_as_input(ctx, out);
+    out.push_back(std::move(o));
 }
 
 // ---------------------------------------------------------------------------------------------- Pad
@@ -507,7 +517,9 @@ void infer_non_zero(OpContext& ctx, std::vector<OpOutput>& out) {
 }
 
 void infer_compress(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(2) || !expect_data_type(ctx, 0) || !expect_rank(ctx, 1, 1, "condition")) return;
+    if (!ctx.expect_inputs(2) || !expect_data_type(ctx, 0) || !expect_rank_at_least(ctx, 0, 1, "input") ||
+        !expect_rank(ctx, 1, 1, "condition"))
+        return;
     if (const auto t = ctx.type(1); t && *t != ElementType::boolean)
         return ctx.invalid_input(fmt::format("{}: condition is {}; it must be bool", op_name(ctx), element_type_name(*t)));
     const Shape &data = ctx.shape(0), &condition = ctx.shape(1);

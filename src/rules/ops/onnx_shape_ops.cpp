@@ -235,6 +235,19 @@ bool check_allowzero(OpContext& ctx, const shape_ops::ReshapePattern& pattern, b
     return false;
 }
 
+// ONNX (and ONNX Runtime) cannot infer a -1 beside a zero-length dim, a 0 copied from the input included;
+// OpenVINO can when the input has a zero too.
+bool check_zero_beside_minus_one(OpContext& ctx, const shape_ops::ReshapePattern& pattern, const Shape& result) {
+    if (!pattern.minus_one) return true;
+    for (size_t i = 0; i < result.rank(); ++i) {
+        if (i == *pattern.minus_one || result.dims[i] != Dim(0)) continue;
+        ctx.invalid_input(fmt::format("{}: the -1 of the shape cannot be inferred beside the zero-length dim {} of {}",
+                                      op_name(ctx), i, result.str()));
+        return false;
+    }
+    return true;
+}
+
 void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(ctx.version() < 5 ? 1 : 2) || !expect_data_type(ctx, 0, all_but_v1_floats(ctx))) return;
     const bool allowzero = ctx.version() >= 14 && ctx.attr_int("allowzero", 0).value_or(0) != 0;
@@ -251,7 +264,7 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!pattern || !check_allowzero(ctx, *pattern, allowzero)) return;
     // ONNX's 0 copies the input dim unless allowzero: OpenVINO's special_zero.
     shape_ops::reshape_from_pattern(ctx, *pattern, !allowzero, o);
-    if (ctx.failed()) return;
+    if (ctx.failed() || !check_zero_beside_minus_one(ctx, *pattern, o.shape)) return;
     shape_ops::check_reshape_elements(ctx, *pattern, !allowzero, o.shape);
     if (ctx.failed()) return;
     o.value = same_elements(ctx, 0, o.shape);
