@@ -248,6 +248,18 @@ bool check_zero_beside_minus_one(OpContext& ctx, const shape_ops::ReshapePattern
     return true;
 }
 
+// OpenVINO's element count check leaves out targets with a 0 (special_zero); ONNX Runtime counts the dims the
+// zeros copied too.
+bool check_copied_elements(OpContext& ctx, const Shape& result) {
+    const Shape& data = ctx.shape(0);
+    if (!data.is_static() || !result.is_static()) return true;
+    const auto in = shape_ops::static_element_count(data), out = shape_ops::static_element_count(result);
+    if (!in || !out || *in == *out) return true;
+    ctx.invalid_input(fmt::format("{}: the input {} has {} elements, the output {} {}", op_name(ctx), data.str(), *in,
+                                  result.str(), *out));
+    return false;
+}
+
 void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(ctx.version() < 5 ? 1 : 2) || !expect_data_type(ctx, 0, all_but_v1_floats(ctx))) return;
     const bool allowzero = ctx.version() >= 14 && ctx.attr_int("allowzero", 0).value_or(0) != 0;
@@ -266,7 +278,7 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
     shape_ops::reshape_from_pattern(ctx, *pattern, !allowzero, o);
     if (ctx.failed() || !check_zero_beside_minus_one(ctx, *pattern, o.shape)) return;
     shape_ops::check_reshape_elements(ctx, *pattern, !allowzero, o.shape);
-    if (ctx.failed()) return;
+    if (ctx.failed() || !check_copied_elements(ctx, o.shape)) return;
     o.value = same_elements(ctx, 0, o.shape);
     out.push_back(std::move(o));
 }
