@@ -141,6 +141,9 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
         std::optional<size_t> n;
         if (args->starts) n = args->starts->size();
         else if (const Shape& s = ctx.shape(1); ctx.version() >= 10 && s.is_static() && s.rank() == 1) n = static_cast<size_t>(s.dims[0].length());
+        if (n && *n > data.rank())
+            return ctx.invalid_input(fmt::format("{}: {} starts without axes, more than the rank {} of {}", op_name(ctx),
+                                                 *n, data.rank(), data.str()));
         if (n) {
             axes.emplace();
             for (size_t i = 0; i < *n; ++i) axes->push_back(i);

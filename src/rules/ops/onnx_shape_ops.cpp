@@ -95,10 +95,11 @@ std::optional<size_t> onnx_axis(OpContext& ctx, int64_t axis, int64_t rank, std:
 std::optional<std::vector<size_t>> onnx_axes(OpContext& ctx, std::span<const int64_t> axes, int64_t rank,
                                              std::string_view what, bool unique, bool from_input) {
     std::vector<size_t> out;
+    std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(rank, 0)), false);
     for (const int64_t a : axes) {
         const auto n = onnx_axis(ctx, a, rank, what, from_input);
         if (!n) return std::nullopt;
-        if (unique && std::find(out.begin(), out.end(), *n) != out.end()) {
+        if (unique && seen[*n]) {
             const std::string message = fmt::format("{}: {} [{}] name axis {} twice", op_name(ctx), what,
                                                     join_ints(std::vector<int64_t>(axes.begin(), axes.end())), *n);
             if (from_input)
@@ -107,6 +108,7 @@ std::optional<std::vector<size_t>> onnx_axes(OpContext& ctx, std::span<const int
                 ctx.invalid_attribute(message);
             return std::nullopt;
         }
+        seen[*n] = true;
         out.push_back(*n);
     }
     return out;
@@ -396,12 +398,16 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!data.rank_dynamic) {
         // The axes index the output, whose rank is the input's plus one per axis.
         const int64_t rank = static_cast<int64_t>(data.rank() + axes->size());
+        if (rank > static_cast<int64_t>(kMaxShapeRank))
+            return ctx.invalid_input(fmt::format("{}: {} axes make a rank of {}, more than irlint reads ({})",
+                                                 op_name(ctx), axes->size(), rank, kMaxShapeRank));
         const auto normalized = onnx_axes(ctx, *axes, rank, "axes", true, ctx.version() >= 13);
         if (!normalized) return;
+        std::vector<bool> inserted(static_cast<size_t>(rank), false);
+        for (const size_t a : *normalized) inserted[a] = true;
         o.shape = Shape{};
         auto next = data.dims.begin();
-        for (size_t i = 0; i < static_cast<size_t>(rank); ++i)
-            o.shape.dims.push_back(std::count(normalized->begin(), normalized->end(), i) ? Dim(1) : *next++);
+        for (size_t i = 0; i < static_cast<size_t>(rank); ++i) o.shape.dims.push_back(inserted[i] ? Dim(1) : *next++);
         o.value = same_elements(ctx, 0, o.shape);
     }
     out.push_back(std::move(o));
@@ -594,8 +600,8 @@ void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
     // The node's outputs; a node made up without any (a test's) has as many as its lengths or num_outputs say.
     size_t outputs = node_outputs(ctx);
     if (outputs == 0) outputs = lengths ? lengths->size() : *num_outputs > 0 ? static_cast<size_t>(*num_outputs) : 1;
-    if (*num_outputs > shape_ops::kMaxOutputs)
-        return ctx.value_unknown(fmt::format("num_outputs {} is more outputs than irlint builds", *num_outputs));
+    if (*num_outputs > shape_ops::kMaxOutputs || outputs > static_cast<size_t>(shape_ops::kMaxOutputs))
+        return ctx.value_unknown(fmt::format("{} outputs are more than irlint builds", std::max<int64_t>(*num_outputs, static_cast<int64_t>(outputs))));
     if (given && *num_outputs != 0)
         return ctx.invalid_input(fmt::format("{}: both the split input and num_outputs are given", op_name(ctx)));
     if (ctx.version() >= 18 && !given && *num_outputs == 0)
@@ -763,7 +769,9 @@ void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Constant
 
-TensorValue exact_value(std::span<const int64_t> ints) {
+// Values of more than kMaxValueElements are not carried.
+std::optional<TensorValue> exact_value(std::span<const int64_t> ints) {
+    if (ints.size() > kMaxValueElements) return std::nullopt;
     TensorValue v;
     v.reserve(ints.size());
     for (const int64_t x : ints) v.push_back({x, x});
