@@ -22,9 +22,6 @@ bool type_in_set(TypeSet set, int era, ElementType t);
 // The opset at which t joins all_tensor_types (13 for bf16, ...); 0 for types ONNX does not have.
 int type_era(ElementType t);
 
-// "Gather-13", for messages.
-std::string op_name(const OpContext& ctx);
-
 // Records an input problem when input i's type is known and outside the set (at `era`).
 bool expect_type(OpContext& ctx, size_t i, std::string_view name, TypeSet set, int era);
 // The same with the era the op's version gives (the usual case: a schema's types are those of its opset).
@@ -36,13 +33,16 @@ bool expect_index_type(OpContext& ctx, size_t i, std::string_view name, bool int
 // Input i's type equals input j's (one type variable T); records an input problem otherwise.
 bool expect_same_type(OpContext& ctx, size_t i, size_t j, std::string_view name_i, std::string_view name_j);
 
-// An axis in [-rank, rank) as ONNX normalizes it; nullopt with an attribute (or input) problem naming the op:
-// "Gather-13: axis 3 is out of range [-3, 2]".
+// An axis in [-rank, rank) as ONNX normalizes it; nullopt with an attribute (or input) problem ("axis 3 is out of
+// range [-3, 2]", which the engine reports after the op's name and version).
 std::optional<size_t> onnx_axis(OpContext& ctx, int64_t axis, int64_t rank, std::string_view what = "axis",
                                 bool from_input = false);
 // The same for a list; `unique` refuses an axis given twice.
 std::optional<std::vector<size_t>> onnx_axes(OpContext& ctx, std::span<const int64_t> axes, int64_t rank,
                                              std::string_view what, bool unique, bool from_input);
+
+// Words the arithmetic of dim d of o ("10+1+2 = 13") for a finding's message, when the engine asks for it.
+void note_dim(const OpContext& ctx, OpOutput& o, size_t d, std::string text);
 
 // The number of outputs the node declares (Split's, Unique's).
 size_t node_outputs(const OpContext& ctx);

@@ -27,14 +27,14 @@ using tensor::Bounds;
 bool expect_rank_at_least(OpContext& ctx, size_t i, size_t rank, std::string_view name) {
     const Shape& s = ctx.shape(i);
     if (s.rank_dynamic || s.rank() >= rank) return true;
-    ctx.invalid_input(fmt::format("{}: {} {} has rank {}; it needs at least {}", op_name(ctx), name, s.str(), s.rank(), rank));
+    ctx.invalid_input(fmt::format("{} {} has rank {}; it needs at least {}", name, s.str(), s.rank(), rank));
     return false;
 }
 
 bool expect_rank(OpContext& ctx, size_t i, size_t rank, std::string_view name) {
     const Shape& s = ctx.shape(i);
     if (!ctx.has_input(i) || s.rank_dynamic || s.rank() == rank) return true;
-    ctx.invalid_input(fmt::format("{}: {} {} must have rank {}", op_name(ctx), name, s.str(), rank));
+    ctx.invalid_input(fmt::format("{} {} must have rank {}", name, s.str(), rank));
     return false;
 }
 
@@ -139,11 +139,13 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     } else if (!args->axes_given) {
         // No axes: the first len(starts) axes, which the starts' values or their input's length say.
         std::optional<size_t> n;
-        if (args->starts) n = args->starts->size();
-        else if (const Shape& s = ctx.shape(1); ctx.version() >= 10 && s.is_static() && s.rank() == 1) n = static_cast<size_t>(s.dims[0].length());
+        if (args->starts)
+            n = args->starts->size();
+        else if (const Shape& s = ctx.shape(1); ctx.version() >= 10 && s.is_static() && s.rank() == 1)
+            n = static_cast<size_t>(s.dims[0].length());
         if (n && *n > data.rank())
-            return ctx.invalid_input(fmt::format("{}: {} starts without axes, more than the rank {} of {}", op_name(ctx),
-                                                 *n, data.rank(), data.str()));
+            return ctx.invalid_input(
+                fmt::format("{} starts without axes, more than the rank {} of {}", *n, data.rank(), data.str()));
         if (n) {
             axes.emplace();
             for (size_t i = 0; i < *n; ++i) axes->push_back(i);
@@ -157,9 +159,10 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     const size_t n = args->starts->size();
     const std::vector<int64_t> steps = args->steps ? *args->steps : std::vector<int64_t>(n, 1);
     if (args->ends->size() != n || axes->size() != n || steps.size() != n || n > data.rank())
-        return ctx.invalid_input(fmt::format("{}: starts ({}), ends ({}), axes ({}) and steps ({}) need one value per "
-                                             "sliced axis, at most the rank {}",
-                                             op_name(ctx), n, args->ends->size(), axes->size(), steps.size(), rank));
+        return ctx.invalid_input(
+            fmt::format("starts ({}), ends ({}), axes ({}) and steps ({}) need one value per "
+                        "sliced axis, at most the rank {}",
+                        n, args->ends->size(), axes->size(), steps.size(), rank));
     o.shape = data;
     std::vector<std::optional<AxisPick>> picks(data.rank());
     for (size_t d = 0; d < data.rank(); ++d)
@@ -168,10 +171,13 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
         const size_t d = (*axes)[k];
         const Dim& dim = data.dims[d];
         const Bounds start = (*args->starts)[k], end = (*args->ends)[k];
-        if (steps[k] == 0) return ctx.invalid_input(fmt::format("{}: steps[{}] is 0", op_name(ctx), k));
+        if (steps[k] == 0) return ctx.invalid_input(fmt::format("steps[{}] is 0", k));
         if (dim.is_static() && start.first == start.second && end.first == end.second) {
             picks[d] = onnx_slice_pick(dim.length(), start.first, end.first, steps[k]);
             o.shape.dims[d] = Dim(picks[d]->count);
+            note_dim(ctx, o, d,
+                     fmt::format("[{}:{}:{}] of {}, clamped to start {}", start.first, end.first, steps[k],
+                                 dim.length(), picks[d]->start));
         } else {
             picks[d].reset();
             o.shape.dims[d] = tensor::sliced_dim(dim, start, end, steps[k]);
@@ -187,7 +193,8 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
             dims.push_back(data.dims[d].length());
             exact.push_back(*picks[d]);
         }
-        o.value = small_element_count(o.shape) ? std::optional(tensor::pick_values(*values, dims, exact)) : std::nullopt;
+        o.value =
+            small_element_count(o.shape) ? std::optional(tensor::pick_values(*values, dims, exact)) : std::nullopt;
     }
     out.push_back(std::move(o));
 }
@@ -202,13 +209,14 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
         out.push_back(std::move(o));
         return;
     }
-    if (data.rank() == 0) return ctx.invalid_input(fmt::format("{}: data is a scalar; it needs rank >= 1", op_name(ctx)));
+    if (data.rank() == 0) return ctx.invalid_input("data is a scalar; it needs rank >= 1");
     const auto axis = onnx_axis(ctx, ctx.attr_int("axis", 0).value_or(0), static_cast<int64_t>(data.rank()));
     if (!axis) return;
     o.shape = Shape{};
     o.shape.dims.assign(data.dims.begin(), data.dims.begin() + static_cast<std::ptrdiff_t>(*axis));
     o.shape.dims.insert(o.shape.dims.end(), indices.dims.begin(), indices.dims.end());
-    o.shape.dims.insert(o.shape.dims.end(), data.dims.begin() + static_cast<std::ptrdiff_t>(*axis) + 1, data.dims.end());
+    o.shape.dims.insert(o.shape.dims.end(), data.dims.begin() + static_cast<std::ptrdiff_t>(*axis) + 1,
+                        data.dims.end());
     const auto data_n = small_element_count(data), indices_n = small_element_count(indices);
     const TensorValue* values = ctx.value(0);
     const auto idx = ctx.exact_values(1);
@@ -226,8 +234,8 @@ void infer_gather_elements(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!data.rank_dynamic) {
         if (!onnx_axis(ctx, ctx.attr_int("axis", 0).value_or(0), static_cast<int64_t>(data.rank()))) return;
         if (!indices.rank_dynamic && indices.rank() != data.rank())
-            return ctx.invalid_input(fmt::format("{}: indices {} and data {} must have one rank", op_name(ctx),
-                                                 indices.str(), data.str()));
+            return ctx.invalid_input(
+                fmt::format("indices {} and data {} must have one rank", indices.str(), data.str()));
     }
     out.push_back(OpOutput{indices, ctx.type(0), std::nullopt, {}});
 }
@@ -236,7 +244,7 @@ void infer_gather_nd(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2) || !expect_data_type(ctx, 0) || !expect_index_type(ctx, 1, "indices", false)) return;
     const auto b = ctx.version() >= 12 ? ctx.attr_int("batch_dims", 0) : std::optional<int64_t>(0);
     if (!b) return;
-    if (*b < 0) return ctx.invalid_attribute(fmt::format("{}: batch_dims {} is negative", op_name(ctx), *b));
+    if (*b < 0) return ctx.invalid_attribute(fmt::format("batch_dims {} is negative", *b));
     const auto batch = static_cast<size_t>(*b);
     if (!expect_rank_at_least(ctx, 0, batch + 1, "data") || !expect_rank_at_least(ctx, 1, batch + 1, "indices")) return;
     const Shape &data = ctx.shape(0), &indices = ctx.shape(1);
@@ -244,12 +252,14 @@ void infer_gather_nd(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!data.rank_dynamic && !indices.rank_dynamic && indices.dims.back().is_static()) {
         const int64_t tuple = indices.dims.back().length();
         if (tuple > static_cast<int64_t>(data.rank() - batch))
-            return ctx.invalid_input(fmt::format("{}: the last dim of indices {} is {}; it must be in [0, {}] (data {} "
-                                                 "after {} batch dims)",
-                                                 op_name(ctx), indices.str(), tuple, data.rank() - batch, data.str(), batch));
+            return ctx.invalid_input(
+                fmt::format("the last dim of indices {} is {}; it must be in [0, {}] (data {} "
+                            "after {} batch dims)",
+                            indices.str(), tuple, data.rank() - batch, data.str(), batch));
         o.shape = Shape{};
         o.shape.dims.assign(indices.dims.begin(), indices.dims.end() - 1);
-        o.shape.dims.insert(o.shape.dims.end(), data.dims.begin() + static_cast<std::ptrdiff_t>(batch + static_cast<size_t>(tuple)),
+        o.shape.dims.insert(o.shape.dims.end(),
+                            data.dims.begin() + static_cast<std::ptrdiff_t>(batch + static_cast<size_t>(tuple)),
                             data.dims.end());
     }
     out.push_back(std::move(o));
@@ -268,24 +278,24 @@ bool check_reduction(OpContext& ctx) {
 
 void infer_scatter_elements(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3) || !expect_data_type(ctx, 0) || !expect_index_type(ctx, 1, "indices", true) ||
-        !expect_same_type(ctx, 0, 2, "data", "updates") || !expect_rank_at_least(ctx, 0, 1, "data") || !check_reduction(ctx))
+        !expect_same_type(ctx, 0, 2, "data", "updates") || !expect_rank_at_least(ctx, 0, 1, "data") ||
+        !check_reduction(ctx))
         return;
     const Shape &data = ctx.shape(0), &indices = ctx.shape(1), &updates = ctx.shape(2);
     if (!data.rank_dynamic && !onnx_axis(ctx, ctx.attr_int("axis", 0).value_or(0), static_cast<int64_t>(data.rank())))
         return;
     if (!indices.compatible(updates))
-        return ctx.invalid_input(fmt::format("{}: indices {} and updates {} must have one shape", op_name(ctx),
-                                             indices.str(), updates.str()));
+        return ctx.invalid_input(
+            fmt::format("indices {} and updates {} must have one shape", indices.str(), updates.str()));
     if (!data.rank_dynamic && !indices.rank_dynamic && indices.rank() != data.rank())
-        return ctx.invalid_input(fmt::format("{}: indices {} and data {} must have one rank", op_name(ctx), indices.str(),
-                                             data.str()));
+        return ctx.invalid_input(fmt::format("indices {} and data {} must have one rank", indices.str(), data.str()));
     same_as_input(ctx, out);
 }
 
 // Scatter-11 is deprecated in favour of ScatterElements: ONNX's checker refuses it.
 void infer_scatter(OpContext& ctx, std::vector<OpOutput>& out) {
     if (ctx.version() >= 11)
-        return ctx.invalid_input(fmt::format("{} is deprecated (use ScatterElements); ONNX's checker refuses it", op_name(ctx)));
+        return ctx.invalid_input("deprecated from opset 11 (ScatterElements replaces it); ONNX's checker refuses it");
     infer_scatter_elements(ctx, out);
 }
 
@@ -298,15 +308,15 @@ void infer_scatter_nd(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!data.rank_dynamic && !indices.rank_dynamic && indices.dims.back().is_static()) {
         const int64_t k = indices.dims.back().length();
         if (k > static_cast<int64_t>(data.rank()))
-            return ctx.invalid_input(fmt::format("{}: the last dim of indices {} is {}, more than the data rank {}",
-                                                 op_name(ctx), indices.str(), k, data.rank()));
+            return ctx.invalid_input(fmt::format("the last dim of indices {} is {}, more than the data rank {}",
+                                                 indices.str(), k, data.rank()));
         // updates: indices' dims but the last, then data's after the first k.
         Shape expected;
         expected.dims.assign(indices.dims.begin(), indices.dims.end() - 1);
         expected.dims.insert(expected.dims.end(), data.dims.begin() + k, data.dims.end());
         if (!updates.compatible(expected))
-            return ctx.invalid_input(fmt::format("{}: updates {} must have shape {} (indices {}, data {})", op_name(ctx),
-                                                 updates.str(), expected.str(), indices.str(), data.str()));
+            return ctx.invalid_input(fmt::format("updates {} must have shape {} (indices {}, data {})", updates.str(),
+                                                 expected.str(), indices.str(), data.str()));
     }
     same_as_input(ctx, out);
 }
@@ -321,18 +331,17 @@ void infer_tensor_scatter(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!cache.rank_dynamic) {
         const auto axis = onnx_axis(ctx, ctx.attr_int("axis", -2).value_or(-2), static_cast<int64_t>(cache.rank()));
         if (!axis) return;
-        if (*axis == 0)
-            return ctx.invalid_attribute(fmt::format("{}: axis is the batch dim 0; it must be another", op_name(ctx)));
+        if (*axis == 0) return ctx.invalid_attribute("axis is the batch dim 0; it must be another");
         if (!update.rank_dynamic && update.rank() != cache.rank())
-            return ctx.invalid_input(fmt::format("{}: update {} and past_cache {} must have one rank", op_name(ctx),
-                                                 update.str(), cache.str()));
+            return ctx.invalid_input(
+                fmt::format("update {} and past_cache {} must have one rank", update.str(), cache.str()));
         // The dims but the sequence axis are one dim in both.
         for (size_t d = 0; d < cache.rank() && !update.rank_dynamic; ++d) {
             if (d == *axis) continue;
             const auto merged = Dim::merge(cache.dims[d], update.dims[d]);
             if (!merged)
-                return ctx.invalid_input(fmt::format("{}: update {} and past_cache {} differ in dim {} (not the axis {})",
-                                                     op_name(ctx), update.str(), cache.str(), d, *axis));
+                return ctx.invalid_input(fmt::format("update {} and past_cache {} differ in dim {} (not the axis {})",
+                                                     update.str(), cache.str(), d, *axis));
             o.shape.dims[d] = merged->with_symbol(cache.dims[d].symbol());
         }
     }
@@ -359,7 +368,9 @@ bool pad_types(OpContext& ctx) {
 }
 
 void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(ctx.version() < 11 ? 1 : 2, ctx.version() < 11 ? 1 : ctx.version() < 18 ? 3 : 4) ||
+    if (!ctx.expect_inputs(ctx.version() < 11 ? 1 : 2, ctx.version() < 11   ? 1
+                                                       : ctx.version() < 18 ? 3
+                                                                            : 4) ||
         !pad_types(ctx))
         return;
     const bool mode_ok = ctx.version() >= 19 ? ctx.attr_enum("mode", kPadModes19, "constant").has_value()
@@ -394,8 +405,8 @@ void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     }
     if (pads->size() != 2 * axes->size())
-        return ctx.invalid_input(fmt::format("{}: pads has {} values; {} axes need {} (begins, then ends)", op_name(ctx),
-                                             pads->size(), axes->size(), 2 * axes->size()));
+        return ctx.invalid_input(fmt::format("pads has {} values; {} axes need {} (begins, then ends)", pads->size(),
+                                             axes->size(), 2 * axes->size()));
     o.shape = data;
     for (size_t k = 0; k < axes->size(); ++k) {
         const size_t d = (*axes)[k];
@@ -404,9 +415,10 @@ void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
         if (dim.is_static() && begin.first == begin.second && end.first == end.second) {
             const int64_t padded = dim.length() + begin.first + end.first;
             if (padded < 0)
-                return ctx.invalid_input(fmt::format("{}: pads {} and {} take axis {} of {} below zero", op_name(ctx),
-                                                     begin.first, end.first, d, data.str()));
+                return ctx.invalid_input(
+                    fmt::format("pads {} and {} take axis {} of {} below zero", begin.first, end.first, d, data.str()));
             o.shape.dims[d] = Dim(padded);
+            note_dim(ctx, o, d, fmt::format("{}{:+}{:+}", dim.length(), begin.first, end.first));
         } else {
             o.shape.dims[d] = tensor::padded_dim(dim, begin, end);
         }
@@ -443,29 +455,29 @@ void infer_center_crop_pad(OpContext& ctx, std::vector<OpOutput>& out) {
         ctx.value_unknown("the shape (input 1) is not known");
         for (const size_t a : axes) o.shape.dims[a] = Dim::dynamic();
     } else if (shape->size() != axes.size()) {
-        return ctx.invalid_input(fmt::format("{}: shape has {} values for {} axes", op_name(ctx), shape->size(), axes.size()));
+        return ctx.invalid_input(fmt::format("shape has {} values for {} axes", shape->size(), axes.size()));
     } else {
         for (size_t k = 0; k < axes.size(); ++k) o.shape.dims[axes[k]] = shape_ops::bound_as_dim((*shape)[k]);
     }
     out.push_back(std::move(o));
 }
 
-// ---------------------------------------------------------------------------------------------- DepthToSpace, SpaceToDepth
+// ---------------------------------------------------------------------------------------------- DepthToSpace,
+// SpaceToDepth
 
 void infer_depth_space(OpContext& ctx, std::vector<OpOutput>& out, bool to_space) {
     if (!ctx.expect_inputs(1) || !expect_data_type(ctx, 0) || !expect_rank(ctx, 0, 4, "input")) return;
     static constexpr std::array<std::string_view, 2> kModes{"DCR", "CRD"};
     const auto b = ctx.attr_int("blocksize");
     if (!b || (to_space && ctx.version() >= 11 && !ctx.attr_enum("mode", kModes, "DCR"))) return;
-    if (*b <= 0) return ctx.invalid_attribute(fmt::format("{}: blocksize {} must be positive", op_name(ctx), *b));
+    if (*b <= 0) return ctx.invalid_attribute(fmt::format("blocksize {} must be positive", *b));
     const Shape& data = ctx.shape(0);
     OpOutput o{data.rank_dynamic ? dynamic_dims(4) : data, ctx.type(0), std::nullopt, {}};
     if (!data.rank_dynamic) {
         const Dim& c = data.dims[1];
         const auto divided = [&](const Dim& d, int64_t by, std::string_view what) -> std::optional<Dim> {
             if (d.is_static() && d.length() % by != 0) {
-                ctx.invalid_input(fmt::format("{}: {} {} of {} is not a multiple of {}", op_name(ctx), what, d.str(),
-                                              data.str(), by));
+                ctx.invalid_input(fmt::format("{} {} of {} is not a multiple of {}", what, d.str(), data.str(), by));
                 return std::nullopt;
             }
             return d.is_static() ? Dim(d.length() / by) : d.divided_by(by);
@@ -474,10 +486,12 @@ void infer_depth_space(OpContext& ctx, std::vector<OpOutput>& out, bool to_space
             const auto channels = divided(c, *b * *b, "the channels");
             if (!channels) return;
             o.shape.dims = {data.dims[0], *channels, data.dims[2] * Dim(*b), data.dims[3] * Dim(*b)};
+            note_dim(ctx, o, 1, fmt::format("{}/({}*{})", c.str(), *b, *b));
         } else {
             const auto h = divided(data.dims[2], *b, "the height"), w = divided(data.dims[3], *b, "the width");
             if (!h || !w) return;
             o.shape.dims = {data.dims[0], c * Dim(*b * *b), *h, *w};
+            note_dim(ctx, o, 1, fmt::format("{}*{}*{}", c.str(), *b, *b));
         }
     }
     out.push_back(std::move(o));
@@ -492,9 +506,12 @@ void infer_space_to_depth(OpContext& ctx, std::vector<OpOutput>& out) { infer_de
 std::optional<int64_t> nonzero_count(const TensorValue& v, size_t limit) {
     int64_t n = 0;
     for (size_t i = 0; i < std::min(limit, v.size()); ++i) {
-        if (v[i].exact()) n += v[i].lo != 0 ? 1 : 0;
-        else if (v[i].lo <= 0 && v[i].hi >= 0) return std::nullopt;
-        else ++n;
+        if (v[i].exact())
+            n += v[i].lo != 0 ? 1 : 0;
+        else if (v[i].lo <= 0 && v[i].hi >= 0)
+            return std::nullopt;
+        else
+            ++n;
     }
     return n;
 }
@@ -524,7 +541,7 @@ void infer_compress(OpContext& ctx, std::vector<OpOutput>& out) {
         !expect_rank(ctx, 1, 1, "condition"))
         return;
     if (const auto t = ctx.type(1); t && *t != ElementType::boolean)
-        return ctx.invalid_input(fmt::format("{}: condition is {}; it must be bool", op_name(ctx), element_type_name(*t)));
+        return ctx.invalid_input(fmt::format("condition is {}; it must be bool", element_type_name(*t)));
     const Shape &data = ctx.shape(0), &condition = ctx.shape(1);
     OpOutput o{Shape::dynamic_rank(), ctx.type(0), std::nullopt, {}};
     const Dim cond_len = condition.rank_dynamic ? Dim::dynamic() : condition.dims[0];
@@ -532,12 +549,13 @@ void infer_compress(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.attr("axis")) {
         const Dim n = data.rank_dynamic ? Dim::dynamic() : dims_product(data.dims);
         o.shape = Shape{false, {limit(n, cond_len)}};
-        if (n.is_static() && cond_len.is_static()) o.shape.dims[0] = selected_count(ctx, 1, Dim(std::min(n.length(), cond_len.length())));
+        if (n.is_static() && cond_len.is_static())
+            o.shape.dims[0] = selected_count(ctx, 1, Dim(std::min(n.length(), cond_len.length())));
     } else if (!data.rank_dynamic) {
         const auto axis_attr = ctx.attr_int("axis");
         if (!axis_attr) return;
         if (ctx.version() < 11 && *axis_attr < 0)
-            return ctx.invalid_attribute(fmt::format("{}: axis {} must not be negative before opset 11", op_name(ctx), *axis_attr));
+            return ctx.invalid_attribute(fmt::format("axis {} must not be negative before opset 11", *axis_attr));
         const auto axis = onnx_axis(ctx, *axis_attr, static_cast<int64_t>(data.rank()));
         if (!axis) return;
         const Dim& d = data.dims[*axis];
@@ -572,8 +590,9 @@ void infer_unique(OpContext& ctx, std::vector<OpOutput>& out) {
         inverse = dims_product(data.dims);
         unique = bounded(inverse);
         const TensorValue* v = ctx.value(0);
-        if (const auto n = small_element_count(data); v && n && v->size() == *n &&
-                                                      std::all_of(v->begin(), v->end(), [](const ValueBounds& b) { return b.exact(); })) {
+        if (const auto n = small_element_count(data);
+            v && n && v->size() == *n &&
+            std::all_of(v->begin(), v->end(), [](const ValueBounds& b) { return b.exact(); })) {
             std::set<int64_t> distinct;
             for (const ValueBounds& b : *v) distinct.insert(b.lo);
             unique = Dim(static_cast<int64_t>(distinct.size()));
@@ -601,25 +620,28 @@ void infer_one_hot(OpContext& ctx, std::vector<OpOutput>& out) {
         !expect_rank(ctx, 2, 1, "values"))
         return;
     const Shape &indices = ctx.shape(0), &depth_shape = ctx.shape(1), &values = ctx.shape(2);
-    if (!depth_shape.rank_dynamic && !(depth_shape.rank() == 0 || (depth_shape.rank() == 1 && depth_shape.dims[0].compatible(Dim(1)))))
-        return ctx.invalid_input(fmt::format("{}: depth {} must be a scalar or hold one value", op_name(ctx), depth_shape.str()));
+    if (!depth_shape.rank_dynamic &&
+        !(depth_shape.rank() == 0 || (depth_shape.rank() == 1 && depth_shape.dims[0].compatible(Dim(1)))))
+        return ctx.invalid_input(fmt::format("depth {} must be a scalar or hold one value", depth_shape.str()));
     if (!values.rank_dynamic && !values.dims[0].compatible(Dim(2)))
-        return ctx.invalid_input(fmt::format("{}: values {} must hold two values (off, on)", op_name(ctx), values.str()));
+        return ctx.invalid_input(fmt::format("values {} must hold two values (off, on)", values.str()));
     OpOutput o{Shape::dynamic_rank(), ctx.type(2), std::nullopt, {}};
     if (!indices.rank_dynamic) {
         const int64_t rank = static_cast<int64_t>(indices.rank()) + 1;
         const auto axis = onnx_axis(ctx, ctx.attr_int("axis", -1).value_or(-1), rank);
         if (!axis) return;
         const auto depth = one_hot_depth(ctx);
-        if (depth && *depth < 1) return ctx.invalid_input(fmt::format("{}: depth {} must be at least 1", op_name(ctx), *depth));
+        if (depth && *depth < 1) return ctx.invalid_input(fmt::format("depth {} must be at least 1", *depth));
         if (!depth) ctx.value_unknown("the depth (input 1) is not known");
         o.shape = indices;
-        o.shape.dims.insert(o.shape.dims.begin() + static_cast<std::ptrdiff_t>(*axis), depth ? Dim(*depth) : Dim::dynamic());
+        o.shape.dims.insert(o.shape.dims.begin() + static_cast<std::ptrdiff_t>(*axis),
+                            depth ? Dim(*depth) : Dim::dynamic());
     }
     out.push_back(std::move(o));
 }
 
-// ---------------------------------------------------------------------------------------------- Trilu, ReverseSequence, EyeLike
+// ---------------------------------------------------------------------------------------------- Trilu,
+// ReverseSequence, EyeLike
 
 void infer_trilu(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, 2) || !expect_data_type(ctx, 0) || !expect_rank_at_least(ctx, 0, 2, "input") ||
@@ -635,12 +657,12 @@ void infer_reverse_sequence(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto batch = ctx.attr_int("batch_axis", 1), time = ctx.attr_int("time_axis", 0);
     if (!batch || !time) return;
     if ((*batch != 0 && *batch != 1) || (*time != 0 && *time != 1) || *batch == *time)
-        return ctx.invalid_attribute(fmt::format("{}: batch_axis {} and time_axis {} must be 0 and 1, one each",
-                                                 op_name(ctx), *batch, *time));
+        return ctx.invalid_attribute(
+            fmt::format("batch_axis {} and time_axis {} must be 0 and 1, one each", *batch, *time));
     const Shape &data = ctx.shape(0), &lens = ctx.shape(1);
     if (!data.rank_dynamic && !lens.rank_dynamic && !lens.dims[0].compatible(data.dims[static_cast<size_t>(*batch)]))
-        return ctx.invalid_input(fmt::format("{}: sequence_lens {} must have the batch dim {} of {}", op_name(ctx),
-                                             lens.str(), data.dims[static_cast<size_t>(*batch)].str(), data.str()));
+        return ctx.invalid_input(fmt::format("sequence_lens {} must have the batch dim {} of {}", lens.str(),
+                                             data.dims[static_cast<size_t>(*batch)].str(), data.str()));
     same_as_input(ctx, out);
 }
 
@@ -653,14 +675,14 @@ bool eye_like_takes(ElementType t, int version) {
 void infer_eye_like(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1) || !expect_rank(ctx, 0, 2, "input")) return;
     if (const auto t = ctx.type(0); t && !eye_like_takes(*t, ctx.version()))
-        return ctx.invalid_input(fmt::format("{} does not take {} input", op_name(ctx), element_type_name(*t)));
+        return ctx.invalid_input(fmt::format("input is {}, a type the version does not take", element_type_name(*t)));
     std::optional<ElementType> type = ctx.type(0);
     if (ctx.attr("dtype")) {
         const auto code = ctx.attr_int("dtype");
         if (!code) return;
         type = element_type_of_onnx_code(*code);
         if (!type || !eye_like_takes(*type, ctx.version()))
-            return ctx.invalid_attribute(fmt::format("{}: dtype {} is not a type EyeLike gives", op_name(ctx), *code));
+            return ctx.invalid_attribute(fmt::format("dtype {} is not a type EyeLike gives", *code));
     }
     out.push_back(OpOutput{ctx.shape(0).rank_dynamic ? dynamic_dims(2) : ctx.shape(0), type, std::nullopt, {}});
 }

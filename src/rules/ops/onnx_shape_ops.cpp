@@ -10,6 +10,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/text.hpp"
 #include "rules/ops/onnx_families.hpp"
@@ -23,17 +24,24 @@ namespace onnx_shape {
 
 int type_era(ElementType t) {
     switch (t) {
-        case ElementType::bf16: return 13;
+        case ElementType::bf16:
+            return 13;
         case ElementType::f8e4m3:
-        case ElementType::f8e5m2: return 19;
+        case ElementType::f8e5m2:
+            return 19;
         case ElementType::i4:
-        case ElementType::u4: return 21;
-        case ElementType::f4e2m1: return 23;
-        case ElementType::f8e8m0: return 24;
+        case ElementType::u4:
+            return 21;
+        case ElementType::f4e2m1:
+            return 23;
+        case ElementType::f8e8m0:
+            return 24;
         case ElementType::u1:
         case ElementType::nf4:
-        case ElementType::dynamic: return 0;
-        default: return 1;
+        case ElementType::dynamic:
+            return 0;
+        default:
+            return 1;
     }
 }
 
@@ -48,43 +56,44 @@ bool numeric(ElementType t) {
 
 bool type_in_set(TypeSet set, int era, ElementType t) {
     switch (set) {
-        case TypeSet::floats: return t == ElementType::f16 || t == ElementType::f32 || t == ElementType::f64;
-        case TypeSet::numeric: return numeric(t);
-        case TypeSet::all: return type_era(t) != 0 && type_era(t) <= era;
+        case TypeSet::floats:
+            return t == ElementType::f16 || t == ElementType::f32 || t == ElementType::f64;
+        case TypeSet::numeric:
+            return numeric(t);
+        case TypeSet::all:
+            return type_era(t) != 0 && type_era(t) <= era;
     }
     return false;
 }
 
-std::string op_name(const OpContext& ctx) { return fmt::format("{}-{}", ctx.layer().type, ctx.version()); }
-
 bool expect_type(OpContext& ctx, size_t i, std::string_view name, TypeSet set, int era) {
     const auto t = ctx.type(i);
     if (!t || *t == ElementType::dynamic || type_in_set(set, era, *t)) return true;
-    ctx.invalid_input(fmt::format("{} does not take {} {} (input {})", op_name(ctx), element_type_name(*t), name, i));
+    ctx.invalid_input(
+        fmt::format("{} (input {}) is {}, a type the version does not take", name, i, element_type_name(*t)));
     return false;
 }
 
 bool expect_index_type(OpContext& ctx, size_t i, std::string_view name, bool int32_too) {
     const auto t = ctx.type(i);
     if (!ctx.has_input(i) || !t || *t == ElementType::i64 || (int32_too && *t == ElementType::i32)) return true;
-    ctx.invalid_input(fmt::format("{}: {} (input {}) is {}; it must be {}", op_name(ctx), name, i,
-                                  element_type_name(*t), int32_too ? "int32 or int64" : "int64"));
+    ctx.invalid_input(fmt::format("{} (input {}) is {}; it must be {}", name, i, element_type_name(*t),
+                                  int32_too ? "int32 or int64" : "int64"));
     return false;
 }
 
 bool expect_same_type(OpContext& ctx, size_t i, size_t j, std::string_view name_i, std::string_view name_j) {
     const auto a = ctx.type(i), b = ctx.type(j);
     if (!ctx.has_input(i) || !ctx.has_input(j) || !a || !b || *a == *b) return true;
-    ctx.invalid_input(fmt::format("{}: {} is {} and {} is {}; they must have one type", op_name(ctx), name_i,
-                                  element_type_name(*a), name_j, element_type_name(*b)));
+    ctx.invalid_input(fmt::format("{} is {} and {} is {}; they must have one type", name_i, element_type_name(*a),
+                                  name_j, element_type_name(*b)));
     return false;
 }
 
 std::optional<size_t> onnx_axis(OpContext& ctx, int64_t axis, int64_t rank, std::string_view what, bool from_input) {
     if (axis >= -rank && axis < rank) return static_cast<size_t>(axis < 0 ? axis + rank : axis);
-    const std::string message = rank == 0 ? fmt::format("{}: {} {} is given for a scalar", op_name(ctx), what, axis)
-                                          : fmt::format("{}: {} {} is out of range [{}, {}]", op_name(ctx), what, axis,
-                                                        -rank, rank - 1);
+    const std::string message = rank == 0 ? fmt::format("{} {} is given for a scalar", what, axis)
+                                          : fmt::format("{} {} is out of range [{}, {}]", what, axis, -rank, rank - 1);
     if (from_input)
         ctx.invalid_input(message);
     else
@@ -100,7 +109,7 @@ std::optional<std::vector<size_t>> onnx_axes(OpContext& ctx, std::span<const int
         const auto n = onnx_axis(ctx, a, rank, what, from_input);
         if (!n) return std::nullopt;
         if (unique && seen[*n]) {
-            const std::string message = fmt::format("{}: {} [{}] name axis {} twice", op_name(ctx), what,
+            const std::string message = fmt::format("{} [{}] name axis {} twice", what,
                                                     join_ints(std::vector<int64_t>(axes.begin(), axes.end())), *n);
             if (from_input)
                 ctx.invalid_input(message);
@@ -112,6 +121,12 @@ std::optional<std::vector<size_t>> onnx_axes(OpContext& ctx, std::span<const int
         out.push_back(*n);
     }
     return out;
+}
+
+void note_dim(const OpContext& ctx, OpOutput& o, size_t d, std::string text) {
+    if (!ctx.explain() || o.shape.rank_dynamic || d >= o.shape.rank()) return;
+    o.dim_notes.resize(o.shape.rank());
+    o.dim_notes[d] = fmt::format("{} = {}", text, o.shape.dims[d].str());
 }
 
 size_t node_outputs(const OpContext& ctx) { return ctx.layer().outputs.size(); }
@@ -126,27 +141,48 @@ std::optional<TensorValue> same_elements(const OpContext& ctx, size_t i, const S
 
 std::optional<ElementType> element_type_of_onnx_code(int64_t code) {
     switch (code) {
-        case 1: return ElementType::f32;
-        case 2: return ElementType::u8;
-        case 3: return ElementType::i8;
-        case 4: return ElementType::u16;
-        case 5: return ElementType::i16;
-        case 6: return ElementType::i32;
-        case 7: return ElementType::i64;
-        case 8: return ElementType::string;
-        case 9: return ElementType::boolean;
-        case 10: return ElementType::f16;
-        case 11: return ElementType::f64;
-        case 12: return ElementType::u32;
-        case 13: return ElementType::u64;
-        case 16: return ElementType::bf16;
-        case 17: return ElementType::f8e4m3;
-        case 19: return ElementType::f8e5m2;
-        case 21: return ElementType::u4;
-        case 22: return ElementType::i4;
-        case 23: return ElementType::f4e2m1;
-        case 24: return ElementType::f8e8m0;
-        default: return std::nullopt;
+        case 1:
+            return ElementType::f32;
+        case 2:
+            return ElementType::u8;
+        case 3:
+            return ElementType::i8;
+        case 4:
+            return ElementType::u16;
+        case 5:
+            return ElementType::i16;
+        case 6:
+            return ElementType::i32;
+        case 7:
+            return ElementType::i64;
+        case 8:
+            return ElementType::string;
+        case 9:
+            return ElementType::boolean;
+        case 10:
+            return ElementType::f16;
+        case 11:
+            return ElementType::f64;
+        case 12:
+            return ElementType::u32;
+        case 13:
+            return ElementType::u64;
+        case 16:
+            return ElementType::bf16;
+        case 17:
+            return ElementType::f8e4m3;
+        case 19:
+            return ElementType::f8e5m2;
+        case 21:
+            return ElementType::u4;
+        case 22:
+            return ElementType::i4;
+        case 23:
+            return ElementType::f4e2m1;
+        case 24:
+            return ElementType::f8e8m0;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -221,7 +257,7 @@ std::optional<TensorValue> reshape_target(OpContext& ctx, bool* rejected) {
         return std::nullopt;
     }
     if (!target.rank_dynamic && target.rank() != 1) {
-        ctx.invalid_input(fmt::format("{}: the shape input {} must be 1-D", op_name(ctx), target.str()));
+        ctx.invalid_input(fmt::format("the shape input {} must be 1-D", target.str()));
         *rejected = true;
         return std::nullopt;
     }
@@ -233,7 +269,7 @@ std::optional<TensorValue> reshape_target(OpContext& ctx, bool* rejected) {
 bool check_allowzero(OpContext& ctx, const shape_ops::ReshapePattern& pattern, bool allowzero) {
     if (!allowzero || !pattern.minus_one) return true;
     if (std::none_of(pattern.dims.begin(), pattern.dims.end(), [](const Dim& d) { return d == Dim(0); })) return true;
-    ctx.invalid_input(fmt::format("{}: with allowzero=1 the shape may not hold both 0 and -1", op_name(ctx)));
+    ctx.invalid_input("with allowzero=1 the shape may not hold both 0 and -1");
     return false;
 }
 
@@ -243,8 +279,8 @@ bool check_zero_beside_minus_one(OpContext& ctx, const shape_ops::ReshapePattern
     if (!pattern.minus_one) return true;
     for (size_t i = 0; i < result.rank(); ++i) {
         if (i == *pattern.minus_one || result.dims[i] != Dim(0)) continue;
-        ctx.invalid_input(fmt::format("{}: the -1 of the shape cannot be inferred beside the zero-length dim {} of {}",
-                                      op_name(ctx), i, result.str()));
+        ctx.invalid_input(
+            fmt::format("the -1 of the shape cannot be inferred beside the zero-length dim {} of {}", i, result.str()));
         return false;
     }
     return true;
@@ -257,8 +293,8 @@ bool check_copied_elements(OpContext& ctx, const Shape& result) {
     if (!data.is_static() || !result.is_static()) return true;
     const auto in = shape_ops::static_element_count(data), out = shape_ops::static_element_count(result);
     if (!in || !out || *in == *out) return true;
-    ctx.invalid_input(fmt::format("{}: the input {} has {} elements, the output {} {}", op_name(ctx), data.str(), *in,
-                                  result.str(), *out));
+    ctx.invalid_input(
+        fmt::format("the input {} has {} elements, the output {} {}", data.str(), *in, result.str(), *out));
     return false;
 }
 
@@ -298,11 +334,12 @@ void infer_flatten(OpContext& ctx, std::vector<OpOutput>& out) {
         const int64_t rank = static_cast<int64_t>(data.rank());
         const int64_t lowest = ctx.version() >= 11 ? -rank : 0;
         if (*axis < lowest || *axis > rank)
-            return ctx.invalid_attribute(
-                fmt::format("{}: axis {} is out of range [{}, {}]", op_name(ctx), *axis, lowest, rank));
+            return ctx.invalid_attribute(fmt::format("axis {} is out of range [{}, {}]", *axis, lowest, rank));
         const auto split = static_cast<std::ptrdiff_t>(*axis < 0 ? *axis + rank : *axis);
         o.shape.dims = {dims_product(std::span(data.dims.begin(), data.dims.begin() + split)),
                         dims_product(std::span(data.dims.begin() + split, data.dims.end()))};
+        note_dim(ctx, o, 0, fmt::format("the product of the dims before axis {} of {}", split, data.str()));
+        note_dim(ctx, o, 1, fmt::format("the product of the dims from axis {} of {}", split, data.str()));
         o.value = same_elements(ctx, 0, o.shape);
     }
     out.push_back(std::move(o));
@@ -321,7 +358,7 @@ std::optional<std::vector<int64_t>> squeeze_axes(OpContext& ctx, bool* given) {
     if (!*given || !expect_index_type(ctx, 1, "axes", false)) return std::nullopt;
     const Shape& s = ctx.shape(1);
     if (!s.rank_dynamic && s.rank() > 1) {
-        ctx.invalid_input(fmt::format("{}: axes {} must be 1-D", op_name(ctx), s.str()));
+        ctx.invalid_input(fmt::format("axes {} must be 1-D", s.str()));
         return std::nullopt;
     }
     return ctx.exact_values(1);
@@ -330,7 +367,7 @@ std::optional<std::vector<int64_t>> squeeze_axes(OpContext& ctx, bool* given) {
 // Squeeze-1's axes are non-negative; 11 takes [-rank, rank).
 bool check_nonnegative_axes(OpContext& ctx, const std::vector<int64_t>& axes) {
     if (ctx.version() >= 11 || std::all_of(axes.begin(), axes.end(), [](int64_t a) { return a >= 0; })) return true;
-    ctx.invalid_attribute(fmt::format("{}: axes [{}] must not be negative before opset 11", op_name(ctx), join_ints(axes)));
+    ctx.invalid_attribute(fmt::format("axes [{}] must not be negative before opset 11", join_ints(axes)));
     return false;
 }
 
@@ -355,13 +392,15 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
     if (given && !axes) {
         ctx.value_unknown("the axes (input 1) are not known");
         const Shape& s = ctx.shape(1);
-        if (!data.rank_dynamic && s.is_static() && s.rank() == 1 && s.dims[0].length() <= static_cast<int64_t>(data.rank()))
+        if (!data.rank_dynamic && s.is_static() && s.rank() == 1 &&
+            s.dims[0].length() <= static_cast<int64_t>(data.rank()))
             o.shape = dynamic_dims(data.rank() - static_cast<size_t>(s.dims[0].length()));
     } else if (!data.rank_dynamic && !given) {
         o.shape = squeeze_all_ones(data);
     } else if (!data.rank_dynamic) {
         if (!check_nonnegative_axes(ctx, *axes)) return;
-        const auto normalized = onnx_axes(ctx, *axes, static_cast<int64_t>(data.rank()), "axes", false, ctx.version() >= 13);
+        const auto normalized =
+            onnx_axes(ctx, *axes, static_cast<int64_t>(data.rank()), "axes", false, ctx.version() >= 13);
         if (!normalized) return;
         const std::set<size_t> drop(normalized->begin(), normalized->end());
         o.shape = Shape{};
@@ -370,8 +409,8 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
             if (!drop.count(i)) {
                 o.shape.dims.push_back(d);
             } else if (!d.compatible(Dim(1))) {
-                return ctx.invalid_input(fmt::format("{}: axis {} of {} is {}, not 1: it cannot be squeezed",
-                                                     op_name(ctx), i, data.str(), d.str()));
+                return ctx.invalid_input(
+                    fmt::format("axis {} of {} is {}, not 1: it cannot be squeezed", i, data.str(), d.str()));
             }
         }
     }
@@ -389,7 +428,8 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!axes) {
         ctx.value_unknown("the axes (input 1) are not known");
         const Shape& s = ctx.shape(1);
-        if (!data.rank_dynamic && s.is_static() && s.rank() == 1 && s.dims[0].length() <= static_cast<int64_t>(kMaxShapeRank))
+        if (!data.rank_dynamic && s.is_static() && s.rank() == 1 &&
+            s.dims[0].length() <= static_cast<int64_t>(kMaxShapeRank))
             o.shape = dynamic_dims(data.rank() + static_cast<size_t>(s.dims[0].length()));
         out.push_back(std::move(o));
         return;
@@ -399,8 +439,8 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
         // The axes index the output, whose rank is the input's plus one per axis.
         const int64_t rank = static_cast<int64_t>(data.rank() + axes->size());
         if (rank > static_cast<int64_t>(kMaxShapeRank))
-            return ctx.invalid_input(fmt::format("{}: {} axes make a rank of {}, more than irlint reads ({})",
-                                                 op_name(ctx), axes->size(), rank, kMaxShapeRank));
+            return ctx.invalid_input(fmt::format("{} axes make a rank of {}, more than irlint reads ({})", axes->size(),
+                                                 rank, kMaxShapeRank));
         const auto normalized = onnx_axes(ctx, *axes, rank, "axes", true, ctx.version() >= 13);
         if (!normalized) return;
         std::vector<bool> inserted(static_cast<size_t>(rank), false);
@@ -459,8 +499,8 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
         const auto normalized = onnx_axes(ctx, *given, static_cast<int64_t>(rank), "perm", true, false);
         if (!normalized) return;
         if (normalized->size() != rank || std::any_of(given->begin(), given->end(), [](int64_t a) { return a < 0; }))
-            return ctx.invalid_attribute(fmt::format("{}: perm [{}] is not a permutation of the {} axes of {}",
-                                                     op_name(ctx), join_ints(*given), rank, data.str()));
+            return ctx.invalid_attribute(fmt::format("perm [{}] is not a permutation of the {} axes of {}",
+                                                     join_ints(*given), rank, data.str()));
         perm = *normalized;
     }
     o.shape = Shape{};
@@ -477,7 +517,8 @@ void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto axis_attr = ctx.attr_int("axis", ctx.version() < 4 ? std::optional<int64_t>(1) : std::nullopt);
     if (!axis_attr) return;
     for (size_t i = 0; i < ctx.input_count(); ++i)
-        if (!expect_type(ctx, i, "inputs", all_but_v1_floats(ctx), ctx.version()) || !expect_same_type(ctx, 0, i, "input 0", fmt::format("input {}", i)))
+        if (!expect_type(ctx, i, "inputs", all_but_v1_floats(ctx), ctx.version()) ||
+            !expect_same_type(ctx, 0, i, "input 0", fmt::format("input {}", i)))
             return;
     OpOutput o{Shape::dynamic_rank(), ctx.type(0), std::nullopt, {}};
     Dim axis_dim(0);
@@ -489,7 +530,7 @@ void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
             continue;
         }
         if (ctx.version() < 11 && *axis_attr < 0)
-            return ctx.invalid_attribute(fmt::format("{}: axis {} must not be negative before opset 11", op_name(ctx), *axis_attr));
+            return ctx.invalid_attribute(fmt::format("axis {} must not be negative before opset 11", *axis_attr));
         const auto a = onnx_axis(ctx, *axis_attr, static_cast<int64_t>(s.rank()));
         if (!a) return;
         axis = *a;
@@ -499,19 +540,25 @@ void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
             continue;
         }
         if (o.shape.rank() != s.rank())
-            return ctx.invalid_input(fmt::format("{}: input {} {} has rank {}, the inputs before it rank {}", op_name(ctx),
-                                                 i, s.str(), s.rank(), o.shape.rank()));
+            return ctx.invalid_input(fmt::format("input {} {} has rank {}, the inputs before it rank {}", i, s.str(),
+                                                 s.rank(), o.shape.rank()));
         for (size_t d = 0; d < s.rank(); ++d) {
             if (d == axis) continue;
             const auto merged = Dim::merge(o.shape.dims[d], s.dims[d]);
             if (!merged)
-                return ctx.invalid_input(fmt::format("{}: input {} {} has dim {} = {} where the inputs before it have {}",
-                                                     op_name(ctx), i, s.str(), d, s.dims[d].str(), o.shape.dims[d].str()));
+                return ctx.invalid_input(fmt::format("input {} {} has dim {} = {} where the inputs before it have {}",
+                                                     i, s.str(), d, s.dims[d].str(), o.shape.dims[d].str()));
             o.shape.dims[d] = merged->with_symbol(o.shape.dims[d].symbol());
         }
     }
     if (!o.shape.rank_dynamic) {
         o.shape.dims[axis] = axis_dim;
+        if (ctx.explain()) {
+            std::vector<std::string> parts;
+            for (size_t i = 0; i < ctx.input_count(); ++i)
+                parts.push_back(ctx.shape(i).rank_dynamic ? std::string("?") : ctx.shape(i).dims[axis].str());
+            note_dim(ctx, o, axis, fmt::format("{}", fmt::join(parts, "+")));
+        }
         o.value = shape_ops::concat_values(ctx, axis, o.shape);
     }
     out.push_back(std::move(o));
@@ -558,8 +605,8 @@ std::optional<std::vector<int64_t>> split_lengths(OpContext& ctx, bool* given) {
 std::optional<std::vector<int64_t>> equal_parts(OpContext& ctx, int64_t dim, int64_t parts) {
     if (ctx.version() < 18) {
         if (dim % parts != 0) {
-            ctx.invalid_input(fmt::format("{}: the split axis of length {} does not divide into {} equal outputs",
-                                          op_name(ctx), dim, parts));
+            ctx.invalid_input(
+                fmt::format("the split axis of length {} does not divide into {} equal outputs", dim, parts));
             return std::nullopt;
         }
         return std::vector<int64_t>(static_cast<size_t>(parts), dim / parts);
@@ -567,8 +614,8 @@ std::optional<std::vector<int64_t>> equal_parts(OpContext& ctx, int64_t dim, int
     const int64_t chunk = dim / parts + (dim % parts != 0 ? 1 : 0);
     const int64_t last = dim - chunk * (parts - 1);
     if (last < 0) {
-        ctx.invalid_input(fmt::format("{}: {} parts of ceil({} / {}) = {} exceed the split axis of length {}",
-                                      op_name(ctx), parts, dim, parts, chunk, dim));
+        ctx.invalid_input(fmt::format("{} parts of ceil({} / {}) = {} exceed the split axis of length {}", parts, dim,
+                                      parts, chunk, dim));
         return std::nullopt;
     }
     std::vector<int64_t> sizes(static_cast<size_t>(parts - 1), chunk);
@@ -577,7 +624,8 @@ std::optional<std::vector<int64_t>> equal_parts(OpContext& ctx, int64_t dim, int
 }
 
 // The values of part k of a small static tensor split along `axis`.
-std::optional<TensorValue> split_values(const OpContext& ctx, const Shape& data, size_t axis, int64_t start, int64_t length) {
+std::optional<TensorValue> split_values(const OpContext& ctx, const Shape& data, size_t axis, int64_t start,
+                                        int64_t length) {
     const auto n = small_element_count(data);
     const TensorValue* v = ctx.value(0);
     if (!n || !v || v->size() != *n) return std::nullopt;
@@ -591,7 +639,8 @@ std::optional<TensorValue> split_values(const OpContext& ctx, const Shape& data,
 }
 
 void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(1, ctx.version() == 1 || ctx.version() >= 13 ? 2 : 1) || !expect_data_type(ctx, 0, all_but_v1_floats(ctx)))
+    if (!ctx.expect_inputs(1, ctx.version() == 1 || ctx.version() >= 13 ? 2 : 1) ||
+        !expect_data_type(ctx, 0, all_but_v1_floats(ctx)))
         return;
     bool given = false;
     const auto lengths = split_lengths(ctx, &given);
@@ -601,14 +650,13 @@ void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
     size_t outputs = node_outputs(ctx);
     if (outputs == 0) outputs = lengths ? lengths->size() : *num_outputs > 0 ? static_cast<size_t>(*num_outputs) : 1;
     if (*num_outputs > shape_ops::kMaxOutputs || outputs > static_cast<size_t>(shape_ops::kMaxOutputs))
-        return ctx.value_unknown(fmt::format("{} outputs are more than irlint builds", std::max<int64_t>(*num_outputs, static_cast<int64_t>(outputs))));
-    if (given && *num_outputs != 0)
-        return ctx.invalid_input(fmt::format("{}: both the split input and num_outputs are given", op_name(ctx)));
+        return ctx.value_unknown(fmt::format("{} outputs are more than irlint builds",
+                                             std::max<int64_t>(*num_outputs, static_cast<int64_t>(outputs))));
+    if (given && *num_outputs != 0) return ctx.invalid_input("both the split input and num_outputs are given");
     if (ctx.version() >= 18 && !given && *num_outputs == 0)
-        return ctx.invalid_attribute(fmt::format("{}: neither the split input nor num_outputs is given", op_name(ctx)));
+        return ctx.invalid_attribute("neither the split input nor num_outputs is given");
     if (*num_outputs != 0 && *num_outputs != static_cast<int64_t>(outputs))
-        return ctx.invalid_attribute(fmt::format("{}: num_outputs {} but the node has {} outputs", op_name(ctx),
-                                                 *num_outputs, outputs));
+        return ctx.invalid_attribute(fmt::format("num_outputs {} but the node has {} outputs", *num_outputs, outputs));
     const Shape& data = ctx.shape(0);
     const auto each = [&](const Shape& s) {
         for (size_t i = 0; i < outputs; ++i) out.push_back(OpOutput{s, ctx.type(0), std::nullopt, {}});
@@ -627,20 +675,23 @@ void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto sizes = given ? lengths : equal_parts(ctx, d.length(), static_cast<int64_t>(outputs));
     if (!sizes) return;
     if (sizes->size() != outputs)
-        return ctx.invalid_input(fmt::format("{}: split [{}] has {} lengths for {} outputs", op_name(ctx),
-                                             join_ints(*sizes), sizes->size(), outputs));
+        return ctx.invalid_input(
+            fmt::format("split [{}] has {} lengths for {} outputs", join_ints(*sizes), sizes->size(), outputs));
     int64_t total = 0;
     for (const int64_t s : *sizes) {
-        if (s < 0) return ctx.invalid_input(fmt::format("{}: split [{}] has a negative length", op_name(ctx), join_ints(*sizes)));
+        if (s < 0) return ctx.invalid_input(fmt::format("split [{}] has a negative length", join_ints(*sizes)));
         total += s;
     }
     if (d.is_static() ? total != d.length() : !d.compatible(Dim(total)))
-        return ctx.invalid_input(fmt::format("{}: split [{}] sums to {}, not the length {} of axis {} of {}", op_name(ctx),
+        return ctx.invalid_input(fmt::format("split [{}] sums to {}, not the length {} of axis {} of {}",
                                              join_ints(*sizes), total, d.str(), *axis, data.str()));
     int64_t start = 0;
     for (const int64_t s : *sizes) {
         part.dims[*axis] = Dim(s);
-        out.push_back(OpOutput{part, ctx.type(0), split_values(ctx, data, *axis, start, s), {}});
+        OpOutput o{part, ctx.type(0), split_values(ctx, data, *axis, start, s), {}};
+        note_dim(ctx, o, *axis,
+                 fmt::format("part {} of axis {} ({}) split as [{}]", out.size(), *axis, d.str(), join_ints(*sizes)));
+        out.push_back(std::move(o));
         start += s;
     }
 }
@@ -659,13 +710,14 @@ std::optional<Shape> shape_from_input(const OpContext& ctx, size_t i) {
 bool expect_1d(OpContext& ctx, size_t i, std::string_view name) {
     const Shape& s = ctx.shape(i);
     if (s.rank_dynamic || s.rank() == 1) return true;
-    ctx.invalid_input(fmt::format("{}: {} {} must be 1-D", op_name(ctx), name, s.str()));
+    ctx.invalid_input(fmt::format("{} {} must be 1-D", name, s.str()));
     return false;
 }
 
 // The length of a 1-D input when static, else nullopt.
 std::optional<size_t> static_length(const Shape& s) {
-    if (s.rank_dynamic || s.rank() != 1 || !s.dims[0].is_static() || s.dims[0].length() > static_cast<int64_t>(kMaxShapeRank))
+    if (s.rank_dynamic || s.rank() != 1 || !s.dims[0].is_static() ||
+        s.dims[0].length() > static_cast<int64_t>(kMaxShapeRank))
         return std::nullopt;
     return static_cast<size_t>(s.dims[0].length());
 }
@@ -689,8 +741,8 @@ void infer_expand(OpContext& ctx, std::vector<OpOutput>& out) {
         std::string error;
         const auto r = broadcast_shapes(data, *target, BroadcastKind::numpy, -1, &error);
         if (!r)
-            return ctx.invalid_input(fmt::format("{}: the shape {} does not broadcast with the input {}: {}", op_name(ctx),
-                                                 target->str(), data.str(), error));
+            return ctx.invalid_input(
+                fmt::format("the shape {} does not broadcast with the input {}: {}", target->str(), data.str(), error));
         o.shape = *r;
         o.value = shape_ops::broadcast_value(ctx, o.shape, true);
     }
@@ -754,14 +806,15 @@ void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
             return;
         }
         if (given->size() != data.rank())
-            return ctx.invalid_input(fmt::format("{}: repeats [{}] has {} values for the input {} of rank {}", op_name(ctx),
+            return ctx.invalid_input(fmt::format("repeats [{}] has {} values for the input {} of rank {}",
                                                  join_ints(*given), given->size(), data.str(), data.rank()));
         repeats = *given;
     }
     for (size_t i = 0; i < data.rank(); ++i) {
         if (repeats[i] < 0)
-            return ctx.invalid_input(fmt::format("{}: repeats [{}] has a negative value", op_name(ctx), join_ints(repeats)));
+            return ctx.invalid_input(fmt::format("repeats [{}] has a negative value", join_ints(repeats)));
         o.shape.dims[i] = repeats[i] == 1 ? data.dims[i] : data.dims[i] * Dim(repeats[i]);
+        note_dim(ctx, o, i, fmt::format("{}*{}", data.dims[i].str(), repeats[i]));
     }
     o.value = tiled_values(ctx, data, o.shape);
     out.push_back(std::move(o));
@@ -780,7 +833,7 @@ std::optional<TensorValue> exact_value(std::span<const int64_t> ints) {
 
 // The one value attribute of a Constant (value_* are from 12, sparse_value from 11).
 const std::string_view* constant_attribute(OpContext& ctx, std::string_view* which) {
-    static constexpr std::string_view kNames[] = {"value_float", "value_floats", "value_int", "value_ints",
+    static constexpr std::string_view kNames[] = {"value_float",  "value_floats",  "value_int",   "value_ints",
                                                   "value_string", "value_strings", "sparse_value"};
     std::vector<std::string_view> given;
     if (ctx.attr_tensor("value")) given.push_back("value");
@@ -788,10 +841,9 @@ const std::string_view* constant_attribute(OpContext& ctx, std::string_view* whi
         if (ctx.attr(n)) given.push_back(n);
     if (given.size() != 1) {
         ctx.invalid_attribute(given.empty()
-                                  ? fmt::format("{}: no value attribute (value, value_float(s), value_int(s), "
-                                                "value_string(s), sparse_value)", op_name(ctx))
-                                  : fmt::format("{}: {} value attributes are given; exactly one may be", op_name(ctx),
-                                                given.size()));
+                                  ? fmt::format("no value attribute (value, value_float(s), value_int(s), "
+                                                "value_string(s), sparse_value)")
+                                  : fmt::format("{} value attributes are given; exactly one may be", given.size()));
         return nullptr;
     }
     *which = given.front();
@@ -815,16 +867,19 @@ void infer_constant(OpContext& ctx, std::vector<OpOutput>& out) {
         o.shape = static_shape(t.dims);
         o.type = t.type == ElementType::dynamic ? std::nullopt : std::optional(t.type);
         if (t.type != ElementType::dynamic && !type_in_set(all_but_v1_floats(ctx), ctx.version(), t.type))
-            return ctx.invalid_attribute(fmt::format("{}: value is {}, which the version does not take", op_name(ctx),
-                                                     element_type_name(t.type)));
+            return ctx.invalid_attribute(
+                fmt::format("value is {}, which the version does not take", element_type_name(t.type)));
         if (t.has_data && (is_integer_type(t.type) || t.type == ElementType::boolean)) o.value = exact_value(t.ints);
     } else if (which == "value_int" || which == "value_ints") {
         std::optional<std::vector<int64_t>> ints;
-        if (which == "value_ints") ints = ctx.attr_ints(which);
-        else if (const auto one = ctx.attr_int(which)) ints = std::vector<int64_t>{*one};
+        if (which == "value_ints")
+            ints = ctx.attr_ints(which);
+        else if (const auto one = ctx.attr_int(which))
+            ints = std::vector<int64_t>{*one};
         if (!ints) return;
         o.type = ElementType::i64;
-        o.shape = which == "value_int" ? Shape{} : static_shape(std::vector<int64_t>{static_cast<int64_t>(ints->size())});
+        o.shape =
+            which == "value_int" ? Shape{} : static_shape(std::vector<int64_t>{static_cast<int64_t>(ints->size())});
         o.value = exact_value(*ints);
     } else if (which == "value_float" || which == "value_string") {
         o.type = which == "value_float" ? ElementType::f32 : ElementType::string;
@@ -854,12 +909,14 @@ void infer_constant_of_shape(OpContext& ctx, std::vector<OpOutput>& out) {
     OpOutput o{Shape::dynamic_rank(), ElementType::f32, std::nullopt, {}};
     if (value) {
         if (!value->dims.empty() && (value->dims.size() != 1 || value->dims[0] != 1))
-            return ctx.invalid_attribute(fmt::format("{}: value must hold one element (a 1-D tensor of one), it has "
-                                                     "dims [{}]", op_name(ctx), join_ints(value->dims)));
+            return ctx.invalid_attribute(
+                fmt::format("value must hold one element (a 1-D tensor of one), it has "
+                            "dims [{}]",
+                            join_ints(value->dims)));
         o.type = value->type;
         if (value->type == ElementType::dynamic || !constant_of_shape_takes(value->type, ctx.version()))
-            return ctx.invalid_attribute(fmt::format("{}: value is {}, which the version does not take", op_name(ctx),
-                                                     element_type_name(value->type)));
+            return ctx.invalid_attribute(
+                fmt::format("value is {}, which the version does not take", element_type_name(value->type)));
     }
     const auto target = shape_from_input(ctx, 0);
     if (!target) {
@@ -870,10 +927,11 @@ void infer_constant_of_shape(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     if (const auto v = ctx.exact_values(0))
         for (const int64_t d : *v)
-            if (d < 0) return ctx.invalid_input(fmt::format("{}: the shape [{}] has a negative dim", op_name(ctx), join_ints(*v)));
+            if (d < 0) return ctx.invalid_input(fmt::format("the shape [{}] has a negative dim", join_ints(*v)));
     o.shape = *target;
     const bool integral = o.type && (is_integer_type(*o.type) || *o.type == ElementType::boolean);
-    if (const auto n = small_element_count(o.shape); n && integral && (!value || (value->has_data && value->ints.size() == 1))) {
+    if (const auto n = small_element_count(o.shape);
+        n && integral && (!value || (value->has_data && value->ints.size() == 1))) {
         const int64_t fill = value ? value->ints.front() : 0;
         o.value = TensorValue(*n, ValueBounds{fill, fill});
     }
@@ -909,13 +967,13 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     static constexpr std::string_view kNames[] = {"start", "limit", "delta"};
     for (size_t i = 0; i < 3; ++i) {
         if (const auto t = ctx.type(i); t && !range_takes(*t, ctx.version()))
-            return ctx.invalid_input(fmt::format("{}: {} is {}; Range takes float, double, int16, int32 or int64{}",
-                                                 op_name(ctx), kNames[i], element_type_name(*t),
+            return ctx.invalid_input(fmt::format("{} is {}; Range takes float, double, int16, int32 or int64{}",
+                                                 kNames[i], element_type_name(*t),
                                                  ctx.version() >= 27 ? ", float16 or bfloat16" : ""));
         if (!expect_same_type(ctx, 0, i, "start", kNames[i])) return;
         const Shape& s = ctx.shape(i);
         if (!s.rank_dynamic && s.rank() != 0 && !(s.rank() == 1 && s.dims[0] == Dim(1)))
-            return ctx.invalid_input(fmt::format("{}: {} {} must be a scalar", op_name(ctx), kNames[i], s.str()));
+            return ctx.invalid_input(fmt::format("{} {} must be a scalar", kNames[i], s.str()));
     }
     OpOutput o{Shape{false, {Dim::dynamic()}}, ctx.type(0), std::nullopt, {}};
     const bool integer = ctx.type(0) && is_integer_type(*ctx.type(0));
@@ -923,7 +981,7 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     if (integer) {
         const auto start = shape_ops::single_exact(ctx, 0), limit = shape_ops::single_exact(ctx, 1),
                    delta = shape_ops::single_exact(ctx, 2);
-        if (delta == 0) return ctx.invalid_input(fmt::format("{}: delta is 0", op_name(ctx)));
+        if (delta == 0) return ctx.invalid_input("delta is 0");
         if (start && limit && delta) {
             length = shape_ops::range_length(*start, *limit, *delta);
             if (length && *length <= static_cast<int64_t>(kMaxValueElements)) {
@@ -934,13 +992,15 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     } else {
         const auto start = real_scalar(ctx, 0), limit = real_scalar(ctx, 1), delta = real_scalar(ctx, 2);
-        if (delta == 0.0) return ctx.invalid_input(fmt::format("{}: delta is 0", op_name(ctx)));
+        if (delta == 0.0) return ctx.invalid_input("delta is 0");
         if (start && limit && delta) length = real_range_length(*start, *limit, *delta);
     }
-    if (length)
+    if (length) {
         o.shape.dims = {Dim(*length)};
-    else
+        note_dim(ctx, o, 0, "max(ceil((limit-start)/delta), 0)");
+    } else {
         ctx.value_unknown("start, limit or delta is not known");
+    }
     out.push_back(std::move(o));
 }
 
