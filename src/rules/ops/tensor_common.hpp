@@ -32,8 +32,8 @@ TensorValue pick_values(const TensorValue& data, std::span<const int64_t> dims, 
 // The gathered values of a known data tensor (static shape, batch dims first), or nullopt when an index is out
 // of range (negative ones count from the end when negative_ok).
 std::optional<TensorValue> gather_values(const TensorValue& data, const Shape& data_shape,
-                                         const std::vector<int64_t>& indices, const Shape& indices_shape,
-                                         size_t axis, size_t batch_dims, bool negative_ok);
+                                         const std::vector<int64_t>& indices, const Shape& indices_shape, size_t axis,
+                                         size_t batch_dims, bool negative_ok);
 
 // Lower and upper bound of one start/stop/pads value.
 using Bounds = std::pair<int64_t, int64_t>;
