@@ -460,3 +460,9 @@ TEST_CASE("onnx shape ops word their arithmetic") {
                          {{1, V({-4})}, {2, V({100})}}));
     CHECK(r.outputs[0].dim_notes[0] == "[-4:100:1] of 12, clamped to start 8 = 4");
 }
+
+TEST_CASE("onnx Gather: known indices address the axis") {
+    const auto r = run_onnx_op(Onnx("Gather", 13, {In("4"), In("", ElementType::i64)}, {}, {{1, V({4})}}));
+    CHECK(r.problem() == "index 4 is out of range [-4, 3] for the axis of length 4");
+    CHECK(run_onnx_op(Onnx("Gather", 13, {In("4"), In("", ElementType::i64)}, {}, {{1, V({-4})}})).ok());
+}

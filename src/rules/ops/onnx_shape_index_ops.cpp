@@ -201,6 +201,18 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Gather
 
+// Known indices must address the axis (negative ones from the back): ONNX Runtime refuses others.
+bool check_indices(OpContext& ctx, const std::vector<int64_t>& indices, const Dim& axis_dim) {
+    if (!axis_dim.is_static()) return true;
+    const int64_t n = axis_dim.length();
+    for (const int64_t i : indices) {
+        if (i >= -n && i < n) continue;
+        ctx.invalid_input(fmt::format("index {} is out of range [{}, {}] for the axis of length {}", i, -n, n - 1, n));
+        return false;
+    }
+    return true;
+}
+
 void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2) || !expect_data_type(ctx, 0) || !expect_index_type(ctx, 1, "indices", true)) return;
     const Shape &data = ctx.shape(0), &indices = ctx.shape(1);
@@ -220,6 +232,7 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto data_n = small_element_count(data), indices_n = small_element_count(indices);
     const TensorValue* values = ctx.value(0);
     const auto idx = ctx.exact_values(1);
+    if (idx && !check_indices(ctx, *idx, data.dims[*axis])) return;
     if (data_n && indices_n && small_element_count(o.shape) && values && idx && values->size() == *data_n &&
         idx->size() == *indices_n)
         o.value = tensor::gather_values(*values, data, *idx, indices, *axis, 0, true);
