@@ -69,8 +69,9 @@ bool type_in_set(TypeSet set, int era, ElementType t) {
 bool expect_type(OpContext& ctx, size_t i, std::string_view name, TypeSet set, int era) {
     const auto t = ctx.type(i);
     if (!t || *t == ElementType::dynamic || type_in_set(set, era, *t)) return true;
-    ctx.invalid_input(
-        fmt::format("{} (input {}) is {}, a type the version does not take", name, i, element_type_name(*t)));
+    ctx.invalid_input(fmt::format("{} is {}, a type the version does not take",
+                                  name == "input" ? fmt::format("input {}", i) : fmt::format("{} (input {})", name, i),
+                                  element_type_name(*t)));
     return false;
 }
 
