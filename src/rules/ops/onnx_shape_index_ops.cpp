@@ -375,17 +375,21 @@ std::optional<std::vector<Bounds>> pad_values(OpContext& ctx) {
 // The types of each version: floats (1, 2), numeric (11), then all of the era (13; 19 keeps 13's).
 bool pad_types(OpContext& ctx) {
     if (ctx.version() < 11) return expect_type(ctx, 0, "data", TypeSet::floats, ctx.version());
-    if (ctx.version() == 11) return expect_type(ctx, 0, "data", TypeSet::numeric, 11);
-    return expect_type(ctx, 0, "data", TypeSet::all, ctx.version() == 19 ? 13 : ctx.version()) &&
-           (!ctx.has_input(2) || expect_same_type(ctx, 0, 2, "data", "constant_value"));
+    const bool data_ok = ctx.version() == 11
+                             ? expect_type(ctx, 0, "data", TypeSet::numeric, 11)
+                             : expect_type(ctx, 0, "data", TypeSet::all, ctx.version() == 19 ? 13 : ctx.version());
+    return data_ok && (!ctx.has_input(2) || expect_same_type(ctx, 0, 2, "data", "constant_value"));
+}
+
+// Pad's inputs: data alone before 11 (the pads are attributes); data, pads and constant_value from 11; axes
+// too from 18.
+bool pad_inputs(OpContext& ctx) {
+    const int v = ctx.version();
+    return v < 11 ? ctx.expect_inputs(1) : ctx.expect_inputs(2, v < 18 ? 3 : 4);
 }
 
 void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(ctx.version() < 11 ? 1 : 2, ctx.version() < 11   ? 1
-                                                       : ctx.version() < 18 ? 3
-                                                                            : 4) ||
-        !pad_types(ctx))
-        return;
+    if (!pad_inputs(ctx) || !pad_types(ctx)) return;
     const bool mode_ok = ctx.version() >= 19 ? ctx.attr_enum("mode", kPadModes19, "constant").has_value()
                                              : ctx.attr_enum("mode", kPadModes, "constant").has_value();
     if (!mode_ok || (ctx.version() >= 11 && !expect_index_type(ctx, 1, "pads", false)) ||
