@@ -1025,9 +1025,13 @@ std::span<const OpEntry> onnx_shape_ops() {
         add("Expand", {8, 13}, infer_expand, "shape, type, values", "shape 1-D int64; bidirectional broadcast");
         add("Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, infer_flatten, "shape, type, values",
             "axis in [0, rank] (negative from 11); input type");
-        add("Range", {11, 27}, infer_range, "shape, type, values",
+        add("Range", {11}, infer_range, "shape, type, values",
             "scalar inputs of one type (float, double, int16, int32, int64); delta != 0");
-        add("Reshape", {1, 5, 13, 14, 19, 21, 23, 24, 25}, infer_reshape, "shape, type, values",
+        add("Range", {27}, infer_range, "shape, type, values",
+            "scalar inputs of one type (float, double, int16, int32, int64, float16, bfloat16); delta != 0");
+        add("Reshape", {1}, infer_reshape, "shape, type, values",
+            "shape attribute: one -1; 0 copies a dim of the input; element counts; float input");
+        add("Reshape", {5, 13, 14, 19, 21, 23, 24, 25}, infer_reshape, "shape, type, values",
             "shape 1-D int64; one -1; 0 copies a dim of the input (unless allowzero); element counts");
         add("Shape", {1, 13, 15, 19, 21, 23, 24, 25}, infer_shape, "shape, type, values", kAllTypes);
         add("Size", {1, 13, 19, 21, 23, 24, 25}, infer_size, "shape, type, values", kAllTypes);
