@@ -240,35 +240,6 @@ TEST_CASE("onnx-misc: the random ops' dtypes and inputs are the schema's") {
     CHECK_FALSE(run_onnx_op(Onnx("Bernoulli", 22, {In("2")}, {{"dtype", "17"}})).ok());
 }
 
-TEST_CASE("onnx-misc: Constant takes its dims from the one value attribute of its version") {
-    OnnxCase c = Onnx("Constant", 13, {});
-    c.tensor_attrs = {{"value", InlineTensor{ElementType::i32, {2, 3}, false, {}, {}}}};
-    auto r = run_onnx_op(c);
-    REQUIRE(r.ok());
-    CHECK(r.str() == "[2,3]");
-    CHECK(type_of(r) == "i32");
-    r = run_onnx_op(Onnx("Constant", 12, {}, {{"value_ints", "4,5,6"}}));
-    CHECK(r.str() == "[3]");
-    CHECK(type_of(r) == "i64");
-    REQUIRE(r.outputs[0].value);
-    CHECK(r.outputs[0].value->size() == 3);
-    CHECK(r.outputs[0].value->at(2).lo == 6);
-    r = run_onnx_op(Onnx("Constant", 19, {}, {{"value_int", "7"}}));
-    CHECK(r.str() == "[]");
-    REQUIRE(r.outputs[0].value);
-    CHECK(r.outputs[0].value->at(0).hi == 7);
-    CHECK(run_onnx_op(Onnx("Constant", 21, {}, {{"value_floats", "0.5,1"}})).str() == "[2]");
-    CHECK(type_of(run_onnx_op(Onnx("Constant", 21, {}, {{"value_string", "a"}}))) == "string");
-    r = run_onnx_op(Onnx("Constant", 21, {}, {{"value_strings", "a,b"}}));
-    CHECK(r.str() == "[?]");
-    CHECK(r.unknown);
-    // value_int is not an attribute of Constant-11: it holds no value attribute then.
-    CHECK(run_onnx_op(Onnx("Constant", 11, {}, {{"value_int", "7"}})).problem() ==
-          "0 of its value attributes are given; it needs exactly one");
-    CHECK(run_onnx_op(Onnx("Constant", 12, {}, {{"value_int", "7"}, {"value_float", "1"}})).problem() ==
-          "2 of its value attributes are given; it needs exactly one");
-}
-
 TEST_CASE("onnx-misc: Identity passes its input on, values included") {
     const auto r = run_onnx_op(Onnx("Identity", 16, {In("2", ElementType::i64)}, {}, {{0, V({3, 4})}}));
     REQUIRE(r.ok());

@@ -12,10 +12,10 @@
 namespace irlint {
 
 std::span<const OpEntry> onnx_elementwise_ops();  // math, activations, logic, comparison, Cast, Where, Softmax, Identity
-std::span<const OpEntry> onnx_shape_ops();        // Shape, Reshape, Transpose, Concat, Split, Slice, Gather, Pad, ...
+std::span<const OpEntry> onnx_shape_ops();        // Shape, Reshape, Transpose, Concat, Split, Slice, Gather, Pad, Constant, ...
 std::span<const OpEntry> onnx_pool_ops();         // AveragePool, MaxPool, GlobalAveragePool, GlobalMaxPool
 std::span<const OpEntry> onnx_nn_ops();           // Conv, LpPool, normalization, Gemm/MatMul, Resize, Reduce, TopK, RNNs
-std::span<const OpEntry> onnx_misc_ops();         // quantization, detection, signal, random, strings, Constant
+std::span<const OpEntry> onnx_misc_ops();         // quantization, detection, signal, random, strings, losses
 std::span<const OpEntry> onnx_control_ops();      // If, Loop, Scan, sequences, optionals
 std::span<const OpEntry> onnx_microsoft_ops();    // com.microsoft: ONNX Runtime's contrib operators
 

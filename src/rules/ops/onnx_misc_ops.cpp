@@ -109,70 +109,6 @@ Dim length_from_value(OpContext& ctx, size_t i, std::string_view what) {
     return Dim(*v);
 }
 
-// ---------------------------------------------------------------- Constant
-
-// The attributes a Constant may hold its value in, by version: value (1), sparse_value (11), the scalar and
-// list forms (12).
-std::vector<std::string_view> constant_forms(int version) {
-    std::vector<std::string_view> forms{"value"};
-    if (version >= 11) forms.push_back("sparse_value");
-    if (version >= 12)
-        for (const char* f :
-             {"value_float", "value_floats", "value_int", "value_ints", "value_string", "value_strings"})
-            forms.push_back(f);
-    return forms;
-}
-
-// Constant: the dims and type of the one value attribute it holds; an integer value is carried on (the engine
-// reads a value tensor's integers itself).
-void infer_constant(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(0)) return;
-    std::vector<std::string_view> given;
-    for (const std::string_view f : constant_forms(ctx.version()))
-        if (ctx.attr(f) || ctx.layer().object_attr(f)) given.push_back(f);
-    if (given.size() != 1)
-        return ctx.invalid_attribute(
-            fmt::format("{} of its value attributes are given; it needs exactly one", given.size()));
-    const std::string_view form = given.front();
-    if (form == "value") {
-        const InlineTensor* t = ctx.attr_tensor("value");
-        if (!t) {
-            ctx.value_unknown("Constant's value tensor is not available");
-            return out.push_back(tensor(Shape::dynamic_rank(), std::nullopt));
-        }
-        const auto type = t->type == ElementType::dynamic ? std::nullopt : std::optional(t->type);
-        return out.push_back(tensor(static_shape(t->dims), type));
-    }
-    if (form == "value_int" || form == "value_ints") {
-        std::optional<std::vector<int64_t>> ints;
-        if (form == "value_ints")
-            ints = ctx.attr_ints(form);
-        else if (const auto one = ctx.attr_int(form))
-            ints = std::vector<int64_t>{*one};
-        if (!ints) return;
-        Shape shape;
-        if (form == "value_ints") shape.dims.push_back(Dim(static_cast<int64_t>(ints->size())));
-        OpOutput o = tensor(std::move(shape), ElementType::i64);
-        if (ints->size() <= kMaxValueElements) {
-            o.value.emplace();
-            for (const int64_t v : *ints) o.value->push_back({v, v});
-        }
-        return out.push_back(std::move(o));
-    }
-    if (form == "value_float") return out.push_back(tensor(Shape{}, ElementType::f32));
-    if (form == "value_floats") {
-        const auto reals = ctx.attr_floats(form);
-        if (!reals) return;
-        return out.push_back(tensor(Shape{false, {Dim(static_cast<int64_t>(reals->size()))}}, ElementType::f32));
-    }
-    if (form == "value_string") return out.push_back(tensor(Shape{}, ElementType::string));
-    // The list of strings arrives joined by commas, which a string may hold too; a sparse tensor's dims do not
-    // arrive at all.
-    ctx.value_unknown(fmt::format("Constant's {} does not tell irlint its element count", form));
-    if (form == "value_strings") return out.push_back(tensor(Shape{false, {Dim::dynamic()}}, ElementType::string));
-    out.push_back(tensor(Shape::dynamic_rank(), std::nullopt));
-}
-
 // ---------------------------------------------------------------- quantization
 
 // QuantizeLinear: y has x's dims; its type is y_zero_point's, else output_dtype's (21+), else u8.
@@ -628,9 +564,6 @@ constexpr std::string_view kQuantizeChecks =
 std::span<const OpEntry> onnx_misc_ops() {
     static const std::vector<OpEntry> entries = [] {
         std::vector<OpEntry> out;
-        for (int v : {1, 9, 11, 12, 13, 19, 21, 23, 24, 25})
-            out.push_back(onnx_op("Constant", v, infer_constant, "shape, type, values",
-                                  "exactly one value attribute of the version"));
         for (int v : {10, 13, 19, 21, 23, 24, 25}) {
             out.push_back(onnx_op("QuantizeLinear", v, infer_quantize_linear, "shape, type", kQuantizeChecks));
             out.push_back(onnx_op("DequantizeLinear", v, infer_dequantize_linear, "shape, type",

@@ -74,6 +74,31 @@ inline std::optional<int64_t> single_exact(const OpContext& ctx, size_t i) {
     return v->front();
 }
 
+// ---- Steps ONNX's ops share with OpenVINO's (defined in shape_manipulation_ops.cpp and
+// shape_manipulation_layout_ops.cpp).
+
+// The target pattern as OpenVINO reads it from the second input's bounds: dims, and where the -1 is.
+struct ReshapePattern {
+    std::vector<Dim> dims;
+    std::optional<size_t> minus_one;
+    std::vector<uint32_t> symbols;  // per target dim: the symbol of the dim its value was taken from, or 0
+};
+// Reads the pattern from the target's values; nullopt with an input problem (two -1s, a value below -1).
+std::optional<ReshapePattern> read_reshape_pattern(OpContext& ctx, const TensorValue& values);
+// Input 0 reshaped to the pattern into o.shape (special_zero: a 0 copies the input dim), the -1 resolved.
+void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool special_zero, OpOutput& o);
+// Records an input problem when a static input and a static target hold different element counts.
+void check_reshape_elements(OpContext& ctx, const ReshapePattern& pattern, bool special_zero, const Shape& target);
+// An unknown target: its length gives the rank. False when the layer is rejected.
+bool reshape_without_target(OpContext& ctx, Shape& shape);
+// Concatenates the inputs' values along `axis` (row-major), when every one is known.
+std::optional<TensorValue> concat_values(const OpContext& ctx, size_t axis, const Shape& result);
+// The data's (input 0's) values spread over a small static broadcast result, when known.
+std::optional<TensorValue> broadcast_value(const OpContext& ctx, const Shape& result, bool trailing_aligned);
+// The length of Range(start, stop, step), ceil((stop - start) / step) and at least 0; nullopt when it
+// overflows int64. step != 0.
+std::optional<int64_t> range_length(int64_t start, int64_t stop, int64_t step);
+
 // The output count an op with a count from the file may build: more than this, and irlint does not build them.
 inline constexpr int64_t kMaxOutputs = 4096;
 

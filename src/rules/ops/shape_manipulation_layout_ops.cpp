@@ -140,6 +140,18 @@ Dim range_dim_of_unknown(const OpContext& ctx, std::optional<double> start, std:
         return Dim::dynamic().with_symbol(stop->front().symbol);
     return Dim::dynamic();
 }
+}  // namespace
+
+std::optional<int64_t> shape_ops::range_length(int64_t start, int64_t stop, int64_t step) {
+    const bool empty = (step > 0 && start >= stop) || (step < 0 && start <= stop);
+    // ceil(|stop - start| / |step|), overflow-checked: the span of two int64 values may not fit.
+    const CheckedInt span = empty ? CheckedInt(0) : (step > 0 ? CheckedInt(stop) - start : CheckedInt(start) - stop);
+    const CheckedInt magnitude = step > 0 ? CheckedInt(step) : CheckedInt(0) - step;
+    const CheckedInt rest = span % magnitude;
+    return (span / magnitude + CheckedInt(rest.valid() && rest.get() != 0 ? 1 : 0)).get();
+}
+
+namespace {
 
 void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3)) return;
@@ -321,10 +333,12 @@ bool check_broadcast_inputs(OpContext& ctx, BroadcastMode mode) {
     return true;
 }
 
+}  // namespace
+
 // The data's values spread over the (small, static) output: a single value everywhere, or, where data dims
 // align with the output's trailing dims (numpy, bidirectional), each output element takes the data element
 // at its index, with the index 0 along data dims of 1.
-std::optional<TensorValue> broadcast_value(const OpContext& ctx, const Shape& result, bool trailing_aligned) {
+std::optional<TensorValue> shape_ops::broadcast_value(const OpContext& ctx, const Shape& result, bool trailing_aligned) {
     const Shape& data = ctx.shape(0);
     const auto n = small_element_count(result);
     const auto data_n = small_element_count(data);
@@ -350,6 +364,8 @@ std::optional<TensorValue> broadcast_value(const OpContext& ctx, const Shape& re
     }
     return out;
 }
+
+namespace {
 
 void infer_broadcast(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 3)) return;

@@ -45,12 +45,10 @@ void infer_shape_of(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Reshape
 
-// The target pattern as OpenVINO reads it from the second input's bounds: dims, and where the -1 is.
-struct ReshapePattern {
-    std::vector<Dim> dims;
-    std::optional<size_t> minus_one;
-    std::vector<uint32_t> symbols;  // per target dim: the symbol of the dim its value was taken from, or 0
-};
+}  // namespace
+
+// The Reshape steps ONNX's Reshape shares (declared in shape_manipulation_common.hpp).
+namespace shape_ops {
 
 std::optional<ReshapePattern> read_reshape_pattern(OpContext& ctx, const TensorValue& values) {
     ReshapePattern p;
@@ -79,6 +77,8 @@ std::optional<ReshapePattern> read_reshape_pattern(OpContext& ctx, const TensorV
     }
     return p;
 }
+
+namespace {
 
 // OpenVINO's products for the -1: input and output dims, with the static dims that appear on both sides
 // cancelled, each side split into its static part and its dynamic part. A special zero of a dynamic-rank
@@ -147,6 +147,8 @@ std::optional<size_t> same_symbol(const Shape& data, uint32_t symbol, const std:
         if (!paired[k] && data.dims[k].symbol() == symbol) return k;
     return std::nullopt;
 }
+
+}  // namespace
 
 void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool special_zero, OpOutput& o) {
     const Shape& data = ctx.shape(0);
@@ -243,6 +245,10 @@ bool reshape_without_target(OpContext& ctx, Shape& shape) {
     }
     return true;
 }
+
+}  // namespace shape_ops
+
+namespace {
 
 void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
@@ -489,8 +495,10 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Concat
 
+}  // namespace
+
 // Concatenates the inputs' values along `axis` (row-major), when every one is known.
-std::optional<TensorValue> concat_values(const OpContext& ctx, size_t axis, const Shape& result) {
+std::optional<TensorValue> shape_ops::concat_values(const OpContext& ctx, size_t axis, const Shape& result) {
     const auto total = small_element_count(result);
     if (!total) return std::nullopt;
     std::vector<const TensorValue*> values;
@@ -515,6 +523,8 @@ std::optional<TensorValue> concat_values(const OpContext& ctx, size_t axis, cons
     }
     return out;
 }
+
+namespace {
 
 void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, SIZE_MAX)) return;

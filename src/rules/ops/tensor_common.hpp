@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rules/ops/op_context.hpp"
@@ -27,6 +28,21 @@ struct AxisPick {
 };
 // The values picked from `data` (shape `dims`, row-major) by one pick per axis.
 TensorValue pick_values(const TensorValue& data, std::span<const int64_t> dims, std::span<const AxisPick> picks);
+
+// The gathered values of a known data tensor (static shape, batch dims first), or nullopt when an index is out
+// of range (negative ones count from the end when negative_ok).
+std::optional<TensorValue> gather_values(const TensorValue& data, const Shape& data_shape,
+                                         const std::vector<int64_t>& indices, const Shape& indices_shape, size_t axis,
+                                         size_t batch_dims, bool negative_ok);
+
+// Lower and upper bound of one start/stop/pads value.
+using Bounds = std::pair<int64_t, int64_t>;
+// The indices dim[start:stop:step] takes of a static dim (Python's slice semantics: clamped to the dim).
+AxisPick exact_pick(int64_t dim, int64_t start, int64_t stop, int64_t step);
+// The sliced dim for start/stop bounds (OpenVINO's slice::make_dim), for dims and bounds that are not exact.
+Dim sliced_dim(const Dim& dim, Bounds start, Bounds stop, int64_t step);
+// A dim padded by pads known as bounds: the shortest length with the least padding, the longest with the most.
+Dim padded_dim(const Dim& d, const Bounds& begin, const Bounds& end);
 
 void infer_strided_slice(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_slice(OpContext& ctx, std::vector<OpOutput>& out);

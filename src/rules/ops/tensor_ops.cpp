@@ -65,9 +65,11 @@ bool same_types(OpContext& ctx, size_t a, size_t b, std::string_view name_a, std
 
 // ---- Gather ----
 
+}  // namespace
+
 // The gathered values of a known data tensor (static shape, batch dims first), or nullopt when an index is out of
 // range (Gather-1 and -7 also refuse negative ones; Gather-8 counts them from the end).
-std::optional<TensorValue> gather_values(const TensorValue& data, const Shape& data_shape,
+std::optional<TensorValue> tensor::gather_values(const TensorValue& data, const Shape& data_shape,
                                          const std::vector<int64_t>& indices, const Shape& indices_shape,
                                          size_t axis, size_t batch_dims, bool negative_ok) {
     const auto prod = [](const Shape& s, size_t from, size_t to) {
@@ -95,6 +97,7 @@ std::optional<TensorValue> gather_values(const TensorValue& data, const Shape& d
     return out;
 }
 
+namespace {
 // The axis input's value: an integer, or (Gather-1) a floating-point Const's, truncated as OpenVINO casts it.
 std::optional<int64_t> gather_axis(const OpContext& ctx) {
     if (const auto v = ctx.exact_values(2); v && !v->empty()) return v->front();
@@ -182,7 +185,7 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
         const TensorValue* values = ctx.value(0);
         const auto idx = ctx.exact_values(1);
         if (values && idx && values->size() == *small_count(data) && idx->size() == *small_count(indices))
-            result.value = gather_values(*values, data, *idx, indices, a, b, ctx.version() >= 8);
+            result.value = tensor::gather_values(*values, data, *idx, indices, a, b, ctx.version() >= 8);
     }
     out.push_back(std::move(result));
 }

@@ -20,8 +20,6 @@ constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInfBound = -1;  // OpenVINO's spelling of an unbounded length inside slice arithmetic
 
-using Bounds = std::pair<int64_t, int64_t>;
-
 // a + b, saturated at int64's limits (pads come from the file).
 int64_t saturated_sum(int64_t a, int64_t b) {
     int64_t r = 0;
@@ -87,6 +85,7 @@ int64_t sliced_length(int64_t dim, int64_t start, int64_t stop, int64_t step) {
 Dim kept_whole(const Dim& sliced, const Dim& input) {
     return sliced == input && !sliced.is_fully_dynamic() ? input : sliced;
 }
+}  // namespace
 
 // The sliced dim for start/stop bounds (OpenVINO's slice::make_dim): the shortest and longest slice over the
 // dim's lengths and the bounds' values.
@@ -133,6 +132,8 @@ AxisPick exact_pick(int64_t dim, int64_t start, int64_t stop, int64_t step) {
     }
     return p;
 }
+
+namespace {
 
 // Sets out.value from the data's known values when every input axis has an exact pick and the output is small.
 void propagate_picks(OpContext& ctx, const Shape& data, std::span<const std::optional<AxisPick>> picks,
@@ -645,6 +646,8 @@ Dim padded(const Dim& d, int64_t pads) {
 
 bool unbounded_pad(const Bounds& b) { return b.first == 0 && (b.second == kInfBound || b.second == kI64Max); }
 
+}  // namespace
+
 // The padded dim for pads known as bounds: the shortest length with the least padding, the longest with the most.
 Dim padded_dim(const Dim& d, const Bounds& begin, const Bounds& end) {
     const int64_t lo_pads = saturated_sum(begin.first, end.first);
@@ -654,8 +657,6 @@ Dim padded_dim(const Dim& d, const Bounds& begin, const Bounds& end) {
     const int64_t hi = unbounded_pad(begin) || unbounded_pad(end) ? kInfBound : padded_bound(d.max(), hi_pads);
     return dim_of_bounds(lo, hi);
 }
-
-}  // namespace
 
 void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3, 4)) return;
