@@ -150,7 +150,7 @@ TEST_CASE("onnx Unsqueeze: axes index the output, unique, values pass") {
     CHECK(run_onnx_op(Onnx("Unsqueeze", 13, {In("3,4"), In("3", ElementType::i64)}, {}, {{1, V({2, 0, 1})}})).str() ==
           "[1,1,1,3,4]");
     auto r = run_onnx_op(Onnx("Unsqueeze", 13, {In("3,4"), In("2", ElementType::i64)}, {}, {{1, V({0, -4})}}));
-    CHECK(r.problem() == "axes [0,-4] name axis 0 twice");
+    CHECK(r.problem() == "axes [0,-4] names axis 0 twice");
     r = run_onnx_op(Onnx("Unsqueeze", 13, {In("3,4"), In("1", ElementType::i64)}, {}, {{1, V({3})}}));
     CHECK(r.problem() == "axes 3 is out of range [-3, 2]");
     r = run_onnx_op(

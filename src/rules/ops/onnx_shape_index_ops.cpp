@@ -430,7 +430,11 @@ void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
         const Bounds begin = (*pads)[k], end = (*pads)[k + axes->size()];
         const Dim& dim = data.dims[d];
         if (dim.is_static() && begin.first == begin.second && end.first == end.second) {
-            const int64_t padded = dim.length() + begin.first + end.first;
+            int64_t padded = 0;
+            if (__builtin_add_overflow(dim.length(), begin.first, &padded) ||
+                __builtin_add_overflow(padded, end.first, &padded))
+                return ctx.invalid_input(fmt::format("pads {} and {} on axis {} of {}: the padded length overflows int64",
+                                                     begin.first, end.first, d, data.str()));
             if (padded < 0)
                 return ctx.invalid_input(
                     fmt::format("pads {} and {} take axis {} of {} below zero", begin.first, end.first, d, data.str()));

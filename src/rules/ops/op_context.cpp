@@ -57,7 +57,7 @@ std::optional<std::vector<int64_t>> OpContext::exact_values(size_t i) const {
 bool OpContext::expect_inputs(size_t min, size_t max) {
     if (inputs_.size() >= min && inputs_.size() <= max) return true;
     const std::string wanted = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
-    invalid_input(fmt::format("{}-{} takes {} inputs, the layer has {}", layer_.type, version_, wanted, inputs_.size()));
+    invalid_input(fmt::format("takes {} inputs, the layer has {}", wanted, inputs_.size()));
     return false;
 }
 
