@@ -867,9 +867,8 @@ void infer_constant(OpContext& ctx, std::vector<OpOutput>& out) {
         const InlineTensor& t = *ctx.attr_tensor("value");
         o.shape = static_shape(t.dims);
         o.type = t.type == ElementType::dynamic ? std::nullopt : std::optional(t.type);
-        if (t.type != ElementType::dynamic && !type_in_set(all_but_v1_floats(ctx), ctx.version(), t.type))
-            return ctx.invalid_attribute(
-                fmt::format("value is {}, which the version does not take", element_type_name(t.type)));
+        // Constant-1's schema names float types only, but exporters of that era wrote integer Constants that
+        // ONNX's checker and ONNX Runtime accept: no finding.
         if (t.has_data && (is_integer_type(t.type) || t.type == ElementType::boolean)) o.value = exact_value(t.ints);
     } else if (which == "value_int" || which == "value_ints") {
         std::optional<std::vector<int64_t>> ints;
