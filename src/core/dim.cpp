@@ -199,4 +199,24 @@ Shape shape_from_port_dims(std::span<const int64_t> dims) {
     return s;
 }
 
+std::optional<size_t> capped_element_count(std::span<const int64_t> dims, size_t cap) {
+    size_t n = 1;
+    bool empty = false;
+    for (const int64_t d : dims) {
+        if (d < 0) return std::nullopt;
+        if (d == 0) empty = true;
+        else if (!empty && static_cast<uint64_t>(d) > cap / n) return std::nullopt;
+        else if (!empty) n *= static_cast<size_t>(d);
+    }
+    return empty ? 0 : n;
+}
+
+std::optional<size_t> capped_element_count(const Shape& shape, size_t cap) {
+    if (shape.rank_dynamic || !shape.is_static()) return std::nullopt;
+    std::vector<int64_t> dims;
+    dims.reserve(shape.rank());
+    for (const Dim& d : shape.dims) dims.push_back(d.length());
+    return capped_element_count(dims, cap);
+}
+
 }  // namespace irlint

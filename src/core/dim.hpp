@@ -93,6 +93,11 @@ std::optional<Dim> parse_dim(std::string_view text, std::string* error);
 inline constexpr size_t kMaxShapeRank = 1024;
 std::optional<Shape> parse_shape(std::string_view text, std::string* error);
 
+// The element count of static dims when it is at most `cap`, else nullopt (also for a negative or dynamic dim);
+// it multiplies only while the product stays under the cap, so no count read from a file can overflow it.
+std::optional<size_t> capped_element_count(std::span<const int64_t> dims, size_t cap);
+std::optional<size_t> capped_element_count(const Shape& shape, size_t cap);
+
 // Converts integer port dims (-1 dynamic) to a Shape.
 Shape shape_from_port_dims(std::span<const int64_t> dims);
 inline Shape shape_from_port_dims(std::initializer_list<int64_t> dims) { return shape_from_port_dims({dims.begin(), dims.size()}); }

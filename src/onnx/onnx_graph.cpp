@@ -120,17 +120,15 @@ InlineTensor inline_tensor(const onnx::TensorProto& t) {
     InlineTensor out;
     out.type = element_type_from_onnx(t.data_type()).value_or(ElementType::dynamic);
     out.dims.assign(t.dims().begin(), t.dims().end());
-    uint64_t count = 1;
-    for (const int64_t d : out.dims)
-        if (d < 0 || __builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) return out;
-    if (count > InlineTensor::kMaxInlineElements || t.data_location() == onnx::TensorProto::EXTERNAL) return out;
+    const auto count = capped_element_count(out.dims, InlineTensor::kMaxInlineElements);
+    if (!count || t.data_location() == onnx::TensorProto::EXTERNAL) return out;
     if (is_integer_type(out.type) || out.type == ElementType::boolean) {
-        if (auto ints = tensor_ints(t, count, out.type)) {
+        if (auto ints = tensor_ints(t, *count, out.type)) {
             out.ints = std::move(*ints);
             out.has_data = true;
         }
     } else if (out.type == ElementType::f32 || out.type == ElementType::f64) {
-        if (auto reals = tensor_reals(t, count, out.type)) {
+        if (auto reals = tensor_reals(t, *count, out.type)) {
             out.reals = std::move(*reals);
             out.has_data = true;
         }

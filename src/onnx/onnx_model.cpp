@@ -22,10 +22,6 @@ int64_t OnnxModel::default_opset() const {
     return it == opsets.end() ? 0 : it->second;
 }
 
-bool is_onnx_path(const std::string& path) {
-    return path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
-}
-
 std::optional<ElementType> element_type_from_onnx(int data_type) {
     using T = onnx::TensorProto;
     switch (data_type) {

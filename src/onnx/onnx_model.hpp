@@ -76,6 +76,4 @@ struct OnnxRead {
 OnnxRead read_onnx(const std::string& path);
 OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std::string& path);
 
-bool is_onnx_path(const std::string& path);
-
 }  // namespace irlint

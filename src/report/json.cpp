@@ -33,12 +33,6 @@ void write_diagnostic(JsonWriter& json, const Diagnostic& d) {
     json.end();
 }
 
-std::string diagnostic_json(const Diagnostic& d) {
-    JsonWriter json;
-    write_diagnostic(json, d);
-    return json.take();
-}
-
 namespace {
 
 void write_checked_layer(JsonWriter& json, const CheckedLayer& c) {

@@ -101,7 +101,6 @@ std::string layer_prefix(const LayerRef& layer);
 // JSON spelling of dims: integers when static, -1 when fully dynamic, "lo..hi" / "lo.." / "..hi" otherwise.
 std::string dims_json(const Shape& shape);
 // One finding as the JSON report writes it: {"severity","rule","message","line","layer_id","layer_name","layer_type"}.
-std::string diagnostic_json(const Diagnostic& d);
 void write_diagnostic(JsonWriter& json, const Diagnostic& d);
 // Text for an XML attribute value (also fit for element content); characters XML 1.0 cannot hold become U+FFFD.
 std::string xml_escape(std::string_view s);

@@ -369,10 +369,7 @@ private:
     }
 
     static bool small_const(const ConstInfo& info) {
-        uint64_t count = 1;
-        for (const int64_t d : info.shape)
-            if (d < 0 || __builtin_mul_overflow(count, static_cast<uint64_t>(d), &count)) return false;
-        return count <= kMaxValueElements;
+        return capped_element_count(info.shape, kMaxValueElements).has_value();
     }
 
     const InlineTensor& tensor_of(const Layer& c) const { return model_.tensors[static_cast<size_t>(c.tensor)]; }

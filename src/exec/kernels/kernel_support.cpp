@@ -190,8 +190,4 @@ void parallel_parts(int64_t count, int threads, const std::function<void(int, in
     WorkerPool::shared().run(static_cast<int>(workers), range);
 }
 
-void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn) {
-    parallel_parts(count, threads, [&fn](int, int64_t begin, int64_t end) { fn(begin, end); });
-}
-
 }  // namespace irlint::kernels

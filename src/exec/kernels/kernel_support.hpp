@@ -199,9 +199,8 @@ private:
     int64_t stack_ = 1;  // planes per unit
 };
 
-// Runs fn(begin, end) over [0, count) split into contiguous chunks on up to `threads` threads.
-void parallel_for(int64_t count, int threads, const std::function<void(int64_t, int64_t)>& fn);
-// The same, telling fn which part (0 .. threads - 1) it runs: parts that keep state from call to call.
+// Runs fn(part, begin, end) over [0, count) split into contiguous chunks on up to `threads` threads, telling
+// fn which part (0 .. threads - 1) it runs: parts that keep state from call to call.
 void parallel_parts(int64_t count, int threads, const std::function<void(int part, int64_t, int64_t)>& fn);
 
 // 0 means every hardware thread.

@@ -408,8 +408,7 @@ void infer_col2im(OpContext& ctx, std::vector<OpOutput>& outs) {
     std::vector<int64_t> exact;
     for (size_t d = 0; d < 2; ++d) {
         const ValueBounds& b = (*size)[d];
-        out.shape.dims[c + 1 + d] =
-            b.lo < 0 ? Dim::dynamic() : Dim(b.lo, b.hi == ValueBounds::kUnbounded || b.hi < 0 ? -1 : b.hi);
+        out.shape.dims[c + 1 + d] = value_as_dim(b);
         if (b.exact()) exact.push_back(b.lo);
     }
     const Dim& blocks_dim = data.dims[c + 1];

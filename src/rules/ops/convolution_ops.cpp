@@ -15,6 +15,7 @@
 #include "core/text.hpp"
 #include "rules/ops/convolution_matmul.hpp"
 #include "rules/ops/op_registry.hpp"
+#include "rules/ops/shape_util.hpp"
 #include "rules/pooling.hpp"
 
 namespace irlint {
@@ -38,20 +39,16 @@ bool merge_types(std::optional<ElementType>& merged, std::optional<ElementType> 
     return *merged == *t;
 }
 
-std::string type_name(std::optional<ElementType> t) {
-    return t ? std::string(element_type_name(*t)) : std::string("(undeclared)");
-}
-
 // The data and filters types merged, checked numeric; records the problem and returns false when not.
 bool merged_numeric_type(OpContext& ctx, std::optional<ElementType>& out) {
     out = ctx.type(0);
     if (!merge_types(out, ctx.type(1))) {
-        ctx.invalid_input(fmt::format("element types of data ({}) and filters ({}) do not match", type_name(ctx.type(0)),
-                                      type_name(ctx.type(1))));
+        ctx.invalid_input(fmt::format("element types of data ({}) and filters ({}) do not match", type_str(ctx.type(0)),
+                                      type_str(ctx.type(1))));
         return false;
     }
     if (out && !is_numeric(*out)) {
-        ctx.invalid_input(fmt::format("element type {} is not numeric", type_name(out)));
+        ctx.invalid_input(fmt::format("element type {} is not numeric", type_str(out)));
         return false;
     }
     return true;
@@ -280,10 +277,7 @@ std::optional<std::vector<Dim>> output_shape_input(OpContext& ctx) {
     const TensorValue* v = ctx.value(2);
     if (v) {
         std::vector<Dim> dims;
-        for (const ValueBounds& b : *v) {
-            if (b.lo < 0 || b.hi < 0) dims.push_back(Dim::dynamic());
-            else dims.push_back(Dim(b.lo, b.hi == ValueBounds::kUnbounded ? -1 : b.hi));
-        }
+        for (const ValueBounds& b : *v) dims.push_back(value_as_dim(b));
         return dims;
     }
     ctx.value_unknown("the values of output_shape (input 2) are unknown");
@@ -421,7 +415,7 @@ void infer_binary_convolution(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
     const auto type = ctx.type(0);
     if (type && !is_numeric(*type)) {
-        ctx.invalid_input(fmt::format("data element type {} is not numeric", type_name(type)));
+        ctx.invalid_input(fmt::format("data element type {} is not numeric", type_str(type)));
         return;
     }
     if (!ctx.attr_enum("mode", kBinaryModes) || !ctx.attr_float("pad_value", 0.0)) return;
@@ -437,7 +431,7 @@ void infer_backprop(OpContext& ctx, std::vector<OpOutput>& outs, bool groups) {
     const bool has_output_shape = ctx.input_count() == 3;
     if (has_output_shape) {
         if (const auto t = ctx.type(2); t && *t != ElementType::dynamic && !is_integer_type(*t)) {
-            ctx.invalid_input(fmt::format("output_shape (input 2) must be of an integer type, not {}", type_name(t)));
+            ctx.invalid_input(fmt::format("output_shape (input 2) must be of an integer type, not {}", type_str(t)));
             return;
         }
         const Shape& s = ctx.shape(2);
@@ -510,16 +504,16 @@ bool deformable_types(OpContext& ctx, std::optional<ElementType>& type) {
     type = ctx.type(0);
     if (!merge_types(type, ctx.type(1)) || !merge_types(type, ctx.type(2))) {
         ctx.invalid_input(fmt::format("element types of data ({}), offsets ({}) and filters ({}) do not match",
-                                      type_name(ctx.type(0)), type_name(ctx.type(1)), type_name(ctx.type(2))));
+                                      type_str(ctx.type(0)), type_str(ctx.type(1)), type_str(ctx.type(2))));
         return false;
     }
     if (type && !is_numeric(*type)) {
-        ctx.invalid_input(fmt::format("element type {} is not numeric", type_name(type)));
+        ctx.invalid_input(fmt::format("element type {} is not numeric", type_str(type)));
         return false;
     }
     if (ctx.input_count() == 4)
         if (const auto m = ctx.type(3); m && !is_numeric(*m)) {
-            ctx.invalid_input(fmt::format("mask element type {} is not numeric", type_name(m)));
+            ctx.invalid_input(fmt::format("mask element type {} is not numeric", type_str(m)));
             return false;
         }
     return true;

@@ -16,7 +16,6 @@ namespace irlint::detection {
 // OpenVINO's rank().compatible(r): a dynamic rank is compatible with every rank.
 inline bool rank_is(const Shape& s, size_t r) { return s.rank_dynamic || s.rank() == r; }
 
-inline std::string rank_str(const Shape& s) { return s.rank_dynamic ? "?" : std::to_string(s.rank()); }
 
 // Dim i of a shape, or a dynamic dim when the rank is unknown (the caller checked the rank).
 inline Dim dim_at(const Shape& s, size_t i) { return s.rank_dynamic || i >= s.rank() ? Dim::dynamic() : s.dims[i]; }
@@ -36,9 +35,6 @@ inline bool integral_or_unknown(std::optional<ElementType> t) {
 }
 inline bool real_or_unknown(std::optional<ElementType> t) { return !t || is_float_type(*t); }
 
-inline std::string type_str(std::optional<ElementType> t) {
-    return t ? std::string(element_type_name(*t)) : std::string("dynamic");
-}
 
 // OpenVINO's element::Type::merge: an unknown type takes the other; nullopt (outer) when both are known
 // and differ.

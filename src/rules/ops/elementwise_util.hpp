@@ -18,9 +18,6 @@ namespace irlint::elementwise {
 
 // An element type irlint does not know (nullopt or dynamic) passes every check, as OpenVINO's dynamic does.
 inline bool known(std::optional<ElementType> t) { return t && *t != ElementType::dynamic; }
-inline std::string type_str(std::optional<ElementType> t) {
-    return known(t) ? std::string(element_type_name(*t)) : std::string("dynamic");
-}
 inline bool is_bool(ElementType t) { return t == ElementType::boolean; }
 inline bool maybe_bool(std::optional<ElementType> t) { return !known(t) || is_bool(*t); }
 inline bool maybe_real(std::optional<ElementType> t) { return !known(t) || is_float_type(*t); }
@@ -46,8 +43,6 @@ struct Broadcast {
 };
 std::optional<Broadcast> read_broadcast(OpContext& ctx, std::string_view fallback = "numpy");
 
-// The rank of a shape as OpenVINO prints a Rank: a number or "?".
-inline std::string rank_str(const Shape& s) { return s.rank_dynamic ? "?" : std::to_string(s.rank()); }
 
 // Whether a shape may be a scalar / a 1D tensor (OpenVINO's rank().compatible(0 or 1)).
 inline bool rank_may_be(const Shape& s, size_t rank) { return s.rank_dynamic || s.rank() == rank; }

@@ -118,7 +118,7 @@ void infer_if(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!else_body) return;
     if (const auto t = ctx.type(0); t && *t != ElementType::boolean)
         return ctx.invalid_input(fmt::format("cond is {}; it must be bool", element_type_name(*t)));
-    if (const Shape& c = ctx.shape(0); !c.rank_dynamic && shape_ops::small_element_count(c).value_or(1) != 1)
+    if (const Shape& c = ctx.shape(0); !c.rank_dynamic && capped_element_count(c, kMaxValueElements).value_or(1) != 1)
         return ctx.invalid_input(fmt::format("cond is {}; it must hold one element", c.str()));
     if (then_body->results.size() != else_body->results.size())
         return ctx.invalid_attribute(fmt::format("then_branch has {} outputs and else_branch {}; they must be equal",

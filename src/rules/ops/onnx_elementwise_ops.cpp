@@ -61,7 +61,7 @@ bool check_same_type(OpContext& ctx, size_t a, size_t b, std::optional<ElementTy
     std::optional<ElementType> t = ctx.type(a);
     if (!elementwise::merge_type(t, ctx.type(b))) {
         ctx.invalid_input(fmt::format("inputs {} and {} have element types {} and {}; the schema makes them one type",
-                                      a, b, elementwise::type_str(ctx.type(a)), elementwise::type_str(ctx.type(b))));
+                                      a, b, type_str(ctx.type(a)), type_str(ctx.type(b))));
         return false;
     }
     if (shared) *shared = t;

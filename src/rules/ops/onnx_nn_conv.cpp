@@ -488,7 +488,7 @@ void infer_max_unpool(OpContext& ctx, std::vector<OpOutput>& outs) {
             return ctx.invalid_input(
                 fmt::format("output_shape has {} values for the input's rank {}", v->size(), data.rank()));
         else
-            for (size_t i = 0; i < v->size(); ++i) out.shape.dims[i] = shape_ops::bound_as_dim((*v)[i]);
+            for (size_t i = 0; i < v->size(); ++i) out.shape.dims[i] = value_as_dim((*v)[i]);
         outs.push_back(std::move(out));
         return;
     }

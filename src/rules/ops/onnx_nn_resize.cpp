@@ -146,7 +146,7 @@ void resize_by_sizes(OpContext& ctx, const Shape& x, const ResizeAttrs& a, OpOut
         for (size_t i = 0; i < axes.size(); ++i) out.shape.dims[axes[i]] = Dim((*exact)[i]);
         return;
     }
-    for (size_t i = 0; i < axes.size(); ++i) out.shape.dims[axes[i]] = shape_ops::bound_as_dim((*v)[i]);
+    for (size_t i = 0; i < axes.size(); ++i) out.shape.dims[axes[i]] = value_as_dim((*v)[i]);
 }
 
 void resize_by_scales(OpContext& ctx, size_t input, const Shape& x, const ResizeAttrs& a, OpOutput& out) {
@@ -286,8 +286,8 @@ void infer_affine_grid(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (v->size() != 4 && v->size() != 5)
         return ctx.invalid_input(fmt::format("size has {} values, not 4 or 5", v->size()));
     out.shape = Shape{};
-    out.shape.dims.push_back(shape_ops::bound_as_dim((*v)[0]));
-    for (size_t i = 2; i < v->size(); ++i) out.shape.dims.push_back(shape_ops::bound_as_dim((*v)[i]));
+    out.shape.dims.push_back(value_as_dim((*v)[0]));
+    for (size_t i = 2; i < v->size(); ++i) out.shape.dims.push_back(value_as_dim((*v)[i]));
     out.shape.dims.emplace_back(static_cast<int64_t>(v->size() - 2));
     outs.push_back(std::move(out));
 }

@@ -20,7 +20,6 @@ namespace irlint::onnx_shape {
 namespace {
 
 using shape_ops::dynamic_dims;
-using shape_ops::small_element_count;
 using tensor::AxisPick;
 using tensor::Bounds;
 
@@ -184,7 +183,7 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     }
     const TensorValue* values = ctx.value(0);
-    const auto count = small_element_count(data);
+    const auto count = capped_element_count(data, kMaxValueElements);
     if (values && count && values->size() == *count &&
         std::all_of(picks.begin(), picks.end(), [](const auto& p) { return p.has_value(); })) {
         std::vector<int64_t> dims;
@@ -194,7 +193,7 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
             exact.push_back(*picks[d]);
         }
         o.value =
-            small_element_count(o.shape) ? std::optional(tensor::pick_values(*values, dims, exact)) : std::nullopt;
+            capped_element_count(o.shape, kMaxValueElements) ? std::optional(tensor::pick_values(*values, dims, exact)) : std::nullopt;
     }
     out.push_back(std::move(o));
 }
@@ -229,11 +228,11 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
     o.shape.dims.insert(o.shape.dims.end(), indices.dims.begin(), indices.dims.end());
     o.shape.dims.insert(o.shape.dims.end(), data.dims.begin() + static_cast<std::ptrdiff_t>(*axis) + 1,
                         data.dims.end());
-    const auto data_n = small_element_count(data), indices_n = small_element_count(indices);
+    const auto data_n = capped_element_count(data, kMaxValueElements), indices_n = capped_element_count(indices, kMaxValueElements);
     const TensorValue* values = ctx.value(0);
     const auto idx = ctx.exact_values(1);
     if (idx && !check_indices(ctx, *idx, data.dims[*axis])) return;
-    if (data_n && indices_n && small_element_count(o.shape) && values && idx && values->size() == *data_n &&
+    if (data_n && indices_n && capped_element_count(o.shape, kMaxValueElements) && values && idx && values->size() == *data_n &&
         idx->size() == *indices_n)
         o.value = tensor::gather_values(*values, data, *idx, indices, *axis, 0, true);
     out.push_back(std::move(o));
@@ -478,7 +477,7 @@ void infer_center_crop_pad(OpContext& ctx, std::vector<OpOutput>& out) {
     } else if (shape->size() != axes.size()) {
         return ctx.invalid_input(fmt::format("shape has {} values for {} axes", shape->size(), axes.size()));
     } else {
-        for (size_t k = 0; k < axes.size(); ++k) o.shape.dims[axes[k]] = shape_ops::bound_as_dim((*shape)[k]);
+        for (size_t k = 0; k < axes.size(); ++k) o.shape.dims[axes[k]] = value_as_dim((*shape)[k]);
     }
     out.push_back(std::move(o));
 }
@@ -540,7 +539,7 @@ std::optional<int64_t> nonzero_count(const TensorValue& v, size_t limit) {
 // A count of selected elements among n: exact when the values say it, else 0..n.
 Dim selected_count(const OpContext& ctx, size_t input, const Dim& n) {
     const TensorValue* v = ctx.value(input);
-    const auto count = small_element_count(ctx.shape(input));
+    const auto count = capped_element_count(ctx.shape(input), kMaxValueElements);
     if (v && count && v->size() == *count && n.is_static())
         if (const auto k = nonzero_count(*v, static_cast<size_t>(n.length()))) return Dim(*k);
     return Dim(0, n.max());
@@ -611,7 +610,7 @@ void infer_unique(OpContext& ctx, std::vector<OpOutput>& out) {
         inverse = dims_product(data.dims);
         unique = bounded(inverse);
         const TensorValue* v = ctx.value(0);
-        if (const auto n = small_element_count(data);
+        if (const auto n = capped_element_count(data, kMaxValueElements);
             v && n && v->size() == *n &&
             std::all_of(v->begin(), v->end(), [](const ValueBounds& b) { return b.exact(); })) {
             std::set<int64_t> distinct;

@@ -133,8 +133,8 @@ void note_dim(const OpContext& ctx, OpOutput& o, size_t d, std::string text) {
 size_t node_outputs(const OpContext& ctx) { return ctx.layer().outputs.size(); }
 
 std::optional<TensorValue> same_elements(const OpContext& ctx, size_t i, const Shape& result) {
-    const auto n = shape_ops::small_element_count(result);
-    if (!n || shape_ops::small_element_count(ctx.shape(i)) != n) return std::nullopt;
+    const auto n = capped_element_count(result, kMaxValueElements);
+    if (!n || capped_element_count(ctx.shape(i), kMaxValueElements) != n) return std::nullopt;
     const TensorValue* v = ctx.value(i);
     if (!v || v->size() != *n) return std::nullopt;
     return *v;
@@ -194,7 +194,6 @@ namespace {
 using namespace onnx_shape;
 using shape_ops::dim_as_bound;
 using shape_ops::dynamic_dims;
-using shape_ops::small_element_count;
 
 // The schemas of version 1 of Concat, Flatten, Pad, Reshape, Split and Tile take floats only.
 TypeSet all_but_v1_floats(const OpContext& ctx) { return ctx.version() == 1 ? TypeSet::floats : TypeSet::all; }
@@ -458,7 +457,7 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // The values of a small static tensor with its axes permuted: output index i reads input index perm[i].
 std::optional<TensorValue> transposed_values(const OpContext& ctx, const Shape& data, const std::vector<size_t>& perm) {
-    const auto n = small_element_count(data);
+    const auto n = capped_element_count(data, kMaxValueElements);
     const TensorValue* v = ctx.value(0);
     if (!n || !v || v->size() != *n) return std::nullopt;
     const size_t rank = data.rank();
@@ -627,7 +626,7 @@ std::optional<std::vector<int64_t>> equal_parts(OpContext& ctx, int64_t dim, int
 // The values of part k of a small static tensor split along `axis`.
 std::optional<TensorValue> split_values(const OpContext& ctx, const Shape& data, size_t axis, int64_t start,
                                         int64_t length) {
-    const auto n = small_element_count(data);
+    const auto n = capped_element_count(data, kMaxValueElements);
     const TensorValue* v = ctx.value(0);
     if (!n || !v || v->size() != *n) return std::nullopt;
     std::vector<int64_t> dims;
@@ -704,7 +703,7 @@ std::optional<Shape> shape_from_input(const OpContext& ctx, size_t i) {
     const TensorValue* v = ctx.value(i);
     if (!v || v->size() > kMaxShapeRank) return std::nullopt;
     Shape s;
-    for (const ValueBounds& b : *v) s.dims.push_back(shape_ops::bound_as_dim(b));
+    for (const ValueBounds& b : *v) s.dims.push_back(value_as_dim(b));
     return s;
 }
 
@@ -752,8 +751,8 @@ void infer_expand(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // The values of a small static tensor tiled by `repeats`.
 std::optional<TensorValue> tiled_values(const OpContext& ctx, const Shape& data, const Shape& result) {
-    const auto n = small_element_count(result);
-    const auto data_n = small_element_count(data);
+    const auto n = capped_element_count(result, kMaxValueElements);
+    const auto data_n = capped_element_count(data, kMaxValueElements);
     const TensorValue* v = ctx.value(0);
     if (!n || !data_n || !v || v->size() != *data_n) return std::nullopt;
     const size_t rank = result.rank();
@@ -930,7 +929,7 @@ void infer_constant_of_shape(OpContext& ctx, std::vector<OpOutput>& out) {
             if (d < 0) return ctx.invalid_input(fmt::format("the shape [{}] has a negative dim", join_ints(*v)));
     o.shape = *target;
     const bool integral = o.type && (is_integer_type(*o.type) || *o.type == ElementType::boolean);
-    if (const auto n = small_element_count(o.shape);
+    if (const auto n = capped_element_count(o.shape, kMaxValueElements);
         n && integral && (!value || (value->has_data && value->ints.size() == 1))) {
         const int64_t fill = value ? value->ints.front() : 0;
         o.value = TensorValue(*n, ValueBounds{fill, fill});

@@ -37,6 +37,15 @@ struct ValueBounds {
 };
 using TensorValue = std::vector<ValueBounds>;
 
+// A value read as a dimension (a Reshape target's element, an output_shape's): [lo, hi] with a negative low as
+// 0 and an unbounded high as no upper bound; an exact negative value says nothing (a dynamic dim). A value
+// that ShapeOf took from a dim is that dim again: it keeps the symbol.
+inline Dim value_as_dim(const ValueBounds& b) {
+    if (b.exact()) return b.lo < 0 ? Dim::dynamic() : Dim(b.lo);
+    if (b.hi < 0) return Dim::dynamic();
+    return Dim(b.lo < 0 ? 0 : b.lo, b.hi).with_symbol(b.lo < 0 ? 0 : b.symbol);
+}
+
 // Value tensors larger than this are treated as unknown: shapes hang on a few numbers, and a tensor read from
 // a file must not cost in proportion to a number it holds.
 inline constexpr size_t kMaxValueElements = 4096;

@@ -25,9 +25,6 @@ inline Shape dynamic_dims(size_t rank) {
     return s;
 }
 
-inline std::string type_name(std::optional<ElementType> t) {
-    return t ? std::string(element_type_name(*t)) : std::string("?");
-}
 
 // The type is known and not an integer type (OpenVINO asks for an integral index/shape input).
 inline bool known_non_integer(std::optional<ElementType> t) { return t && !is_integer_type(*t); }
@@ -35,29 +32,11 @@ inline bool known_non_integer(std::optional<ElementType> t) { return t && !is_in
 // A rank that may be 0 or 1 (static or not).
 inline bool rank_is_0_or_1(const Shape& s) { return s.rank_dynamic || s.rank() <= 1; }
 
-// The number of elements of a static shape when it is at most `limit`, else nullopt.
-inline std::optional<size_t> small_element_count(const Shape& s, size_t limit = kMaxValueElements) {
-    if (!s.is_static()) return std::nullopt;
-    CheckedInt n = 1;
-    for (const Dim& d : s.dims) {
-        n = n * d.length();
-        if (!n.valid() || *n.get() > static_cast<int64_t>(limit)) return std::nullopt;
-    }
-    return static_cast<size_t>(*n.get());
-}
-
 // The exact product of a static shape's dims; nullopt when int64 overflows.
 inline std::optional<int64_t> static_element_count(const Shape& s) {
     CheckedInt n = 1;
     for (const Dim& d : s.dims) n = n * d.length();
     return n.get();
-}
-
-// A value bound read as a dimension: [lo, hi] with negative lows as 0 and an exact negative as dynamic.
-inline Dim bound_as_dim(const ValueBounds& b) {
-    if (b.exact()) return b.lo < 0 ? Dim::dynamic() : Dim(b.lo);
-    if (b.hi < 0) return Dim::dynamic();
-    return Dim(b.lo < 0 ? 0 : b.lo, b.hi).with_symbol(b.lo < 0 ? 0 : b.symbol);
 }
 
 // A dim as the value bounds ShapeOf gives for it.

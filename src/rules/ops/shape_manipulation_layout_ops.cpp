@@ -201,7 +201,7 @@ std::optional<Shape> target_from_values(const OpContext& ctx, size_t input) {
     const TensorValue* v = ctx.value(input);
     if (!v || v->size() > kMaxShapeRank) return std::nullopt;
     Shape s;
-    for (const ValueBounds& b : *v) s.dims.push_back(bound_as_dim(b));
+    for (const ValueBounds& b : *v) s.dims.push_back(value_as_dim(b));
     return s;
 }
 
@@ -314,11 +314,11 @@ bool check_broadcast_inputs(OpContext& ctx, BroadcastMode mode) {
     }
     if (known_non_integer(ctx.type(1))) {
         ctx.invalid_input(
-            fmt::format("the target shape input is {}; it must be an integer type", type_name(ctx.type(1))));
+            fmt::format("the target shape input is {}; it must be an integer type", type_str(ctx.type(1))));
         return false;
     }
     if (mode == BroadcastMode::explicit_axes && known_non_integer(ctx.type(2))) {
-        ctx.invalid_input(fmt::format("axes_mapping is {}; it must be an integer type", type_name(ctx.type(2))));
+        ctx.invalid_input(fmt::format("axes_mapping is {}; it must be an integer type", type_str(ctx.type(2))));
         return false;
     }
     const Shape& target = ctx.shape(1);
@@ -340,8 +340,8 @@ bool check_broadcast_inputs(OpContext& ctx, BroadcastMode mode) {
 // at its index, with the index 0 along data dims of 1.
 std::optional<TensorValue> shape_ops::broadcast_value(const OpContext& ctx, const Shape& result, bool trailing_aligned) {
     const Shape& data = ctx.shape(0);
-    const auto n = small_element_count(result);
-    const auto data_n = small_element_count(data);
+    const auto n = capped_element_count(result, kMaxValueElements);
+    const auto data_n = capped_element_count(data, kMaxValueElements);
     if (!n || !data_n || (*data_n != 1 && (!trailing_aligned || data.rank() > result.rank()))) return std::nullopt;
     const TensorValue* v = ctx.value(0);
     if (!v || v->size() != *data_n) return std::nullopt;
@@ -432,7 +432,7 @@ void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     }
     if (known_non_integer(ctx.type(1))) {
-        ctx.invalid_input(fmt::format("repeats is {}; it must be an integer type", type_name(ctx.type(1))));
+        ctx.invalid_input(fmt::format("repeats is {}; it must be an integer type", type_str(ctx.type(1))));
         return;
     }
     OpOutput o;
@@ -580,7 +580,7 @@ bool check_block_inputs(OpContext& ctx, std::string_view begin_name, std::string
     for (size_t i = 1; i <= 3; ++i) {
         const Shape& s = ctx.shape(i);
         if (known_non_integer(ctx.type(i))) {
-            ctx.invalid_input(fmt::format("{} is {}; it must be an integer type", names[i - 1], type_name(ctx.type(i))));
+            ctx.invalid_input(fmt::format("{} is {}; it must be an integer type", names[i - 1], type_str(ctx.type(i))));
             return false;
         }
         if (s.rank_dynamic) continue;
@@ -733,8 +733,8 @@ void infer_roll(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape& shift = ctx.shape(1);
     const Shape& axes = ctx.shape(2);
     if (!is_i32_or_i64(ctx.type(1)) || !is_i32_or_i64(ctx.type(2))) {
-        ctx.invalid_input(fmt::format("shift ({}) and axes ({}) must be i32 or i64", type_name(ctx.type(1)),
-                                      type_name(ctx.type(2))));
+        ctx.invalid_input(fmt::format("shift ({}) and axes ({}) must be i32 or i64", type_str(ctx.type(1)),
+                                      type_str(ctx.type(2))));
         return;
     }
     if (!rank_is_0_or_1(shift) || (!axes.rank_dynamic && axes.rank() > 1)) {
@@ -773,7 +773,7 @@ void infer_reverse(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto axes_type = ctx.type(1);
     if (*mode == "index") {
         if (known_non_integer(axes_type)) {
-            ctx.invalid_input(fmt::format("reversed_axes is {}; mode index needs an integer type", type_name(axes_type)));
+            ctx.invalid_input(fmt::format("reversed_axes is {}; mode index needs an integer type", type_str(axes_type)));
             return;
         }
         if (const auto a = ctx.exact_values(1); a && !data.rank_dynamic) {
@@ -787,7 +787,7 @@ void infer_reverse(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     } else {
         if (axes_type && *axes_type != ElementType::boolean) {
-            ctx.invalid_input(fmt::format("reversed_axes is {}; mode mask needs boolean", type_name(axes_type)));
+            ctx.invalid_input(fmt::format("reversed_axes is {}; mode mask needs boolean", type_str(axes_type)));
             return;
         }
         if (!data.rank_dynamic && !axes.rank_dynamic &&

@@ -261,7 +261,7 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     }
     if (known_non_integer(ctx.type(1))) {
-        ctx.invalid_input(fmt::format("the target shape input is {}; it must be an integer type", type_name(ctx.type(1))));
+        ctx.invalid_input(fmt::format("the target shape input is {}; it must be an integer type", type_str(ctx.type(1))));
         return;
     }
     OpOutput o;
@@ -283,7 +283,7 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
         check_reshape_elements(ctx, *pattern, *special_zero, o.shape);
         if (ctx.failed()) return;
         // Same elements, same order: the values pass through.
-        if (const auto n = small_element_count(o.shape); n && small_element_count(ctx.shape(0)) == n)
+        if (const auto n = capped_element_count(o.shape, kMaxValueElements); n && capped_element_count(ctx.shape(0), kMaxValueElements) == n)
             if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
     } else if (!reshape_without_target(ctx, o.shape)) {
         return;
@@ -335,7 +335,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
             if (ctx.failed()) return;
             if (!axes) {
                 ctx.value_unknown("the axes (input 1) are not known");
-                if (data.rank() > 0 && small_element_count(axes_shape) == 1u) {
+                if (data.rank() > 0 && capped_element_count(axes_shape, kMaxValueElements) == 1u) {
                     // One axis: at most one dim goes, if any may be 1.
                     const bool squeezable = std::any_of(data.dims.begin(), data.dims.end(), maybe_one);
                     o.shape = !squeezable ? data : v15 ? Shape::dynamic_rank() : dynamic_dims(data.rank() - 1);
@@ -368,7 +368,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
                 if (!axes->count(i) || !maybe_one(data.dims[i])) o.shape.dims.push_back(data.dims[i]);
         }
     }
-    if (const auto n = small_element_count(o.shape))
+    if (const auto n = capped_element_count(o.shape, kMaxValueElements))
         if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
     out.push_back(std::move(o));
 }
@@ -417,7 +417,7 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
         else
             o.shape.dims.push_back(Dim(1));
     }
-    if (const auto n = small_element_count(o.shape))
+    if (const auto n = capped_element_count(o.shape, kMaxValueElements))
         if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
     out.push_back(std::move(o));
 }
@@ -433,7 +433,7 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     }
     if (known_non_integer(ctx.type(1))) {
-        ctx.invalid_input(fmt::format("the order input is {}; it must be an integer type", type_name(ctx.type(1))));
+        ctx.invalid_input(fmt::format("the order input is {}; it must be an integer type", type_str(ctx.type(1))));
         return;
     }
     if (!data.rank_dynamic && !order_shape.rank_dynamic &&
@@ -499,11 +499,11 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // Concatenates the inputs' values along `axis` (row-major), when every one is known.
 std::optional<TensorValue> shape_ops::concat_values(const OpContext& ctx, size_t axis, const Shape& result) {
-    const auto total = small_element_count(result);
+    const auto total = capped_element_count(result, kMaxValueElements);
     if (!total) return std::nullopt;
     std::vector<const TensorValue*> values;
     for (size_t i = 0; i < ctx.input_count(); ++i) {
-        const auto n = small_element_count(ctx.shape(i));
+        const auto n = capped_element_count(ctx.shape(i), kMaxValueElements);
         if (!n) return std::nullopt;
         const TensorValue* v = ctx.value(i);
         if (!v || v->size() != *n) return std::nullopt;
@@ -617,7 +617,7 @@ bool check_output_count(OpContext& ctx, int64_t n, std::string_view what) {
 void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     if (known_non_integer(ctx.type(1))) {
-        ctx.invalid_input(fmt::format("the axis input is {}; it must be an integer type", type_name(ctx.type(1))));
+        ctx.invalid_input(fmt::format("the axis input is {}; it must be an integer type", type_str(ctx.type(1))));
         return;
     }
     const auto num_splits = ctx.attr_int("num_splits");

@@ -133,4 +133,10 @@ Shape static_shape(std::span<const int64_t> dims) {
     return s;
 }
 
+std::string type_str(std::optional<ElementType> t) {
+    return t && *t != ElementType::dynamic ? std::string(element_type_name(*t)) : std::string("dynamic");
+}
+
+std::string rank_str(const Shape& s) { return s.rank_dynamic ? "?" : std::to_string(s.rank()); }
+
 }  // namespace irlint

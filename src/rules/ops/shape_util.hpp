@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/dim.hpp"
+#include "core/element_type.hpp"
 
 namespace irlint {
 
@@ -21,6 +22,11 @@ std::optional<BroadcastKind> parse_broadcast_kind(std::string_view text);
 // dynamic rank gives a dynamic rank. nullopt with *error (naming the dims) when they do not broadcast.
 std::optional<Shape> broadcast_shapes(const Shape& a, const Shape& b, BroadcastKind kind, int64_t pdpd_axis,
                                       std::string* error);
+
+// An element type as messages name it: "dynamic" where it is not known (OpenVINO's word for it).
+std::string type_str(std::optional<ElementType> t);
+// A rank as OpenVINO prints a Rank: a number, or "?".
+std::string rank_str(const Shape& s);
 
 // An axis in [-rank, rank) as a non-negative one; nullopt with *error ("axis 4 is out of range [-4, 3]").
 std::optional<size_t> normalize_axis(int64_t axis, int64_t rank, std::string* error);

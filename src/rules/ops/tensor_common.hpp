@@ -15,10 +15,6 @@ namespace irlint::tensor {
 
 // Records an input problem when input i's element type is known and not an integer type.
 bool expect_integral(OpContext& ctx, size_t i, std::string_view name);
-// The element count of a static shape, nullopt when it is not static or exceeds `cap`.
-std::optional<size_t> small_count(const Shape& s, size_t cap = kMaxValueElements);
-// A dim from a value's bounds, as OpenVINO turns a shape-like value into dims (-1 or unbounded: dynamic).
-Dim dim_from_value(const ValueBounds& b);
 
 // Per input axis of a known value tensor: which indices an op takes (start, start+step, ... count of them).
 struct AxisPick {

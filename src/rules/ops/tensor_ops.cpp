@@ -24,29 +24,11 @@ bool expect_integral(OpContext& ctx, size_t i, std::string_view name) {
     return false;
 }
 
-std::optional<size_t> small_count(const Shape& s, size_t cap) {
-    if (!s.is_static()) return std::nullopt;
-    size_t n = 1;
-    for (const Dim& d : s.dims) {
-        const auto len = static_cast<size_t>(d.min());
-        if (len != 0 && n > cap / len) return std::nullopt;
-        n *= len;
-    }
-    return n <= cap ? std::optional(n) : std::nullopt;
-}
-
-Dim dim_from_value(const ValueBounds& b) {
-    if (b.exact()) return b.lo < 0 ? Dim() : Dim(b.lo);
-    if (b.hi < 0) return Dim();
-    return Dim(std::max<int64_t>(b.lo, 0), b.hi);
-}
-
 }  // namespace tensor
 
 namespace {
 
 using tensor::expect_integral;
-using tensor::small_count;
 
 // An axis input must be a scalar or hold one element.
 bool check_axis_shape(OpContext& ctx, size_t i) {
@@ -181,10 +163,10 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
     for (size_t i = b; i < indices.rank(); ++i) result.shape.dims[o++] = indices.dims[i];
     for (size_t i = a + 1; i < data.rank(); ++i) result.shape.dims[o++] = data.dims[i];
 
-    if (small_count(result.shape) && small_count(data) && small_count(indices)) {
+    if (capped_element_count(result.shape, kMaxValueElements) && capped_element_count(data, kMaxValueElements) && capped_element_count(indices, kMaxValueElements)) {
         const TensorValue* values = ctx.value(0);
         const auto idx = ctx.exact_values(1);
-        if (values && idx && values->size() == *small_count(data) && idx->size() == *small_count(indices))
+        if (values && idx && values->size() == *capped_element_count(data, kMaxValueElements) && idx->size() == *capped_element_count(indices, kMaxValueElements))
             result.value = tensor::gather_values(*values, data, *idx, indices, a, b, ctx.version() >= 8);
     }
     out.push_back(std::move(result));
@@ -468,7 +450,7 @@ void infer_one_hot(OpContext& ctx, std::vector<OpOutput>& out) {
             ctx.invalid_input(fmt::format("depth {} is negative", dv->front().hi));
             return;
         }
-        depth = tensor::dim_from_value(dv->front());
+        depth = value_as_dim(dv->front());
     } else {
         ctx.value_unknown("the depth value is unknown");
     }
@@ -605,7 +587,7 @@ void infer_embedding_segments_sum(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     const TensorValue* v = ctx.value(3);
     if (v && v->size() == 1)
-        segments = tensor::dim_from_value(v->front());
+        segments = value_as_dim(v->front());
     else
         ctx.value_unknown("the num_segments value is unknown");
     embedding_output(ctx, segments, out);

@@ -138,10 +138,10 @@ namespace {
 // Sets out.value from the data's known values when every input axis has an exact pick and the output is small.
 void propagate_picks(OpContext& ctx, const Shape& data, std::span<const std::optional<AxisPick>> picks,
                      OpOutput& out) {
-    if (!data.is_static() || !small_count(data) || !small_count(out.shape)) return;
+    if (!data.is_static() || !capped_element_count(data, kMaxValueElements) || !capped_element_count(out.shape, kMaxValueElements)) return;
     if (std::any_of(picks.begin(), picks.end(), [](const auto& p) { return !p; })) return;
     const TensorValue* values = ctx.value(0);
-    if (!values || values->size() != *small_count(data)) return;
+    if (!values || values->size() != *capped_element_count(data, kMaxValueElements)) return;
     std::vector<int64_t> dims;
     std::vector<AxisPick> exact;
     size_t total = 1;
@@ -150,7 +150,7 @@ void propagate_picks(OpContext& ctx, const Shape& data, std::span<const std::opt
         exact.push_back(*picks[i]);
         if (__builtin_mul_overflow(total, static_cast<size_t>(std::max<int64_t>(picks[i]->count, 0)), &total)) return;
     }
-    if (total != *small_count(out.shape)) return;
+    if (total != *capped_element_count(out.shape, kMaxValueElements)) return;
     if (total == 0) {
         out.value = TensorValue{};
         return;
@@ -750,7 +750,7 @@ void set_sizes(OpContext& ctx, Shape& shape, std::span<const size_t> axes, size_
         ctx.invalid_input(fmt::format("sizes has {} values for {} axes", sizes->size(), axes.size()));
         return;
     }
-    for (size_t i = 0; i < axes.size(); ++i) shape.dims[axes[i]] = dim_from_value((*sizes)[i]);
+    for (size_t i = 0; i < axes.size(); ++i) shape.dims[axes[i]] = value_as_dim((*sizes)[i]);
 }
 
 constexpr std::array kInterpolateDataTypes{ElementType::f32, ElementType::f16, ElementType::bf16, ElementType::i8,
