@@ -45,7 +45,7 @@ bool check_same_type(OpContext& ctx, size_t i, size_t j);
 
 // ONNX's unifyInputShape: input i, when given with a known rank, has expected.size() dims, each merged into
 // the one of `expected` (dims several inputs share are one Dim, refined by each). Else records "<what> [..]
-// must be n-D" or which dim disagrees, and returns false.
+// must be n-D" or which dim disagrees with the expected one, and returns false.
 bool unify_input(OpContext& ctx, size_t i, std::string_view what, std::span<Dim> expected);
 // One dim known two ways merged into `dim`; else records "<what> is <a>, but <b> from <how>".
 bool unify_dim(OpContext& ctx, Dim& dim, const Dim& other, std::string_view what, std::string_view how);

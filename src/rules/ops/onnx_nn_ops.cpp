@@ -41,7 +41,6 @@ bool takes_bf16(const OpContext& ctx) {
         {"BatchNormalization", 14},
         {"Conv", 22},
         {"ConvTranspose", 22},
-        {"CausalConvWithState", 27},
         {"CumProd", 26},
         {"CumSum", 14},
         {"DeformConv", 22},
@@ -52,7 +51,6 @@ bool takes_bf16(const OpContext& ctx) {
         {"GRU", 22},
         {"InstanceNormalization", 22},
         {"LayerNormalization", 17},
-        {"LinearAttention", 27},
         {"LpNormalization", 22},
         {"LpPool", 22},
         {"LRN", 13},
@@ -106,7 +104,7 @@ bool unify_input(OpContext& ctx, size_t i, std::string_view what, std::span<Dim>
     for (size_t d = 0; d < expected.size(); ++d) {
         const auto merged = Dim::merge(expected[d], s.dims[d]);
         if (!merged)
-            return ctx.invalid_input(fmt::format("{} {}: dim {} is {}, but {} from the other inputs", what, s.str(), d,
+            return ctx.invalid_input(fmt::format("{} {}: dim {} is {}, where {} is expected", what, s.str(), d,
                                                  s.dims[d].str(), expected[d].str())),
                    false;
         expected[d] = *merged;
