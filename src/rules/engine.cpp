@@ -479,6 +479,7 @@ private:
                 if (l.outputs.empty()) return;
                 produced(i, 0).shape = &shapes.inferred[0];
                 if (it->second.type) produced(i, 0).type = it->second.type;
+                if (it->second.value) values_[first_output_[i]] = {ValueSlot::State::known, *it->second.value};
                 return;
             }
         }
@@ -628,8 +629,21 @@ private:
             const auto it = value_by_name_.find(l.name);
             if (it == value_by_name_.end()) continue;
             Produced& p = produced_[it->second];
-            parameters[&l] = BodyPort{shape_of(p), p.type};
+            const TensorValue* value = value_at(it->second);
+            parameters[&l] = BodyPort{shape_of(p), p.type, value ? std::optional(*value) : std::nullopt};
         }
+    }
+    // The values of the current graph's output port k (produced_'s index), read from its Const when unset.
+    const TensorValue* value_at(size_t k) {
+        ValueSlot& slot = values_[k];
+        if (slot.state == ValueSlot::State::unset && graph_) {
+            // The producer: the last layer whose outputs start at or before k (layers without outputs skipped).
+            const auto after = std::upper_bound(first_output_.begin(), first_output_.end(), k);
+            const Layer& from = graph_->layers[static_cast<size_t>(after - first_output_.begin()) - 1];
+            if (from.tensor >= 0) read_inline_value(from, slot);
+            else if (from.kind == LayerKind::constant) read_const_value(from, slot);
+        }
+        return slot.state == ValueSlot::State::known ? &slot.value : nullptr;
     }
 
     const Shape dynamic_rank_ = Shape::dynamic_rank();

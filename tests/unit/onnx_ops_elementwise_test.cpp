@@ -381,3 +381,52 @@ TEST_CASE("onnx elementwise: every version of the family is an entry") {
     REQUIRE(found->entry);
     CHECK(found->entry->version == 11);
 }
+
+TEST_CASE("onnx elementwise: BitCast reads the bits as `to`, a type of the same width") {
+    const auto r = run_onnx_op(Onnx("BitCast", 26, {In("2,?")}, {{"to", "6"}}));
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[2,?]");
+    CHECK(type_of(r) == i32);
+    CHECK(type_of(run_onnx_op(Onnx("BitCast", 26, {In("", ElementType::boolean)}, {{"to", "2"}}))) == ElementType::u8);
+    CHECK(run_onnx_op(Onnx("BitCast", 26, {In("3", i64)}, {{"to", "14"}})).ok());  // complex64: 64 bits, no name
+    // Widths differ: f32 (32) to i64 (64); f16 (16) to u8 (8).
+    CHECK(contains(run_onnx_op(Onnx("BitCast", 26, {In("3")}, {{"to", "7"}})).problem(), "32 bits"));
+    CHECK_FALSE(run_onnx_op(Onnx("BitCast", 26, {In("3", ElementType::f16)}, {{"to", "2"}})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("BitCast", 26, {In("3", ElementType::string)}, {{"to", "1"}})).ok());
+    CHECK(contains(run_onnx_op(Onnx("BitCast", 26, {In("3")}, {{"to", "8"}})).problem(), "to=8"));    // string
+    CHECK(contains(run_onnx_op(Onnx("BitCast", 26, {In("3")}, {{"to", "27"}})).problem(), "to=27"));  // none
+    CHECK_FALSE(run_onnx_op(Onnx("BitCast", 26, {In("3")})).ok());  // `to` is required
+}
+
+TEST_CASE("onnx elementwise: integer values through BitCast wrap two's complement") {
+    const auto i8 = ElementType::i8, u8 = ElementType::u8;
+    CHECK(value_str(run_onnx_op(Onnx("BitCast", 26, {In("4", i8)}, {{"to", "2"}}, {{0, V({-1, -128, 127, 0})}}))) ==
+          "255,128,127,0");
+    CHECK(value_str(run_onnx_op(Onnx("BitCast", 26, {In("2", u8)}, {{"to", "3"}}, {{0, V({200, 5})}}))) == "-56,5");
+    CHECK(value_str(run_onnx_op(Onnx("BitCast", 26, {In("2", u8)}, {{"to", "9"}}, {{0, V({1, 0})}}))) == "1,0");
+    CHECK(value_str(run_onnx_op(Onnx("BitCast", 26, {In("1", u8)}, {{"to", "9"}}, {{0, V({2})}}))) == "<none>");
+    // 64-bit patterns past int64 and float patterns are not followed.
+    CHECK(value_str(run_onnx_op(Onnx("BitCast", 26, {In("1", i64)}, {{"to", "13"}}, {{0, V({-1})}}))) == "<none>");
+    CHECK(value_str(run_onnx_op(Onnx("BitCast", 26, {In("1", i32)}, {{"to", "1"}}, {{0, V({1})}}))) == "<none>");
+}
+
+TEST_CASE("onnx elementwise: SwiGLU's A and B have one shape, which Y has") {
+    Shape a = S("?,4");
+    a.dims[0] = a.dims[0].with_symbol(7);
+    OpInput gate = In("?,4");
+    gate.shape = a;
+    const auto r = run_onnx_op(Onnx("SwiGLU", 28, {gate, In("2..5,?")}, {{"alpha", "0.5"}}));
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[2..5,4]");
+    CHECK(r.shape().dims[0].symbol() == 7);
+    CHECK(type_of(r) == f32);
+    CHECK(type_of(run_onnx_op(Onnx("SwiGLU", 28, {In("2", ElementType::bf16), In("2", ElementType::bf16)}))) ==
+          ElementType::bf16);
+    CHECK(run_onnx_op(Onnx("SwiGLU", 28, {In("..."), In("2,4")})).str() == "[...]");
+    // No broadcasting: neither a 1 against 4 nor a missing leading dim.
+    CHECK(contains(run_onnx_op(Onnx("SwiGLU", 28, {In("2,4"), In("2,1")})).problem(), "one shape"));
+    CHECK_FALSE(run_onnx_op(Onnx("SwiGLU", 28, {In("2,4"), In("4")})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("SwiGLU", 28, {In("2", i32), In("2", i32)})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("SwiGLU", 28, {In("2"), In("2", ElementType::f16)})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("SwiGLU", 28, {In("2")})).ok());
+}

@@ -346,6 +346,24 @@ TEST_CASE("onnx CumSum keeps x") {
     CHECK_FALSE(run_onnx_op(Onnx("CumSum", 14, {In("2,3"), In("", ElementType::i64)}, {}, {{1, V({2})}})).ok());
 }
 
+TEST_CASE("onnx CumProd keeps x, its axis an i32/i64 scalar in range") {
+    const auto r =
+        run_onnx_op(Onnx("CumProd", 26, {In("2,?", ElementType::i32), In("", ElementType::i32)}, {}, {{1, V({-2})}}));
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[2,?]");
+    CHECK(r.outputs[0].type == ElementType::i32);
+    CHECK(run_onnx_op(Onnx("CumProd", 26, {In("2,3", ElementType::f64), In("", ElementType::i64)},
+                           {{"exclusive", "1"}, {"reverse", "1"}}))
+              .ok());
+    CHECK(run_onnx_op(Onnx("CumProd", 26, {In("2,3", ElementType::bf16), In("")})).ok() == false);  // axis f32
+    CHECK(run_onnx_op(Onnx("CumProd", 26, {In("2,3", ElementType::bf16), In("", ElementType::i64)})).ok());
+    CHECK(run_onnx_op(Onnx("CumProd", 26, {In("2,3"), In("", ElementType::i64)}, {}, {{1, V({2})}}))
+              .problem()
+              .find("out of range") != std::string::npos);
+    CHECK_FALSE(run_onnx_op(Onnx("CumProd", 26, {In("2,3"), In("1,1", ElementType::i64)})).ok());
+    CHECK_FALSE(run_onnx_op(Onnx("CumProd", 26, {In("2", ElementType::boolean), In("", ElementType::i64)})).ok());
+}
+
 // ---- resampling -----------------------------------------------------------------------------------------
 
 TEST_CASE("onnx Resize: scales floor(in*scale), sizes, axes, keep_aspect_ratio_policy") {
@@ -449,4 +467,112 @@ TEST_CASE("onnx RotaryEmbedding keeps X") {
         run_onnx_op(Onnx("RotaryEmbedding", 23, {In("2,3,4,8"), In("2,4,4"), In("2,4,4"), In("2,4", ElementType::i64)}))
             .str() == "[2,3,4,8]");
     CHECK_FALSE(run_onnx_op(Onnx("RotaryEmbedding", 23, {In("2,4,24"), In("2,4,4"), In("2,4,4")})).ok());
+}
+
+// ---- CausalConvWithState, LinearAttention ---------------------------------------------------------------
+
+TEST_CASE("onnx CausalConvWithState: output the input's dims, present_state [B, C, k-1]") {
+    const auto r = run_onnx_op(Onnx("CausalConvWithState", 27, {In("2,4,8"), In("4,1,4")}));
+    REQUIRE(r.ok());
+    CHECK(r.str(0) == "[2,4,8]");
+    CHECK(r.str(1) == "[2,4,3]");
+    CHECK(r.outputs[1].type == ElementType::f32);
+    // Dims unknown in one input come from another: C from the weight, B and k-1 from past_state; k = 1 gives 0.
+    const auto d = run_onnx_op(
+        Onnx("CausalConvWithState", 27, {In("?,?,?"), In("4,1,?"), Omitted(), In("2,?,3")}, {{"activation", "silu"}}));
+    REQUIRE(d.ok());
+    CHECK(d.str(0) == "[2,4,?]");
+    CHECK(d.str(1) == "[2,4,3]");
+    CHECK(run_onnx_op(Onnx("CausalConvWithState", 27, {In("1,1,6"), In("1,1,1")})).str(1) == "[1,1,0]");
+    CHECK(run_onnx_op(Onnx("CausalConvWithState", 27, {In("2,4,8"), In("4,1,2..5")})).str(1) == "[2,4,1..4]");
+    CHECK(run_onnx_op(Onnx("CausalConvWithState", 27, {In("..."), In("4,1,4")})).str(0) == "[...]");
+    CHECK(run_onnx_op(Onnx("CausalConvWithState", 27,
+                           {In("2,4,1", ElementType::f16), In("4,1,4", ElementType::f16), In("4", ElementType::f16),
+                            In("2,4,3", ElementType::f16)}))
+              .ok());
+}
+
+TEST_CASE("onnx CausalConvWithState: rejections") {
+    const auto conv = [](std::vector<OpInput> in, std::vector<std::pair<std::string, std::string>> attrs = {}) {
+        return run_onnx_op(Onnx("CausalConvWithState", 27, std::move(in), std::move(attrs)));
+    };
+    CHECK(conv({In("2,4,8"), In("4,1,4")}, {{"activation", "relu"}}).problem().find("activation") != std::string::npos);
+    CHECK(conv({In("2,4,8"), In("4,1,4"), Omitted(), In("2,4,2")}).problem().find("kernel size") != std::string::npos);
+    CHECK(conv({In("2,4,8"), In("5,1,4")}).problem().find("weight") != std::string::npos);
+    CHECK_FALSE(conv({In("2,4,8"), In("4,2,4")}).ok());                          // the middle dim is 1
+    CHECK_FALSE(conv({In("2,4,8"), In("4,1,4"), In("3")}).ok());                 // bias [C]
+    CHECK_FALSE(conv({In("2,4,8"), In("4,1,4"), Omitted(), In("3,4,3")}).ok());  // past_state's B
+    CHECK_FALSE(conv({In("2,4,8"), In("4,1,0")}).ok());                          // k >= 1
+    CHECK_FALSE(conv({In("2,4"), In("4,1,4")}).ok());                            // 3-D
+    CHECK_FALSE(conv({In("2,4,8", ElementType::f64), In("4,1,4", ElementType::f64)}).ok());
+    CHECK_FALSE(conv({In("2,4,8"), In("4,1,4", ElementType::f16)}).ok());
+    CHECK_FALSE(conv({In("2,4,8")}).ok());
+}
+
+TEST_CASE("onnx LinearAttention: packed heads, GQA, present_state") {
+    const std::vector<std::pair<std::string, std::string>> gqa{{"q_num_heads", "8"}, {"kv_num_heads", "4"}};
+    const auto r = run_onnx_op(Onnx(
+        "LinearAttention", 27, {In("2,4,64"), In("2,4,32"), In("2,4,32"), Omitted(), In("2,4,32"), In("2,4,4")}, gqa));
+    REQUIRE(r.ok());
+    CHECK(r.str(0) == "[2,4,64]");
+    CHECK(r.str(1) == "[2,4,8,8]");
+    // d_v from value (12 / 4 = 3): the output is 8 heads of 3; present_state takes past_state's type.
+    const auto p = run_onnx_op(Onnx("LinearAttention", 27,
+                                    {In("?,?,64", ElementType::f16), In("?,5,32", ElementType::f16),
+                                     In("?,?,12", ElementType::f16), In("3,4,?,?", ElementType::f32)},
+                                    {{"q_num_heads", "8"}, {"kv_num_heads", "4"}, {"update_rule", "linear"}}));
+    REQUIRE(p.ok());
+    CHECK(p.str(0) == "[3,5,24]");
+    CHECK(p.str(1) == "[3,4,8,3]");
+    CHECK(p.outputs[0].type == ElementType::f16);
+    CHECK(p.outputs[1].type == ElementType::f32);
+    // Without past_state, present_state has query's type; d_v unknown leaves the output's last dim open.
+    const auto q = run_onnx_op(
+        Onnx("LinearAttention", 27,
+             {In("1,1,8", ElementType::bf16), In("1,1,4", ElementType::bf16), In("1,1,?", ElementType::bf16)},
+             {{"q_num_heads", "2"}, {"kv_num_heads", "1"}, {"update_rule", "linear"}}));
+    REQUIRE(q.ok());
+    CHECK(q.str(0) == "[1,1,?]");
+    CHECK(q.str(1) == "[1,1,4,?]");
+    CHECK(q.outputs[1].type == ElementType::bf16);
+}
+
+TEST_CASE("onnx LinearAttention: rejections") {
+    const auto la = [](std::vector<OpInput> in, std::vector<std::pair<std::string, std::string>> attrs) {
+        return run_onnx_op(Onnx("LinearAttention", 27, std::move(in), std::move(attrs)));
+    };
+    const std::vector<std::pair<std::string, std::string>> mha{
+        {"q_num_heads", "4"}, {"kv_num_heads", "4"}, {"update_rule", "linear"}};
+    const std::vector<OpInput> qkv{In("2,4,32"), In("2,4,32"), In("2,4,32")};
+    CHECK(la(qkv, mha).ok());
+    CHECK_FALSE(la(qkv, {{"q_num_heads", "4"}, {"update_rule", "linear"}}).ok());  // kv_num_heads needed
+    CHECK(
+        la(qkv, {{"q_num_heads", "6"}, {"kv_num_heads", "4"}, {"update_rule", "linear"}}).problem().find("multiple") !=
+        std::string::npos);
+    CHECK_FALSE(la(qkv, {{"q_num_heads", "0"}, {"kv_num_heads", "4"}, {"update_rule", "linear"}}).ok());
+    CHECK_FALSE(la(qkv, {{"q_num_heads", "4"}, {"kv_num_heads", "4"}, {"update_rule", "fast"}}).ok());
+    // The update rule's decay and beta: gated_delta (the default) needs both; linear forbids them.
+    CHECK(la(qkv, {{"q_num_heads", "4"}, {"kv_num_heads", "4"}}).problem().find("needs decay") != std::string::npos);
+    CHECK(la({In("2,4,32"), In("2,4,32"), In("2,4,32"), Omitted(), In("2,4,4")}, mha).problem().find("forbids") !=
+          std::string::npos);
+    CHECK_FALSE(la({In("2,4,32"), In("2,4,32"), In("2,4,32"), Omitted(), Omitted(), In("2,4,4")},
+                   {{"q_num_heads", "4"}, {"kv_num_heads", "4"}, {"update_rule", "gated"}})
+                    .ok());
+    // Shapes: divisibility, one d_k, B and T shared, past_state [B, Hkv, d_k, d_v], decay and beta last dims.
+    CHECK(la({In("2,4,30"), In("2,4,32"), In("2,4,32")}, mha).problem().find("divisible") != std::string::npos);
+    CHECK_FALSE(la({In("2,4,16"), In("2,4,32"), In("2,4,32")}, mha).ok());
+    CHECK_FALSE(la({In("2,4,32"), In("2,5,32"), In("2,4,32")}, mha).ok());
+    CHECK_FALSE(la({In("2,4,32"), In("2,4,32"), In("2,4,32"), In("2,2,8,8")}, mha).ok());
+    CHECK_FALSE(la({In("2,4,32"), In("2,4,32"), In("2,4,32"), In("2,4,8")}, mha).ok());
+    const std::vector<std::pair<std::string, std::string>> gd{{"q_num_heads", "4"}, {"kv_num_heads", "4"}};
+    CHECK(la({In("2,4,32"), In("2,4,32"), In("2,4,32"), Omitted(), In("2,4,32"), In("2,4,1")}, gd).ok());
+    CHECK(la({In("2,4,32"), In("2,4,32"), In("2,4,32"), Omitted(), In("2,4,8"), In("2,4,4")}, gd)
+              .problem()
+              .find("decay") != std::string::npos);
+    CHECK(la({In("2,4,32"), In("2,4,32"), In("2,4,32"), Omitted(), In("2,4,4"), In("2,4,2")}, gd)
+              .problem()
+              .find("beta") != std::string::npos);
+    CHECK_FALSE(
+        la({In("2,4,32", ElementType::f64), In("2,4,32", ElementType::f64), In("2,4,32", ElementType::f64)}, mha).ok());
+    CHECK_FALSE(la({In("2,4,32"), In("2,4,32", ElementType::f16), In("2,4,32")}, mha).ok());
 }

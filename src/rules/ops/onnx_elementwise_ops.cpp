@@ -1,7 +1,8 @@
 // ONNX's elementwise operators through the registry, unary part: math functions, activations, Softmax and
-// its kin, Dropout, Clip, Cast and CastLike at each schema version (the broadcasting ops are in
-// onnx_elementwise_binary.cpp). Each output has the input's dims; the type is the schema's. The integer
-// values shape arithmetic carries pass through Identity, Neg, Abs, Sign, Not, Clip, Cast and the rounding ops.
+// its kin, SwiGLU, Dropout, Clip, Cast, CastLike and BitCast at each schema version (the broadcasting ops are
+// in onnx_elementwise_binary.cpp). Each output has the input's dims; the type is the schema's. The integer
+// values shape arithmetic carries pass through Identity, Neg, Abs, Sign, Not, Clip, Cast, BitCast and the
+// rounding ops.
 
 #include <algorithm>
 #include <array>
@@ -229,6 +230,19 @@ void infer_prelu(OpContext& ctx, std::vector<OpOutput>& out) {
     same_shape(ctx, out, ctx.type(0));
 }
 
+// SwiGLU: Swish(A) * B without broadcasting: A and B have one shape (their dims merged), which Y has.
+void infer_swiglu(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2) || !check_type(ctx, 0, row_of(unary_rows(), ctx).types)) return;
+    std::optional<ElementType> type;
+    if (!check_same_type(ctx, 0, 1, &type) || !ctx.attr_float("alpha", 1.0)) return;
+    std::string error;
+    const auto shape = broadcast_shapes(ctx.shape(0), ctx.shape(1), BroadcastKind::none, -1, &error);
+    if (!shape)
+        return ctx.invalid_input(fmt::format("A {} and B {} must have one shape (no broadcasting): {}",
+                                             ctx.shape(0).str(), ctx.shape(1).str(), error));
+    out.push_back(OpOutput{*shape, type, {}, {}});
+}
+
 // Softmax, LogSoftmax, Hardmax: the output is the input. Before opset 13 the input is read as 2D around axis
 // (default 1), from 13 one axis is normalized (default -1); from opset 11 ONNX checks the axis against the rank.
 void infer_softmax(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -297,42 +311,44 @@ void infer_clip(OpContext& ctx, std::vector<OpOutput>& out) {
 // ---- Cast, CastLike ----
 
 // ONNX's TensorProto data types: the element type irlint names it by (nullopt: ONNX's, but irlint has no
-// name: complex, the *FNUZ float8s, 2-bit integers) and the Cast version that first takes it (0: none).
+// name: complex, the *FNUZ float8s, 2-bit integers), the Cast version that first takes it (0: none) and its
+// width, which BitCast keeps.
 struct OnnxDataType {
     std::optional<ElementType> type;
     int cast_since = 0;
+    int bits = 0;  // per element (0: none, a string's vary)
 };
 
 // Indexed by the TensorProto.DataType number.
 using E = ElementType;
 constexpr std::array<OnnxDataType, 27> kOnnxDataTypes{{
-    {},                  // 0 UNDEFINED
-    {E::f32, 1},         // 1 FLOAT
-    {E::u8, 1},          // 2 UINT8
-    {E::i8, 1},          // 3 INT8
-    {E::u16, 1},         // 4 UINT16
-    {E::i16, 1},         // 5 INT16
-    {E::i32, 1},         // 6 INT32
-    {E::i64, 1},         // 7 INT64
-    {E::string, 9},      // 8 STRING
-    {E::boolean, 1},     // 9 BOOL
-    {E::f16, 1},         // 10 FLOAT16
-    {E::f64, 1},         // 11 DOUBLE
-    {E::u32, 1},         // 12 UINT32
-    {E::u64, 1},         // 13 UINT64
-    {},                  // 14 COMPLEX64
-    {},                  // 15 COMPLEX128
-    {E::bf16, 13},       // 16 BFLOAT16
-    {E::f8e4m3, 19},     // 17 FLOAT8E4M3FN
-    {std::nullopt, 19},  // 18 FLOAT8E4M3FNUZ
-    {E::f8e5m2, 19},     // 19 FLOAT8E5M2
-    {std::nullopt, 19},  // 20 FLOAT8E5M2FNUZ
-    {E::u4, 21},         // 21 UINT4
-    {E::i4, 21},         // 22 INT4
-    {E::f4e2m1, 23},     // 23 FLOAT4E2M1
-    {E::f8e8m0, 24},     // 24 FLOAT8E8M0
-    {std::nullopt, 25},  // 25 UINT2
-    {std::nullopt, 25},  // 26 INT2
+    {},                      // 0 UNDEFINED
+    {E::f32, 1, 32},         // 1 FLOAT
+    {E::u8, 1, 8},           // 2 UINT8
+    {E::i8, 1, 8},           // 3 INT8
+    {E::u16, 1, 16},         // 4 UINT16
+    {E::i16, 1, 16},         // 5 INT16
+    {E::i32, 1, 32},         // 6 INT32
+    {E::i64, 1, 64},         // 7 INT64
+    {E::string, 9, 0},       // 8 STRING
+    {E::boolean, 1, 8},      // 9 BOOL
+    {E::f16, 1, 16},         // 10 FLOAT16
+    {E::f64, 1, 64},         // 11 DOUBLE
+    {E::u32, 1, 32},         // 12 UINT32
+    {E::u64, 1, 64},         // 13 UINT64
+    {std::nullopt, 0, 64},   // 14 COMPLEX64
+    {std::nullopt, 0, 128},  // 15 COMPLEX128
+    {E::bf16, 13, 16},       // 16 BFLOAT16
+    {E::f8e4m3, 19, 8},      // 17 FLOAT8E4M3FN
+    {std::nullopt, 19, 8},   // 18 FLOAT8E4M3FNUZ
+    {E::f8e5m2, 19, 8},      // 19 FLOAT8E5M2
+    {std::nullopt, 19, 8},   // 20 FLOAT8E5M2FNUZ
+    {E::u4, 21, 4},          // 21 UINT4
+    {E::i4, 21, 4},          // 22 INT4
+    {E::f4e2m1, 23, 4},      // 23 FLOAT4E2M1
+    {E::f8e8m0, 24, 8},      // 24 FLOAT8E8M0
+    {std::nullopt, 25, 2},   // 25 UINT2
+    {std::nullopt, 25, 2},   // 26 INT2
 }};
 
 std::optional<OnnxDataType> onnx_data_type(int64_t number) {
@@ -407,6 +423,62 @@ void infer_cast_like(OpContext& ctx, std::vector<OpOutput>& out) {
     out.back().value = cast_values(ctx, ctx.type(1));
 }
 
+// ---- BitCast ----
+
+// An element type's width as ONNX counts it (0: unknown, or a string).
+int onnx_bits(std::optional<ElementType> t) {
+    if (!elementwise::known(t)) return 0;
+    for (const OnnxDataType& d : kOnnxDataTypes)
+        if (d.type == t) return d.bits;
+    return 0;
+}
+
+// The values a bit pattern of an integer or boolean type reads as.
+std::optional<std::pair<int64_t, int64_t>> pattern_range(ElementType t) {
+    if (t == ElementType::boolean) return std::pair<int64_t, int64_t>{0, 1};
+    return elementwise::integer_range(t);
+}
+
+// An exact integer's bit pattern read as another integer type of its width: the same number where both types
+// hold it, else one 2^bits away (two's complement). A boolean holds the patterns of 0 and 1 only; float
+// patterns are not followed.
+std::optional<TensorValue> bitcast_values(const OpContext& ctx, std::optional<ElementType> to) {
+    const auto from = ctx.type(0);
+    if (!elementwise::known(from) || !elementwise::known(to)) return std::nullopt;
+    const auto from_range = pattern_range(*from), to_range = pattern_range(*to);
+    const TensorValue* in = ctx.value(0);
+    if (!from_range || !to_range || !in) return std::nullopt;
+    const int bits = onnx_bits(to);
+    TensorValue v;
+    for (const ValueBounds& b : *in) {
+        if (!b.exact()) return std::nullopt;
+        int64_t x = b.lo;
+        if ((x < to_range->first || x > to_range->second) && bits < 64)
+            x += x < 0 ? (int64_t{1} << bits) : -(int64_t{1} << bits);
+        if (x < to_range->first || x > to_range->second) return std::nullopt;
+        v.push_back(ValueBounds{x, x});
+    }
+    return v;
+}
+
+// BitCast: the input's bits read as `to`, a non-string type of the same width; the dims stay.
+void infer_bitcast(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1)) return;
+    const auto to = ctx.attr_int("to");
+    if (!to) return;
+    const auto target = onnx_data_type(*to);
+    if (!target || target->type == ElementType::string)
+        return ctx.invalid_attribute(fmt::format("to={} is not a non-string data type", *to));
+    const auto from = ctx.type(0);
+    if (elementwise::known(from) && *from == ElementType::string)
+        return ctx.invalid_input("input 0 is a string tensor, which has no fixed width to reinterpret");
+    if (const int bits = onnx_bits(from); bits != 0 && bits != target->bits)
+        return ctx.invalid_input(fmt::format("input 0 has {} elements of {} bits; to={} has {}-bit elements",
+                                             element_type_name(*from), bits, *to, target->bits));
+    same_shape(ctx, out, target->type);
+    out.back().value = bitcast_values(ctx, target->type);
+}
+
 // ---- the table ----
 
 constexpr TypeSet kF = kFloats;
@@ -468,6 +540,7 @@ const std::vector<Row> kUnaryRows = [] {
     add("Selu", {{1, kF}, {6, kF}, {22, kFB}}, infer_alpha_gamma, kShapeType, "alpha, gamma; input type");
     add("Shrink", {{9, kNum}}, infer_bias_lambd, kShapeType, "bias, lambd; input type");
     add("Swish", {{24, kFB}}, infer_alpha, kShapeType, "alpha; input type");
+    add("SwiGLU", {{28, kFB}}, infer_swiglu, kShapeType, "A and B of one shape and type; alpha; input type");
     add("ThresholdedRelu", {{10, kF}, {22, kFB}}, infer_alpha, kShapeType, "alpha; input type");
     const TypeSet prelu_ints = kF | type_bit(ElementType::i32) | type_bit(ElementType::i64) |
                                type_bit(ElementType::u32) | type_bit(ElementType::u64);
@@ -493,6 +566,8 @@ const std::vector<Row> kUnaryRows = [] {
         infer_cast, "shape, type (to), integer values", "to a data type of the version; saturate; round_mode");
     add("CastLike", {{15, kAnyType}, {19, kAnyType}, {21, kAnyType}, {23, kAnyType}, {24, kAnyType}, {25, kAnyType}},
         infer_cast_like, "shape, type (target_type's), integer values", "types of the version; saturate; round_mode");
+    add("BitCast", {{26, kAnyType}}, infer_bitcast, "shape, type (to), integer values",
+        "to a non-string data type of the input's width");
     return rows;
 }();
 

@@ -3,6 +3,7 @@
 // onnx_nn_ops() (onnx_nn_ops.cpp) joins them.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,17 +12,20 @@
 
 namespace irlint::onnx_nn {
 
-std::vector<OpEntry> conv_entries();    // Conv, ConvTranspose, ConvInteger, QLinearConv, DeformConv, LpPool, ...
+std::vector<OpEntry>
+conv_entries();  // Conv, ConvTranspose, ConvInteger, QLinearConv, DeformConv, CausalConvWithState, ...
 std::vector<OpEntry> norm_entries();    // BatchNormalization, LayerNormalization, ... LRN, LpNormalization
 std::vector<OpEntry> matmul_entries();  // Gemm, MatMul, MatMulInteger, QLinearMatMul, Einsum
-std::vector<OpEntry> reduce_entries();  // Reduce*, ArgMax, ArgMin, TopK, CumSum
+std::vector<OpEntry> reduce_entries();  // Reduce*, ArgMax, ArgMin, TopK, CumSum, CumProd
 std::vector<OpEntry> resize_entries();  // Resize, Upsample, GridSample, AffineGrid
-std::vector<OpEntry> rnn_entries();     // RNN, GRU, LSTM, Attention, RotaryEmbedding
+std::vector<OpEntry> rnn_entries();     // RNN, GRU, LSTM, Attention, LinearAttention, RotaryEmbedding
 
 std::string type_text(std::optional<ElementType> t);
 
 // ONNX's float types (the schemas' "all float types": f16, f32, f64, bf16).
 bool is_onnx_float(ElementType t);
+// The narrow float types the newest fused ops take: f16, bf16, f32.
+bool is_narrow_float(ElementType t);
 // Numeric: a float or an integer type (no bool, no string).
 bool is_onnx_numeric(ElementType t);
 
@@ -38,6 +42,13 @@ bool takes_bf16(const OpContext& ctx);
 
 // Inputs i and j share one type (one type variable of the schema).
 bool check_same_type(OpContext& ctx, size_t i, size_t j);
+
+// ONNX's unifyInputShape: input i, when given with a known rank, has expected.size() dims, each merged into
+// the one of `expected` (dims several inputs share are one Dim, refined by each). Else records "<what> [..]
+// must be n-D" or which dim disagrees with the expected one, and returns false.
+bool unify_input(OpContext& ctx, size_t i, std::string_view what, std::span<Dim> expected);
+// One dim known two ways merged into `dim`; else records "<what> is <a>, but <b> from <how>".
+bool unify_dim(OpContext& ctx, Dim& dim, const Dim& other, std::string_view what, std::string_view how);
 
 // A shape of n dynamic dims.
 Shape unknown_dims(size_t n);

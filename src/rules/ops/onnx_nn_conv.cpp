@@ -1,6 +1,6 @@
 // ONNX's windowed ops: Conv, ConvInteger, QLinearConv, DeformConv and LpPool share ONNX's conv-pool output
 // length (onnx_pooled_length of rules/onnx_pool.hpp, the pools' own, with ONNX's SAME pads); ConvTranspose,
-// MaxUnpool, GlobalLpPool, MaxRoiPool and Col2Im have their own.
+// MaxUnpool, GlobalLpPool, MaxRoiPool and Col2Im have their own; CausalConvWithState keeps its input's length.
 
 #include <algorithm>
 #include <string>
@@ -564,6 +564,39 @@ constexpr std::string_view kConvChecks =
     "input rank >= 3; weights rank; channels = weights' C x group; group >= 1; kernel_shape, strides, dilations >= "
     "1, pads >= 0, one per axis; auto_pad; input types";
 
+// ---- CausalConvWithState -------------------------------------------------------------------------------
+
+// input [B, C, L], weight [C, 1, k] (depthwise), bias [C], past_state [B, C, k-1]: the output is the input's
+// dims (the k-1 past positions pad the window on the left, so L stays), present_state [B, C, k-1].
+void infer_causal_conv_with_state(OpContext& ctx, std::vector<OpOutput>& outs) {
+    if (!ctx.expect_inputs(2, 4) || !check_type(ctx, 0, "input", is_narrow_float, "f16, bf16 or f32")) return;
+    for (size_t i = 1; i < ctx.input_count(); ++i)
+        if (!check_same_type(ctx, 0, i)) return;
+    static constexpr std::string_view kActivations[] = {"none", "silu", "swish"};
+    if (!ctx.attr_enum("activation", kActivations, "none")) return;
+    Dim input[] = {Dim::dynamic(), Dim::dynamic(), Dim::dynamic()};  // B, C, L
+    Dim weight[] = {Dim::dynamic(), Dim(1), Dim::dynamic()};         // C, 1, k
+    Dim past[] = {Dim::dynamic(), Dim::dynamic(), Dim::dynamic()};   // B, C, k-1
+    if (!unify_input(ctx, 0, "input", input)) return;
+    weight[0] = input[1];
+    if (!unify_input(ctx, 1, "weight", weight)) return;
+    Dim bias[] = {weight[0]};
+    if (!unify_input(ctx, 2, "bias", bias)) return;
+    past[0] = input[0];
+    past[1] = bias[0];
+    if (!unify_input(ctx, 3, "past_state", past)) return;
+    const Dim& kernel = weight[2];
+    if (kernel.is_static() && kernel.length() < 1)
+        return ctx.invalid_input(
+            fmt::format("the kernel size k (weight's last dim) is {}, must be >= 1", kernel.length()));
+    Dim& carried = past[2];
+    if (!unify_dim(ctx, carried, kernel - Dim(1), "past_state's last dim", "the kernel size - 1")) return;
+    const Shape& x = ctx.shape(0);
+    const Shape output = x.rank_dynamic ? x : Shape{false, {past[0], past[1], input[2]}};
+    outs.push_back(OpOutput{output, ctx.type(0), {}, {}});
+    outs.push_back(OpOutput{Shape{false, {past[0], past[1], carried}}, ctx.type(0), {}, {}});
+}
+
 }  // namespace
 
 std::vector<OpEntry> conv_entries() {
@@ -589,6 +622,10 @@ std::vector<OpEntry> conv_entries() {
     for (int v : {9, 11, 22})
         out.push_back(onnx_op("MaxUnpool", v, infer_max_unpool, "shape, type",
                               "kernel_shape given; output_shape 1D with one value per dim; I is i64"));
+    out.push_back(
+        onnx_op("CausalConvWithState", 27, infer_causal_conv_with_state, "shape, type (output, present_state)",
+                "activation none/silu/swish; input, weight [C, 1, k], bias [C], past_state [B, C, k-1] agree; "
+                "k >= 1; f16, bf16 or f32"));
     out.push_back(onnx_op("Col2Im", 18, infer_col2im, "shape, type",
                           "input rank 3; image_shape, block_shape 1D i64; block_shape >= 1 divides dim 1"));
     return out;

@@ -19,6 +19,8 @@ bool is_onnx_float(ElementType t) {
     return t == ElementType::f16 || t == ElementType::f32 || t == ElementType::f64 || t == ElementType::bf16;
 }
 
+bool is_narrow_float(ElementType t) { return t == ElementType::f16 || t == ElementType::bf16 || t == ElementType::f32; }
+
 bool is_onnx_numeric(ElementType t) { return t != ElementType::boolean && t != ElementType::string; }
 
 bool check_type(OpContext& ctx, size_t i, std::string_view what, bool (*allowed)(ElementType),
@@ -39,6 +41,7 @@ bool takes_bf16(const OpContext& ctx) {
         {"BatchNormalization", 14},
         {"Conv", 22},
         {"ConvTranspose", 22},
+        {"CumProd", 26},
         {"CumSum", 14},
         {"DeformConv", 22},
         {"Gemm", 13},
@@ -91,6 +94,30 @@ bool check_same_type(OpContext& ctx, size_t i, size_t j) {
     ctx.invalid_input(
         fmt::format("inputs {} ({}) and {} ({}) must have one element type", i, type_text(a), j, type_text(b)));
     return false;
+}
+
+bool unify_input(OpContext& ctx, size_t i, std::string_view what, std::span<Dim> expected) {
+    if (!ctx.has_input(i) || ctx.shape(i).rank_dynamic) return true;
+    const Shape& s = ctx.shape(i);
+    if (s.rank() != expected.size())
+        return ctx.invalid_input(fmt::format("{} {} must be {}-D", what, s.str(), expected.size())), false;
+    for (size_t d = 0; d < expected.size(); ++d) {
+        const auto merged = Dim::merge(expected[d], s.dims[d]);
+        if (!merged)
+            return ctx.invalid_input(fmt::format("{} {}: dim {} is {}, where {} is expected", what, s.str(), d,
+                                                 s.dims[d].str(), expected[d].str())),
+                   false;
+        expected[d] = *merged;
+    }
+    return true;
+}
+
+bool unify_dim(OpContext& ctx, Dim& dim, const Dim& other, std::string_view what, std::string_view how) {
+    const auto merged = Dim::merge(dim, other);
+    if (!merged)
+        return ctx.invalid_input(fmt::format("{} is {}, but {} from {}", what, dim.str(), other.str(), how)), false;
+    dim = *merged;
+    return true;
 }
 
 Shape unknown_dims(size_t n) {

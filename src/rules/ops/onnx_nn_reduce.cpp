@@ -1,6 +1,6 @@
 // ONNX's reductions: Reduce* (axes an attribute before ReduceSum-13 and the others' 18, an input from then,
 // with noop_with_empty_axes), ArgMax/ArgMin (i64 indices), TopK (k an attribute before 10, an input from
-// then) and CumSum. ReduceSum, ReduceProd, ReduceMax, ReduceMin, ArgMax and ArgMin carry small integer values,
+// then), CumSum and CumProd. ReduceSum, ReduceProd, ReduceMax, ReduceMin, ArgMax and ArgMin carry small integer values,
 // as shapes are computed from them.
 
 #include <algorithm>
@@ -298,9 +298,10 @@ void infer_topk(OpContext& ctx, std::vector<OpOutput>& outs) {
     outs.push_back(std::move(indices));
 }
 
-// ---- CumSum --------------------------------------------------------------------------------------------
+// ---- CumSum, CumProd -----------------------------------------------------------------------------------
 
-void infer_cumsum(OpContext& ctx, std::vector<OpOutput>& outs) {
+// The running sum or product along one axis: the output is x.
+void infer_cumulative(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(2)) return;
     const auto index = [](ElementType t) { return t == ElementType::i32 || t == ElementType::i64; };
     if (!check_numeric(ctx, 0, "x") || !check_type(ctx, 1, "axis", index, "i32 or i64")) return;
@@ -343,7 +344,8 @@ std::vector<OpEntry> reduce_entries() {
         out.push_back(onnx_op("TopK", v, infer_topk, "shape, type (values, i64 indices)",
                               "axis in range; K 1-D of one i64 value, >= 0, at most the axis' length"));
     for (int v : {11, 14})
-        out.push_back(onnx_op("CumSum", v, infer_cumsum, "shape, type", "axis a scalar or 1-D i32/i64, in range"));
+        out.push_back(onnx_op("CumSum", v, infer_cumulative, "shape, type", "axis a scalar or 1-D i32/i64, in range"));
+    out.push_back(onnx_op("CumProd", 26, infer_cumulative, "shape, type", "axis a scalar or 1-D i32/i64, in range"));
     return out;
 }
 

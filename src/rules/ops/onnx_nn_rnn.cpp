@@ -1,8 +1,11 @@
 // ONNX's recurrent and attention ops: RNN, GRU and LSTM (directions, layout from 14, hidden_size from the
-// attribute or R), Attention (3-D and 4-D forms, past and present key/value, qk_matmul_output) and
-// RotaryEmbedding.
+// attribute or R), Attention (3-D and 4-D forms, past and present key/value, qk_matmul_output),
+// LinearAttention (packed 3-D heads and a recurrent state) and RotaryEmbedding.
 
+#include <algorithm>
+#include <iterator>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -172,6 +175,98 @@ void infer_attention(OpContext& ctx, std::vector<OpOutput>& outs) {
     outs.push_back(std::move(qk));
 }
 
+// ---- LinearAttention -----------------------------------------------------------------------------------
+
+// Which of decay (input 4) and beta (input 5) each update rule reads: it needs those and forbids the others.
+struct UpdateRule {
+    std::string_view name;
+    bool decay, beta;
+};
+constexpr UpdateRule kUpdateRules[] = {
+    {"linear", false, false}, {"gated", true, false}, {"delta", false, true}, {"gated_delta", true, true}};
+
+std::optional<UpdateRule> read_update_rule(OpContext& ctx) {
+    static constexpr std::string_view kNames[] = {"linear", "gated", "delta", "gated_delta"};
+    const auto name = ctx.attr_enum("update_rule", kNames, "gated_delta");
+    if (!name) return std::nullopt;
+    const UpdateRule rule = *std::find_if(std::begin(kUpdateRules), std::end(kUpdateRules),
+                                          [&](const UpdateRule& r) { return r.name == *name; });
+    for (const auto& [i, input, needed] : {std::tuple{size_t{4}, "decay", rule.decay}, {size_t{5}, "beta", rule.beta}})
+        if (ctx.has_input(i) != needed) {
+            ctx.invalid_input(
+                fmt::format("update_rule '{}' {} {} (input {})", rule.name, needed ? "needs" : "forbids", input, i));
+            return std::nullopt;
+        }
+    return rule;
+}
+
+// A packed [B, T, heads*head_size] input's head size: the packed dim over the head count, when static.
+bool unpack_head_size(OpContext& ctx, const Dim& packed, int64_t heads, std::string_view what, Dim& head_size) {
+    if (!packed.is_static()) return true;
+    if (packed.length() % heads != 0)
+        return ctx.invalid_input(
+                   fmt::format("{}'s last dim {} is not divisible by its {} heads", what, packed.length(), heads)),
+               false;
+    return unify_dim(ctx, head_size, Dim(packed.length() / heads), fmt::format("{}'s head size", what),
+                     "the other inputs");
+}
+
+// decay's last dim is kv_num_heads (a scalar per head) or kv_num_heads*d_k; beta's is 1 or kv_num_heads.
+bool check_gate_dims(OpContext& ctx, const Dim& decay, const Dim& beta, int64_t kv_heads, const Dim& key_size) {
+    if (ctx.has_input(4) && decay.is_static() && decay.length() != kv_heads) {
+        const int64_t n = decay.length();
+        const bool per_key = key_size.is_static() ? n == kv_heads * key_size.length() : n % kv_heads == 0;
+        if (!per_key)
+            return ctx.invalid_input(fmt::format("decay's last dim {} is neither kv_num_heads {} nor kv_num_heads "
+                                                 "* d_k ({})",
+                                                 n, kv_heads, key_size.str())),
+                   false;
+    }
+    if (ctx.has_input(5) && beta.is_static() && beta.length() != 1 && beta.length() != kv_heads)
+        return ctx.invalid_input(
+                   fmt::format("beta's last dim {} is neither 1 nor kv_num_heads {}", beta.length(), kv_heads)),
+               false;
+    return true;
+}
+
+// query [B, T, Hq*d_k], key [B, T, Hkv*d_k], value [B, T, Hkv*d_v], past_state [B, Hkv, d_k, d_v], decay,
+// beta [B, T, .]: output [B, T, Hq*d_v] of query's type, present_state [B, Hkv, d_k, d_v] of past_state's
+// type (query's without it). The heads are Attention's q_num_heads and kv_num_heads, always needed here.
+void infer_linear_attention(OpContext& ctx, std::vector<OpOutput>& outs) {
+    if (!ctx.expect_inputs(3, 6)) return;
+    const auto narrow = [&](size_t i) { return check_type(ctx, i, "an input", is_narrow_float, "f16, bf16 or f32"); };
+    if (!narrow(0) || !narrow(3)) return;
+    for (const size_t i : {1, 2, 4, 5})
+        if (!check_same_type(ctx, 0, i)) return;
+    const auto q_heads = heads_attr(ctx, "q_num_heads", true);
+    const auto kv_heads = heads_attr(ctx, "kv_num_heads", true);
+    if (!q_heads || !kv_heads) return;
+    if (*q_heads % *kv_heads != 0)
+        return ctx.invalid_attribute(
+            fmt::format("q_num_heads {} is not a multiple of kv_num_heads {}", *q_heads, *kv_heads));
+    const auto rule = read_update_rule(ctx);
+    if (!rule || !ctx.attr_float("scale", 0.0) || !ctx.attr_int("chunk_size", 64)) return;
+    Dim bt[] = {Dim::dynamic(), Dim::dynamic(), Dim::dynamic()};  // B, T, and each input's packed last dim
+    Dim packed[6];
+    static constexpr std::string_view kNames[] = {"query", "key", "value", "past_state", "decay", "beta"};
+    for (const size_t i : {0, 1, 2, 4, 5}) {
+        bt[2] = Dim::dynamic();
+        if (!unify_input(ctx, i, kNames[i], bt)) return;
+        packed[i] = bt[2];
+    }
+    Dim state[] = {bt[0], Dim(*kv_heads), Dim::dynamic(), Dim::dynamic()};  // B, Hkv, d_k, d_v
+    if (!unify_input(ctx, 3, "past_state", state)) return;
+    if (!unpack_head_size(ctx, packed[0], *q_heads, "query", state[2]) ||
+        !unpack_head_size(ctx, packed[1], *kv_heads, "key", state[2]) ||
+        !unpack_head_size(ctx, packed[2], *kv_heads, "value", state[3]) ||
+        !check_gate_dims(ctx, packed[4], packed[5], *kv_heads, state[2]))
+        return;
+    const Dim out_last = state[3].is_static() ? Dim(*q_heads * state[3].length()) : Dim::dynamic();
+    outs.push_back(OpOutput{Shape{false, {state[0], bt[1], out_last}}, ctx.type(0), {}, {}});
+    outs.push_back(
+        OpOutput{Shape{false, {state[0], state[1], state[2], state[3]}}, ctx.type(ctx.has_input(3) ? 3 : 0), {}, {}});
+}
+
 // ---- RotaryEmbedding -----------------------------------------------------------------------------------
 
 // X [batch, seq, hidden] or [batch, heads, seq, head_size], cos_cache, sin_cache, position_ids: Y is X.
@@ -205,6 +300,9 @@ std::vector<OpEntry> rnn_entries() {
         out.push_back(onnx_op("Attention", v, infer_attention,
                               "shape, type (Y, present_key, present_value, qk_matmul_output)",
                               "Q, K, V 3-D or 4-D; q_num_heads, kv_num_heads with 3-D; past_key 4-D"));
+    out.push_back(onnx_op("LinearAttention", 27, infer_linear_attention, "shape, type (output, present_state)",
+                          "q_num_heads a multiple of kv_num_heads; update_rule and its decay/beta; B, T, head sizes "
+                          "agree; f16, bf16 or f32"));
     out.push_back(onnx_op("RotaryEmbedding", 23, infer_rotary_embedding, "shape, type",
                           "X 3-D (with num_heads) or 4-D; position_ids i64"));
     return out;

@@ -73,6 +73,7 @@ struct OpProblem {
 struct BodyPort {
     Shape shape;
     std::optional<ElementType> type;
+    std::optional<TensorValue> value = std::nullopt;  // ONNX: the integer values an outer value carries in
 };
 using BodyPorts = std::map<const Layer*, BodyPort>;
 
