@@ -32,7 +32,28 @@ CASES = [
       "special_zero=false"]),
     ((("Reshape", [[1, 3, 224, 224], "2:i64"]), {"attrs": {"special_zero": False}}),
      ["--op", "Reshape", "--input", "1,3,224,224", "--input", "2:i64", "--attr", "special_zero=false"]),
+    # ONNX ops: the domain, ONNX's op type and attribute names, the model's opset import
+    ((("Conv", [[1, 3, 224, 224], "64,3,7,7"]),
+      {"domain": "ai.onnx", "opset": 11, "attrs": {"strides": [2, 2], "pads": [3, 3, 3, 3]}}),
+     ["--op", "Conv", "--domain", "ai.onnx", "--opset", "11", "--input", "1,3,224,224", "--input", "64,3,7,7",
+      "--attr", "strides=2,2", "--attr", "pads=3,3,3,3"]),
+    ((("Reshape", [[2, 3, 4], ([2], "i64")]), {"domain": "ai.onnx", "values": {1: [0, -1]}}),
+     ["--op", "Reshape", "--domain", "ai.onnx", "--input", "2,3,4", "--input", "2:i64", "--value", "1=0,-1"]),
+    ((("MatMulNBits", [[1, 5, 64], "32,2,16:u8", "32,2"]),
+      {"domain": "com.microsoft", "attrs": {"K": 64, "N": 32, "bits": 4, "block_size": 32}}),
+     ["--op", "MatMulNBits", "--domain", "com.microsoft", "--input", "1,5,64", "--input", "32,2,16:u8", "--input",
+      "32,2", "--attr", "K=64", "--attr", "N=32", "--attr", "bits=4", "--attr", "block_size=32"]),
 ]
+
+
+def test_onnx_ops_answer_as_onnx_infers():
+    conv = irlint.shape("Conv", ["1,3,224,224", "64,3,7,7"], domain="ai.onnx", opset=11,
+                        attrs={"strides": [2, 2], "pads": [3, 3, 3, 3]})
+    assert conv.ok and conv.label == "Conv-11" and conv.outputs == [[1, 64, 112, 112]] and conv.types == ["f32"]
+    # allowzero=0 copies the input dim for a 0 in the target
+    assert irlint.shape("Reshape", ["2,3,4", ([2], "i64")], domain="ai.onnx", values={1: [0, -1]}).outputs == [[2, 12]]
+    with pytest.raises(irlint.UsageError):
+        irlint.shape("Conv", ["1,3,8,8"], domain="ai.onnx.ml")
 
 
 @pytest.mark.parametrize("python, command_line", CASES, ids=[c[1][1] + str(i) for i, c in enumerate(CASES)])
