@@ -237,6 +237,7 @@ private:
         layers_built_ += static_cast<size_t>(g.node_size());
         m_.graphs.push_back(Graph{std::move(owner), {}, {}});
         Scope scope{&outer, {}};
+        check_value_names(g);
         declare_values(g, scope);
         std::vector<Layer> layers;
         for (int i = 0; i < g.node_size(); ++i) layers.push_back(node_layer(g.node(i), i, opsets, scope, call, depth));
@@ -248,6 +249,20 @@ private:
         graph.layers = std::move(layers);
         connect(graph, st, scope);
         return st.index;
+    }
+
+    // ONNX's checker refuses a graph input, output or initializer without a name: nothing could refer to it.
+    void check_value_names(const onnx::GraphProto& g) {
+        size_t unnamed = 0;
+        for (const auto* list : {&g.input(), &g.output()})
+            for (const auto& vi : *list) unnamed += vi.name().empty();
+        for (const auto& init : g.initializer()) unnamed += init.name().empty();
+        if (unnamed)
+            finding(rule::ir_structure,
+                    fmt::format("{} graph input{}, output{} or initializer{} ha{} an empty name; ONNX's checker and ONNX "
+                                "Runtime refuse the model",
+                                unnamed, unnamed == 1 ? "" : "s", unnamed == 1 ? "" : "s", unnamed == 1 ? "" : "s",
+                                unnamed == 1 ? "s" : "ve"));
     }
 
     void declare_values(const onnx::GraphProto& g, Scope& scope) {

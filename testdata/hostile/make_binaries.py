@@ -89,6 +89,26 @@ def onnx_node(op_type, inputs, outputs, attributes=()):
                     + [pb_bytes(5, a) for a in attributes])
 
 
+def onnx_domain_node(op_type, domain, inputs, outputs):
+    return onnx_node(op_type, inputs, outputs) + pb_bytes(7, domain)
+
+
+def opset_id(domain, version):
+    return pb_bytes(1, domain) + pb_int(2, version)
+
+
+def onnx_function(name, domain, inputs, outputs, nodes, opsets):
+    """A model-local function (FunctionProto)."""
+    return (pb_bytes(1, name) + b"".join(pb_bytes(4, i) for i in inputs) + b"".join(pb_bytes(5, o) for o in outputs)
+            + b"".join(pb_bytes(7, n) for n in nodes) + b"".join(pb_bytes(9, o) for o in opsets) + pb_bytes(10, domain))
+
+
+def onnx_model_with(opsets, nodes, inputs, outputs, functions=()):
+    """A model of several opset imports ((domain, version) pairs) and model-local functions."""
+    return (pb_int(1, 8) + pb_bytes(7, onnx_graph(nodes, inputs, outputs))
+            + b"".join(pb_bytes(8, opset_id(d, v)) for d, v in opsets) + b"".join(pb_bytes(25, f) for f in functions))
+
+
 def onnx_value(name, dims, elem_type=1):
     """A tensor value, float unless elem_type (a TensorProto data type) says otherwise; a dim that is a string is
     symbolic."""
@@ -383,6 +403,23 @@ FILES.update({
         graph_attr("body", onnx_graph([onnx_node("Identity", ["u"], ["v"])], [onnx_value("u", [3])],
                                       [onnx_value("v", [3])], name="body"))]),
     "onnx_if_nested_25.onnx": nested_ifs(25),
+    # graphs: a cycle, a value produced twice, names left empty, a domain not imported, an opset of 10^9, a
+    # function that calls itself
+    "onnx_cycle.onnx": onnx_model(13, [onnx_node("Relu", ["z"], ["y"]), onnx_node("Relu", ["y"], ["z"])], [],
+                                  [onnx_value("y", [2])]),
+    "onnx_duplicate_outputs.onnx": onnx_model(13, [onnx_node("Relu", ["x"], ["y"]), onnx_node("Neg", ["x"], ["y"])],
+                                              [onnx_value("x", [2])], [onnx_value("y", [2])]),
+    "onnx_empty_names.onnx": onnx_model(13, [onnx_node("Relu", [""], [""]), onnx_node("Relu", ["x"], ["y"])],
+                                        [onnx_value("", [2]), onnx_value("x", [2])], [onnx_value("y", [2])]),
+    "onnx_domain_not_imported.onnx": onnx_model(13, [onnx_domain_node("Gelu", "com.microsoft", ["x"], ["y"])],
+                                                [onnx_value("x", [2])], [onnx_value("y", [2])]),
+    "onnx_opset_1e9.onnx": onnx_model(10**9, [onnx_node("Relu", ["x"], ["y"])], [onnx_value("x", [2])],
+                                      [onnx_value("y", [2])]),
+    "onnx_function_recursive.onnx": onnx_model_with(
+        [("", 18), ("local", 1)], [onnx_domain_node("f", "local", ["x"], ["y"])], [onnx_value("x", [2])],
+        [onnx_value("y", [2])],
+        [onnx_function("f", "local", ["a"], ["b"], [onnx_domain_node("f", "local", ["a"], ["b"])],
+                       [opset_id("", 18), opset_id("local", 1)])]),
     # protobuf's recursion limit (100 messages deep) makes this one unreadable
     "onnx_if_nested_60.onnx": nested_ifs(60),
 })

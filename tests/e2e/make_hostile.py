@@ -112,6 +112,14 @@ def many_ports():
             + f'<edge from-layer="1" from-port="{2 * MANY_PORTS}" to-layer="2" to-port="0"/>\n</edges>\n</net>\n')
 
 
+def onnx_if_nested_10000():
+    """An If in the then-branch of an If, 10,000 deep: far past protobuf's recursion limit."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "testdata", "hostile"))
+    import make_binaries  # the ONNX message writers of the committed hostile models
+    return make_binaries.nested_ifs(10_000)
+
+
 def deep_json_report():
     return "[" * DEPTH + "]" * DEPTH + "\n"
 
@@ -127,6 +135,7 @@ GENERATORS = {
     "long_chain.xml": long_chain,
     "many_ports.xml": many_ports,
     "deep_json_report.json": deep_json_report,
+    "onnx_if_nested_10000.onnx": onnx_if_nested_10000,
 }
 
 
@@ -134,7 +143,8 @@ def generate(directory):
     """Writes every file into directory; returns their names."""
     os.makedirs(directory, exist_ok=True)
     for name, make in GENERATORS.items():
-        text = make().encode()
+        data = make()
+        text = data if isinstance(data, bytes) else data.encode()
         path = os.path.join(directory, name)
         if os.path.exists(path) and os.path.getsize(path) == len(text):
             continue

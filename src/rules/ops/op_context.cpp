@@ -55,10 +55,12 @@ std::optional<std::vector<int64_t>> OpContext::exact_values(size_t i) const {
 }
 
 bool OpContext::expect_inputs(size_t min, size_t max) {
-    if (inputs_.size() >= min && inputs_.size() <= max) return true;
-    const std::string wanted = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
-    invalid_input(fmt::format("takes {} inputs, the layer has {}", wanted, inputs_.size()));
-    return false;
+    if (inputs_.size() < min || inputs_.size() > max) {
+        const std::string wanted = min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
+        invalid_input(fmt::format("takes {} inputs, the layer has {}", wanted, inputs_.size()));
+        return false;
+    }
+    return true;
 }
 
 std::optional<int64_t> OpContext::attr_int(std::string_view name, std::optional<int64_t> fallback) {
