@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <google/protobuf/unknown_field_set.h>
 #include <onnx/onnx_pb.h>
 
 #include "core/text.hpp"
@@ -132,6 +133,23 @@ InlineTensor inline_tensor(const onnx::TensorProto& t) {
             out.reals = std::move(*reals);
             out.has_data = true;
         }
+    }
+    return out;
+}
+
+// A function's attribute defaults (FunctionProto.attribute_proto, field 11, ONNX IR 9): the protobuf schema of
+// the ONNX library irlint is built with predates them, so protobuf keeps them as unknown fields, read here.
+std::vector<onnx::AttributeProto> attribute_defaults(const onnx::FunctionProto& f) {
+    constexpr int kAttributeProtoField = 11;
+    std::vector<onnx::AttributeProto> out;
+    const google::protobuf::UnknownFieldSet& unknown = f.unknown_fields();
+    for (int i = 0; i < unknown.field_count(); ++i) {
+        const google::protobuf::UnknownField& field = unknown.field(i);
+        if (field.number() != kAttributeProtoField ||
+            field.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+            continue;
+        onnx::AttributeProto a;
+        if (a.ParseFromString(field.length_delimited())) out.push_back(std::move(a));
     }
     return out;
 }
@@ -401,9 +419,9 @@ private:
         Opsets opsets;
         for (const auto& op : f.opset_import()) opsets[domain_of(op.domain())] = op.version();
         CallAttrs call;
-        // A function's own attribute defaults (attribute_proto, ONNX IR 9) are not in the protobuf schema of
-        // the ONNX library irlint is built with: an attribute the call leaves out is absent in the body.
         for (const auto& a : n.attribute()) call[a.name()] = &a;
+        const std::vector<onnx::AttributeProto> defaults = attribute_defaults(f);
+        for (const auto& a : defaults) call.try_emplace(a.name(), &a);
         calling_.insert(key);
         Scope none{nullptr, {}};
         const size_t g = build_graph(body, fmt::format("function {} of node {}", excerpt(n.op_type()), l.id), opsets,

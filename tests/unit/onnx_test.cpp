@@ -733,3 +733,66 @@ TEST_CASE("onnx: reshape_onnx reports the node that cannot take its new input an
     CHECK_FALSE(serialize_reshaped_onnx(small, error));
     CHECK(error == "1 node cannot take the new shapes");
 }
+
+namespace {
+
+// x [2,3,4] -> local function f (a Transpose whose perm refers to f's attribute "perm") -> y. `call_perm` is the
+// perm the call gives, empty for none; the function's default perm [0,2,1] is in attribute_proto (ONNX IR 9),
+// which the protobuf schema irlint is built with keeps as an unknown field.
+std::shared_ptr<onnx::ModelProto> transpose_function(const std::vector<int64_t>& call_perm) {
+    auto m = std::make_shared<onnx::ModelProto>();
+    m->set_ir_version(9);
+    auto* onnx_opset = m->add_opset_import();
+    onnx_opset->set_version(18);
+    auto* local = m->add_opset_import();
+    local->set_domain("local");
+    local->set_version(1);
+    auto* f = m->add_functions();
+    f->set_name("f");
+    f->set_domain("local");
+    f->add_input("a");
+    f->add_output("b");
+    f->add_attribute("perm");
+    *f->add_opset_import() = *onnx_opset;
+    auto* t = f->add_node();
+    t->set_op_type("Transpose");
+    t->add_input("a");
+    t->add_output("b");
+    auto* ref = t->add_attribute();
+    ref->set_name("perm");
+    ref->set_ref_attr_name("perm");
+    ref->set_type(onnx::AttributeProto::INTS);
+    onnx::AttributeProto fallback;
+    fallback.set_name("perm");
+    fallback.set_type(onnx::AttributeProto::INTS);
+    for (int64_t p : {0, 2, 1}) fallback.add_ints(p);
+    f->mutable_unknown_fields()->AddLengthDelimited(11, fallback.SerializeAsString());
+    auto* g = m->mutable_graph();
+    auto* call = g->add_node();
+    call->set_op_type("f");
+    call->set_domain("local");
+    call->add_input("x");
+    call->add_output("y");
+    if (!call_perm.empty()) {
+        auto* a = call->add_attribute();
+        a->set_name("perm");
+        a->set_type(onnx::AttributeProto::INTS);
+        for (int64_t p : call_perm) a->add_ints(p);
+    }
+    auto* x = g->add_input();
+    x->set_name("x");
+    set_shape(x, {2, 3, 4});
+    g->add_output()->set_name("y");
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("onnx: a local function's body is inferred with the call's attributes, else the function's defaults") {
+    const auto by_default = check_model(transpose_function({}));
+    REQUIRE(by_default->report.layers.size() == 1);
+    CHECK(by_default->report.layers[0].checked);
+    CHECK(by_default->report.layers[0].inferred[0].str() == "[2,4,3]");
+    const auto given = check_model(transpose_function({1, 0, 2}));
+    CHECK(given->report.layers[0].inferred[0].str() == "[3,2,4]");
+}
