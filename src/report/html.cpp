@@ -26,6 +26,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .sev-note { color: #57606a; }
 .st-ok { color: #1a7f37; font-weight: 600; }
 .msg { white-space: pre-wrap; word-break: break-word; }
+.rule { white-space: nowrap; }
 .controls { margin: 8px 0 12px; padding: 8px; background: #f6f8fa; border: 1px solid #d0d7de; }
 .controls label { margin-right: 14px; }
 th.sortable { cursor: pointer; } th.sortable::after { content: " \2195"; color: #8c959f; }

@@ -65,7 +65,7 @@ std::string finding_row(const Diagnostic& d) {
     const std::string_view sev = severity_name(d.severity);
     return fmt::format(
         "<tr class=\"finding\" data-severity=\"{0}\" data-rule=\"{1}\"><td class=\"num\">{2}</td>"
-        "<td class=\"sev-{0}\" data-key=\"{3}\">{0}</td><td>{4}</td><td class=\"msg\">{5}</td><td>{6}</td></tr>\n",
+        "<td class=\"sev-{0}\" data-key=\"{3}\">{0}</td><td>{4}</td><td class=\"msg\">{5}</td><td class=\"rule\">{6}</td></tr>\n",
         sev, html_text(d.rule), d.line > 0 ? std::to_string(d.line) : "", severity_rank(d.severity),
         layer_cell(d.layer), html_text(d.message, kPrintedMessageChars), rule_link(d.rule));
 }
@@ -81,8 +81,8 @@ public:
             return "";
         }
         sections_ += fmt::format(
-            "<section class=\"file\"><h3 class=\"mono\">{}</h3>\n<p class=\"note\">{} layers, {} pooling layers "
-            "checked</p>\n<table class=\"findings\"><thead><tr><th class=\"sortable num\">line</th><th class=\"sortable\">severity</th>"
+            "<section class=\"file\"><h3 class=\"mono\">{}</h3>\n<p class=\"note\">{} layers, {} layers checked"
+            "</p>\n<table class=\"findings\"><thead><tr><th class=\"sortable num\">line</th><th class=\"sortable\">severity</th>"
             "<th class=\"sortable\">layer</th><th>message</th><th class=\"sortable\">rule</th></tr></thead><tbody>\n",
             html_text(f.path, kPrintedMessageChars), f.layers, f.checked);
         for (const Diagnostic& d : f.diagnostics) sections_ += finding_row(d);
@@ -102,7 +102,7 @@ private:
     static std::string summary_table(const Summary& s) {
         std::string rows = fmt::format(
             "<tr><th>files</th><td class=\"num\" id=\"sum-files\">{}</td></tr><tr><th>layers</th><td class=\"num\">{}"
-            "</td></tr><tr><th>pooling layers checked</th><td class=\"num\">{}</td></tr><tr><th>errors</th>"
+            "</td></tr><tr><th>layers checked</th><td class=\"num\">{}</td></tr><tr><th>errors</th>"
             "<td class=\"num sev-error\" id=\"sum-errors\">{}</td></tr><tr><th>warnings</th><td class=\"num "
             "sev-warning\" id=\"sum-warnings\">{}</td></tr><tr><th>notes</th><td class=\"num\" id=\"sum-notes\">{}"
             "</td></tr>",

@@ -27,7 +27,7 @@ struct CheckedLayer {
 struct FileResult {
     std::string path;
     size_t layers = 0;
-    size_t checked = 0;  // pooling layers checked
+    size_t checked = 0;  // layers whose outputs were inferred and compared (ModelReport::checked)
     Diagnostics diagnostics;
     std::vector<CheckedLayer> checked_layers;
 
