@@ -102,9 +102,14 @@ public:
     }
     void set_body_reinferrer(BodyReinferrer f) { body_reinferrer_ = std::move(f); }
     size_t input_count() const { return inputs_.size(); }
-    const Shape& shape(size_t i) const { return inputs_[i].shape; }
-    std::optional<ElementType> type(size_t i) const { return inputs_[i].type; }
-    const OpInput& input(size_t i) const { return inputs_[i]; }
+    // Input i's shape, type, or both; an input the layer does not have reads as absent (a dynamic rank, no
+    // type), so that an op never reads past its inputs, whatever a file gives it.
+    const Shape& shape(size_t i) const { return input(i).shape; }
+    std::optional<ElementType> type(size_t i) const { return input(i).type; }
+    const OpInput& input(size_t i) const {
+        static const OpInput absent{Shape::dynamic_rank(), std::nullopt, false};
+        return i < inputs_.size() ? inputs_[i] : absent;
+    }
     // Input i is given: it exists and is not an optional input left out (ONNX writes an empty name for one).
     bool has_input(size_t i) const { return i < inputs_.size() && inputs_[i].present; }
 
