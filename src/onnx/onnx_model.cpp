@@ -1,8 +1,11 @@
 #include "onnx/onnx_model.hpp"
 
+#include <climits>
 #include <fstream>
+#include <iterator>
 
 #include <fmt/format.h>
+#include <google/protobuf/arena.h>
 #include <onnx/onnx_pb.h>
 
 namespace irlint {
@@ -129,6 +132,30 @@ OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std
     return m;
 }
 
+namespace {
+
+// A ModelProto parsed on an arena, which the shared pointer keeps alive: one bulk free instead of a free per
+// message and string.
+struct ArenaModel {
+    google::protobuf::Arena arena{arena_options()};
+    onnx::ModelProto* proto = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+
+    static google::protobuf::ArenaOptions arena_options() {
+        google::protobuf::ArenaOptions o;
+        o.max_block_size = size_t{1} << 20;
+        return o;
+    }
+};
+
+std::shared_ptr<const onnx::ModelProto> parse_model(const std::string& data) {
+    if (data.size() > static_cast<size_t>(INT_MAX)) return nullptr;
+    auto holder = std::make_shared<ArenaModel>();
+    if (!holder->proto->ParseFromArray(data.data(), static_cast<int>(data.size()))) return nullptr;
+    return {holder, holder->proto};
+}
+
+}  // namespace
+
 OnnxRead read_onnx(const std::string& path) {
     OnnxRead r;
     std::ifstream in(path, std::ios::binary);
@@ -137,8 +164,9 @@ OnnxRead read_onnx(const std::string& path) {
         r.missing = true;
         return r;
     }
-    auto proto = std::make_shared<onnx::ModelProto>();
-    if (!proto->ParseFromIstream(&in)) {
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto proto = parse_model(data);
+    if (!proto) {
         r.error = "not a readable ONNX model (the protobuf message does not parse)";
         return r;
     }
