@@ -323,17 +323,23 @@ private:
         l.version = domain.empty() ? version_text(opset == opsets.end() ? 0 : opset->second) : l.domain;
         if (opset != opsets.end()) l.opset = known_opset(domain, opset->second, l);
         l.kind = LayerKind::other;
-        std::vector<Port> inputs, outputs;
-        for (int k = 0; k < n.input_size(); ++k) inputs.push_back(make_port(static_cast<size_t>(k), n.input(k), scope));
+        ports_.clear();
+        for (int k = 0; k < n.input_size(); ++k) ports_.push_back(make_port(static_cast<size_t>(k), n.input(k), scope));
+        l.inputs = m_.store(std::span<const Port>(ports_));
         // Port ids are unique across a layer's inputs and outputs, as in an IR.
+        ports_.clear();
         for (int k = 0; k < n.output_size(); ++k)
-            outputs.push_back(make_port(static_cast<size_t>(n.input_size() + k), n.output(k), scope));
-        l.inputs = m_.store(std::span<const Port>(inputs));
-        l.outputs = m_.store(std::span<const Port>(outputs));
+            ports_.push_back(make_port(static_cast<size_t>(n.input_size() + k), n.output(k), scope));
+        l.outputs = m_.store(std::span<const Port>(ports_));
         read_attributes(n, l, opsets, scope, call, depth);
-        if (const auto f = functions_.find({n.domain(), n.op_type()}); f != functions_.end())
-            expand_function(n, *f->second, l, scope, depth);
+        if (const auto* f = function_of(n)) expand_function(n, *f, l, scope, depth);
         return l;
+    }
+
+    const onnx::FunctionProto* function_of(const onnx::NodeProto& n) const {
+        if (functions_.empty()) return nullptr;  // most models have none: no key to build
+        const auto f = functions_.find({n.domain(), n.op_type()});
+        return f == functions_.end() ? nullptr : f->second;
     }
 
     // "opset<N>", stored once per N.
@@ -575,6 +581,7 @@ private:
     bool reported_depth_ = false;
     std::set<std::string> newer_opset_said_;
     std::vector<std::string_view> ids_;
+    std::vector<Port> ports_;  // node_layer's scratch, stored before anything recurses
     std::map<int64_t, std::string_view> version_texts_;
     size_t layers_built_ = 0;
 };
