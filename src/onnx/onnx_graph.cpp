@@ -272,7 +272,10 @@ private:
         Scope scope{&outer, {}};
         check_value_names(g);
         declare_values(g, scope);
+        // Sized by what the file holds (its lists are parsed), not by a number it states.
+        st.producers.reserve(static_cast<size_t>(g.node_size() + g.input_size() + g.initializer_size()));
         std::vector<Layer> layers;
+        layers.reserve(static_cast<size_t>(g.node_size() + g.input_size() + g.initializer_size() + g.output_size()));
         for (int i = 0; i < g.node_size(); ++i) layers.push_back(node_layer(g.node(i), i, opsets, scope, call, depth));
         add_inputs_and_constants(g, scope, layers, st);
         for (size_t i = 0; i < static_cast<size_t>(g.node_size()); ++i) note_outputs(layers[i], i, st);
@@ -299,6 +302,8 @@ private:
     }
 
     void declare_values(const onnx::GraphProto& g, Scope& scope) {
+        scope.values.reserve(static_cast<size_t>(g.initializer_size() + g.input_size() + g.value_info_size() +
+                                                 g.output_size() + g.node_size()));
         for (const auto& init : g.initializer()) {
             ValueDecl v;
             v.type = element_type_from_onnx(init.data_type());
