@@ -54,7 +54,7 @@ void pooling_step(OnnxCheck& c, size_t node, LayerShapes& ls) {
 // The rows of the main graph's nodes (the adapter puts them first, in graph order), with their findings and
 // the adapter's.
 void keep_node_rows(OnnxCheck& c, ModelReport&& full, Diagnostics&& adapter_findings) {
-    const size_t nodes = c.onnx.nodes.size();
+    const size_t nodes = c.onnx.node_count();
     c.report.diagnostics = std::move(full.diagnostics);
     c.report.diagnostics.insert(c.report.diagnostics.end(), std::make_move_iterator(adapter_findings.begin()),
                                 std::make_move_iterator(adapter_findings.end()));
@@ -106,13 +106,13 @@ std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& 
 FileResult check_onnx_file(const std::string& path) {
     FileResult out;
     out.path = path;
-    OnnxRead read = read_onnx(path);
+    OnnxRead read = read_onnx(path, OnnxParts::header);
     if (!read.model) {
         out.diagnostics.push_back(make_finding(rule::ir_structure, read.error));
         return out;
     }
     const auto c = check_onnx(std::move(*read.model));
-    out.layers = c->onnx.nodes.size();
+    out.layers = c->onnx.node_count();
     out.checked = c->report.checked;
     for (const auto& ls : c->report.layers)
         if (ls.checked) out.checked_layers.push_back({layer_ref(*ls.layer), 0});

@@ -3,7 +3,10 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <iterator>
+#include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -26,18 +29,18 @@ constexpr size_t kMaxLayers = 2'000'000;
 // A value as a graph describes it (graph input, initializer, value_info or graph output).
 struct ValueDecl {
     std::optional<ElementType> type;
-    std::optional<std::vector<int64_t>> dims;  // nullopt: no shape; -1: a dim without a value
+    std::optional<std::span<const int64_t>> dims;  // in the Model's arena; nullopt: no shape; -1: a dim without a value
 };
 
-ValueDecl value_decl(const onnx::TypeProto& t) {
+ValueDecl value_decl(const onnx::TypeProto& t, Model& m, std::vector<int64_t>& scratch) {
     ValueDecl v;
     if (!t.has_tensor_type()) return v;
     const auto& tt = t.tensor_type();
     if (tt.elem_type() != 0) v.type = element_type_from_onnx(tt.elem_type());
     if (!tt.has_shape()) return v;
-    std::vector<int64_t> dims;
-    for (const auto& d : tt.shape().dim()) dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
-    v.dims = std::move(dims);
+    scratch.clear();
+    for (const auto& d : tt.shape().dim()) scratch.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+    v.dims = m.store(std::span<const int64_t>(scratch));
     return v;
 }
 
@@ -154,13 +157,13 @@ std::vector<onnx::AttributeProto> attribute_defaults(const onnx::FunctionProto& 
     return out;
 }
 
-std::string joined(const auto& items) {
-    std::string out;
+void append_joined(fmt::memory_buffer& out, const auto& items) {
+    bool first = true;
     for (const auto& v : items) {
-        if (!out.empty()) out += ',';
-        out += fmt::format("{}", v);
+        if (!first) out.push_back(',');
+        first = false;
+        fmt::format_to(std::back_inserter(out), "{}", v);
     }
-    return out;
 }
 
 class Builder {
@@ -182,13 +185,13 @@ private:
     // What a graph sees: its own values, then its enclosing graphs' (ONNX bodies read outer values by name).
     struct Scope {
         const Scope* outer = nullptr;
-        std::unordered_map<std::string, ValueDecl> values;
-        bool defines(const std::string& name) const {
+        std::unordered_map<std::string_view, ValueDecl> values;  // views into the graph's proto
+        bool defines(std::string_view name) const {
             for (const Scope* s = this; s; s = s->outer)
                 if (s->values.count(name)) return true;
             return false;
         }
-        const ValueDecl* find(const std::string& name) const {
+        const ValueDecl* find(std::string_view name) const {
             for (const Scope* s = this; s; s = s->outer)
                 if (const auto it = s->values.find(name); it != s->values.end()) return &it->second;
             return nullptr;
@@ -205,20 +208,32 @@ private:
 
     struct GraphState {
         size_t index = 0;  // into Model::graphs (which may grow while the graph's bodies are built)
-        std::unordered_map<std::string, Source> producers;
+        std::unordered_map<std::string_view, Source> producers;  // views into the proto or the Model's arena
     };
 
-    std::string_view keep(std::string s) { return m_.keep(std::move(s)); }
+    // A copy of `s` in the Model's arena.
+    std::string_view text(std::string_view s) {
+        const auto kept = m_.store(std::span<const char>(s));
+        return {kept.data(), kept.size()};
+    }
+
+    std::string_view text(const fmt::memory_buffer& b) { return text(std::string_view(b.data(), b.size())); }
+
+    // Layer and port ids, "0", "1", ..., each stored once.
+    std::string_view id_text(size_t k) {
+        while (ids_.size() <= k) ids_.push_back(text(std::to_string(ids_.size())));
+        return ids_[k];
+    }
 
     void finding(const Rule& rule, std::string message, const Layer* layer = nullptr) {
         findings_.push_back(make_finding(rule, std::move(message), 0, layer ? layer_ref(*layer) : LayerRef{}));
     }
 
-    Port make_port(size_t k, const std::string& value, const Scope& scope) {
+    Port make_port(size_t k, std::string_view value, const Scope& scope) {
         Port p;
-        p.id = keep(std::to_string(k));
+        p.id = id_text(k);
         p.id_number = canonical_id_number(p.id);
-        p.names = keep(value);
+        p.names = text(value);
         p.rank_known = false;
         if (value.empty()) {
             p.omitted = true;
@@ -232,14 +247,14 @@ private:
         }
         if (d->dims) {
             p.rank_known = true;
-            p.dims = m_.store(std::span<const int64_t>(*d->dims));
+            p.dims = *d->dims;
         }
         return p;
     }
 
     Layer base_layer(size_t id, std::string_view name, std::string_view type) {
         Layer l;
-        l.id = keep(std::to_string(id));
+        l.id = id_text(id);
         l.id_number = canonical_id_number(l.id);
         l.name = name;
         l.type = type;
@@ -257,7 +272,10 @@ private:
         Scope scope{&outer, {}};
         check_value_names(g);
         declare_values(g, scope);
+        // Sized by what the file holds (its lists are parsed), not by a number it states.
+        st.producers.reserve(static_cast<size_t>(g.node_size() + g.input_size() + g.initializer_size()));
         std::vector<Layer> layers;
+        layers.reserve(static_cast<size_t>(g.node_size() + g.input_size() + g.initializer_size() + g.output_size()));
         for (int i = 0; i < g.node_size(); ++i) layers.push_back(node_layer(g.node(i), i, opsets, scope, call, depth));
         add_inputs_and_constants(g, scope, layers, st);
         for (size_t i = 0; i < static_cast<size_t>(g.node_size()); ++i) note_outputs(layers[i], i, st);
@@ -284,14 +302,17 @@ private:
     }
 
     void declare_values(const onnx::GraphProto& g, Scope& scope) {
+        scope.values.reserve(static_cast<size_t>(g.initializer_size() + g.input_size() + g.value_info_size() +
+                                                 g.output_size() + g.node_size()));
         for (const auto& init : g.initializer()) {
             ValueDecl v;
             v.type = element_type_from_onnx(init.data_type());
-            v.dims = std::vector<int64_t>(init.dims().begin(), init.dims().end());
+            v.dims = m_.store(std::span<const int64_t>(init.dims().data(), static_cast<size_t>(init.dims_size())));
             scope.values[init.name()] = v;
         }
+        std::vector<int64_t> scratch;
         for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
-            for (const auto& vi : *list) merge_decl(scope.values[vi.name()], value_decl(vi.type()));
+            for (const auto& vi : *list) merge_decl(scope.values[vi.name()], value_decl(vi.type(), m_, scratch));
         for (const auto& n : g.node())
             for (const auto& o : n.output())
                 if (!o.empty()) scope.values.try_emplace(o);
@@ -299,25 +320,38 @@ private:
 
     Layer node_layer(const onnx::NodeProto& n, int index, const Opsets& opsets, const Scope& scope,
                      const CallAttrs& call, int depth) {
-        Layer l = base_layer(static_cast<size_t>(index), keep(n.name().empty() && n.output_size() ? n.output(0) : n.name()),
-                             keep(n.op_type()));
+        Layer l = base_layer(static_cast<size_t>(index), text(n.name().empty() && n.output_size() ? n.output(0) : n.name()),
+                             text(n.op_type()));
         const std::string domain = domain_of(n.domain());
         const auto opset = opsets.find(domain);
-        l.domain = keep(domain);
-        l.version = keep(domain.empty() ? fmt::format("opset{}", opset == opsets.end() ? 0 : opset->second) : domain);
+        l.domain = text(domain);
+        l.version = domain.empty() ? version_text(opset == opsets.end() ? 0 : opset->second) : l.domain;
         if (opset != opsets.end()) l.opset = known_opset(domain, opset->second, l);
         l.kind = LayerKind::other;
-        std::vector<Port> inputs, outputs;
-        for (int k = 0; k < n.input_size(); ++k) inputs.push_back(make_port(static_cast<size_t>(k), n.input(k), scope));
+        ports_.clear();
+        for (int k = 0; k < n.input_size(); ++k) ports_.push_back(make_port(static_cast<size_t>(k), n.input(k), scope));
+        l.inputs = m_.store(std::span<const Port>(ports_));
         // Port ids are unique across a layer's inputs and outputs, as in an IR.
+        ports_.clear();
         for (int k = 0; k < n.output_size(); ++k)
-            outputs.push_back(make_port(static_cast<size_t>(n.input_size() + k), n.output(k), scope));
-        l.inputs = m_.store(std::span<const Port>(inputs));
-        l.outputs = m_.store(std::span<const Port>(outputs));
+            ports_.push_back(make_port(static_cast<size_t>(n.input_size() + k), n.output(k), scope));
+        l.outputs = m_.store(std::span<const Port>(ports_));
         read_attributes(n, l, opsets, scope, call, depth);
-        if (const auto f = functions_.find({n.domain(), n.op_type()}); f != functions_.end())
-            expand_function(n, *f->second, l, scope, depth);
+        if (const auto* f = function_of(n)) expand_function(n, *f, l, scope, depth);
         return l;
+    }
+
+    const onnx::FunctionProto* function_of(const onnx::NodeProto& n) const {
+        if (functions_.empty()) return nullptr;  // most models have none: no key to build
+        const auto f = functions_.find({n.domain(), n.op_type()});
+        return f == functions_.end() ? nullptr : f->second;
+    }
+
+    // "opset<N>", stored once per N.
+    std::string_view version_text(int64_t opset) {
+        auto [it, added] = version_texts_.try_emplace(opset);
+        if (added) it->second = text(fmt::format("opset{}", opset));
+        return it->second;
     }
 
     // The attribute a node gives, or the one its function's call gives for a reference (ref_attr_name).
@@ -335,15 +369,16 @@ private:
         for (const auto& given : n.attribute()) {
             const onnx::AttributeProto* a = resolve(given, call);
             if (!a) continue;  // a reference the call leaves unset: the attribute is absent
-            const std::string_view name = keep(given.name());
+            const std::string_view name = text(given.name());
             using A = onnx::AttributeProto;
+            fmt::memory_buffer value;
             switch (a->type()) {
-                case A::INT: attrs.emplace_back(name, keep(std::to_string(a->i()))); break;
-                case A::INTS: attrs.emplace_back(name, keep(joined(a->ints()))); break;
-                case A::FLOAT: attrs.emplace_back(name, keep(fmt::format("{}", a->f()))); break;
-                case A::FLOATS: attrs.emplace_back(name, keep(joined(a->floats()))); break;
-                case A::STRING: attrs.emplace_back(name, keep(a->s())); break;
-                case A::STRINGS: attrs.emplace_back(name, keep(joined(a->strings()))); break;
+                case A::INT: fmt::format_to(std::back_inserter(value), "{}", a->i()); attrs.emplace_back(name, text(value)); break;
+                case A::INTS: append_joined(value, a->ints()); attrs.emplace_back(name, text(value)); break;
+                case A::FLOAT: fmt::format_to(std::back_inserter(value), "{}", a->f()); attrs.emplace_back(name, text(value)); break;
+                case A::FLOATS: append_joined(value, a->floats()); attrs.emplace_back(name, text(value)); break;
+                case A::STRING: attrs.emplace_back(name, text(a->s())); break;
+                case A::STRINGS: append_joined(value, a->strings()); attrs.emplace_back(name, text(value)); break;
                 case A::TENSOR:
                     objects.push_back({name, ObjectAttr::Kind::tensor, m_.tensors.size()});
                     m_.tensors.push_back(inline_tensor(a->t()));
@@ -435,11 +470,11 @@ private:
 
     void add_inputs_and_constants(const onnx::GraphProto& g, const Scope& scope, std::vector<Layer>& layers,
                                   GraphState& st) {
-        std::set<std::string> initialized;
+        std::unordered_set<std::string_view> initialized;
         for (const auto& init : g.initializer()) initialized.insert(init.name());
         for (const auto& vi : g.input()) {
             if (initialized.count(vi.name()) || st.producers.count(vi.name())) continue;
-            Layer l = base_layer(layers.size(), keep(vi.name()), "Parameter");
+            Layer l = base_layer(layers.size(), text(vi.name()), "Parameter");
             l.kind = LayerKind::parameter;
             const Port out[] = {make_port(0, vi.name(), scope)};
             l.outputs = m_.store(std::span<const Port>(out));
@@ -451,7 +486,7 @@ private:
                 finding(rule::ir_structure, fmt::format("initializer '{}' is given twice", excerpt(init.name())));
                 continue;
             }
-            Layer l = base_layer(layers.size(), keep(init.name()), "Const");
+            Layer l = base_layer(layers.size(), text(init.name()), "Const");
             l.kind = LayerKind::constant;
             l.tensor = static_cast<int32_t>(m_.tensors.size());
             m_.tensors.push_back(inline_tensor(init));
@@ -464,7 +499,7 @@ private:
 
     void note_outputs(const Layer& l, size_t i, GraphState& st) {
         for (size_t k = 0; k < l.outputs.size(); ++k) {
-            const std::string name(l.outputs[k].names);
+            const std::string_view name = l.outputs[k].names;
             if (name.empty()) continue;
             if (!st.producers.emplace(name, Source{i, k}).second)
                 finding(rule::ir_structure,
@@ -478,14 +513,13 @@ private:
     // A body reads values of the graphs around it by name: each becomes a Parameter of the body, declared as
     // the outer graph declares it.
     void add_outer_values(std::vector<Layer>& layers, const Scope& outer, const Scope& scope, GraphState& st) {
-        std::vector<std::string> wanted;
+        std::vector<std::string_view> wanted;
         for (const Layer& l : layers)
             for (const Port& p : l.inputs)
-                if (!p.omitted && !st.producers.count(std::string(p.names)) && outer.defines(std::string(p.names)))
-                    wanted.emplace_back(p.names);
-        for (const std::string& name : wanted) {
+                if (!p.omitted && !st.producers.count(p.names) && outer.defines(p.names)) wanted.push_back(p.names);
+        for (const std::string_view name : wanted) {
             if (st.producers.count(name)) continue;
-            Layer l = base_layer(layers.size(), keep(name), "Parameter");
+            Layer l = base_layer(layers.size(), name, "Parameter");
             l.kind = LayerKind::parameter;
             const Port out[] = {make_port(0, name, scope)};
             l.outputs = m_.store(std::span<const Port>(out));
@@ -496,7 +530,7 @@ private:
 
     void add_results(const onnx::GraphProto& g, const Scope& scope, std::vector<Layer>& layers) {
         for (const auto& vi : g.output()) {
-            Layer l = base_layer(layers.size(), keep(vi.name()), "Result");
+            Layer l = base_layer(layers.size(), text(vi.name()), "Result");
             l.kind = LayerKind::result;
             const Port in[] = {make_port(0, vi.name(), scope)};  // a Result has no output port
             l.inputs = m_.store(std::span<const Port>(in));
@@ -511,7 +545,7 @@ private:
             for (size_t p = 0; p < l.inputs.size(); ++p) {
                 const Port& in = l.inputs[p];
                 if (in.omitted) continue;
-                const auto src = st.producers.find(std::string(in.names));
+                const auto src = st.producers.find(in.names);
                 if (src == st.producers.end()) {
                     undefined_input(l, p);
                     continue;
@@ -551,6 +585,9 @@ private:
     std::set<std::pair<std::string, std::string>> calling_;
     bool reported_depth_ = false;
     std::set<std::string> newer_opset_said_;
+    std::vector<std::string_view> ids_;
+    std::vector<Port> ports_;  // node_layer's scratch, stored before anything recurses
+    std::map<int64_t, std::string_view> version_texts_;
     size_t layers_built_ = 0;
 };
 

@@ -1,8 +1,11 @@
 #include "onnx/onnx_model.hpp"
 
+#include <climits>
 #include <fstream>
+#include <iterator>
 
 #include <fmt/format.h>
+#include <google/protobuf/arena.h>
 #include <onnx/onnx_pb.h>
 
 namespace irlint {
@@ -21,6 +24,8 @@ int64_t OnnxModel::default_opset() const {
     const auto it = opsets.find("");
     return it == opsets.end() ? 0 : it->second;
 }
+
+size_t OnnxModel::node_count() const { return static_cast<size_t>(proto->graph().node_size()); }
 
 std::optional<ElementType> element_type_from_onnx(int data_type) {
     using T = onnx::TensorProto;
@@ -103,13 +108,9 @@ void merge_value(OnnxValue& into, const OnnxValue& from) {
 
 }  // namespace
 
-OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std::string& path) {
-    OnnxModel m;
-    m.path = path;
-    m.ir_version = proto->ir_version();
-    for (const auto& op : proto->opset_import())
-        m.opsets[op.domain() == "ai.onnx" ? std::string() : op.domain()] = op.version();
-    const auto& g = proto->graph();
+namespace {
+
+void describe_graph(const onnx::GraphProto& g, OnnxModel& m) {
     for (int i = 0; i < g.node_size(); ++i) m.nodes.push_back(convert_node(g.node(i), static_cast<size_t>(i)));
     for (const auto& init : g.initializer()) {
         OnnxValue v;
@@ -121,15 +122,50 @@ OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std
     for (const auto& vi : g.input())
         if (!m.values.contains(vi.name()) && m.graph_inputs.insert(vi.name()).second) m.input_order.push_back(vi.name());
     for (const auto& vi : g.output()) m.outputs.push_back(vi.name());
-    m.producer_name = proto->producer_name();
-    m.producer_version = proto->producer_version();
     for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
         for (const auto& vi : *list) merge_value(m.values[vi.name()], convert_type(vi.type()));
+}
+
+}  // namespace
+
+OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std::string& path, OnnxParts parts) {
+    OnnxModel m;
+    m.path = path;
+    m.ir_version = proto->ir_version();
+    for (const auto& op : proto->opset_import())
+        m.opsets[op.domain() == "ai.onnx" ? std::string() : op.domain()] = op.version();
+    if (parts == OnnxParts::all) describe_graph(proto->graph(), m);
+    m.producer_name = proto->producer_name();
+    m.producer_version = proto->producer_version();
     m.proto = std::move(proto);
     return m;
 }
 
-OnnxRead read_onnx(const std::string& path) {
+namespace {
+
+// A ModelProto parsed on an arena, which the shared pointer keeps alive: one bulk free instead of a free per
+// message and string.
+struct ArenaModel {
+    google::protobuf::Arena arena{arena_options()};
+    onnx::ModelProto* proto = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+
+    static google::protobuf::ArenaOptions arena_options() {
+        google::protobuf::ArenaOptions o;
+        o.max_block_size = size_t{1} << 20;
+        return o;
+    }
+};
+
+std::shared_ptr<const onnx::ModelProto> parse_model(const std::string& data) {
+    if (data.size() > static_cast<size_t>(INT_MAX)) return nullptr;
+    auto holder = std::make_shared<ArenaModel>();
+    if (!holder->proto->ParseFromArray(data.data(), static_cast<int>(data.size()))) return nullptr;
+    return {holder, holder->proto};
+}
+
+}  // namespace
+
+OnnxRead read_onnx(const std::string& path, OnnxParts parts) {
     OnnxRead r;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
@@ -137,8 +173,9 @@ OnnxRead read_onnx(const std::string& path) {
         r.missing = true;
         return r;
     }
-    auto proto = std::make_shared<onnx::ModelProto>();
-    if (!proto->ParseFromIstream(&in)) {
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto proto = parse_model(data);
+    if (!proto) {
         r.error = "not a readable ONNX model (the protobuf message does not parse)";
         return r;
     }
@@ -146,7 +183,7 @@ OnnxRead read_onnx(const std::string& path) {
         r.error = "the ONNX model has no graph";
         return r;
     }
-    r.model = describe_onnx(std::move(proto), path);
+    r.model = describe_onnx(std::move(proto), path, parts);
     return r;
 }
 

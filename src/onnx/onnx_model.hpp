@@ -62,7 +62,13 @@ struct OnnxModel {
 
     // The default domain's opset; 0 when the model imports none.
     int64_t default_opset() const;
+    // The main graph's nodes, also when `nodes` was left empty (OnnxParts::header).
+    size_t node_count() const;
 };
+
+// How much of the model describe_onnx converts: all, or the header only (path, IR version, opsets, producer),
+// leaving nodes, values, inputs and outputs empty for callers that read the proto (check).
+enum class OnnxParts { all, header };
 
 // ONNX's TensorProto.DataType numbers as irlint element types; nullopt for the rest.
 std::optional<ElementType> element_type_from_onnx(int data_type);
@@ -73,7 +79,8 @@ struct OnnxRead {
     bool missing = false;  // the file does not exist or cannot be opened
 };
 
-OnnxRead read_onnx(const std::string& path);
-OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std::string& path);
+OnnxRead read_onnx(const std::string& path, OnnxParts parts = OnnxParts::all);
+OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std::string& path,
+                        OnnxParts parts = OnnxParts::all);
 
 }  // namespace irlint

@@ -179,15 +179,18 @@ bool append_window_dims(OpContext& ctx, const Shape& data, const Window& w, OpOu
             continue;
         }
         const auto length = window_length(w, i, in.length(), pads[i], pads[i + n]);
-        const std::string formula = fmt::format("{}(({}+{}+{}-{})/{})+1", w.ceil ? "ceil" : "floor", in.length(),
-                                                pads[i], pads[i + n], effective[i], w.strides[i]);
+        // Formatted only for a message or a note: most checks need neither.
+        const auto formula = [&] {
+            return fmt::format("{}(({}+{}+{}-{})/{})+1", w.ceil ? "ceil" : "floor", in.length(), pads[i], pads[i + n],
+                               effective[i], w.strides[i]);
+        };
         if (!length || *length < 0) {
             ctx.invalid_input(fmt::format("the output length of dim {} is {}: {}", i + 2,
-                                          length ? std::to_string(*length) : std::string("an overflow"), formula));
+                                          length ? std::to_string(*length) : std::string("an overflow"), formula()));
             return false;
         }
         out.shape.dims.emplace_back(*length);
-        if (ctx.explain()) out.dim_notes.push_back(fmt::format("{} = {}", formula, *length));
+        if (ctx.explain()) out.dim_notes.push_back(fmt::format("{} = {}", formula(), *length));
     }
     return true;
 }
