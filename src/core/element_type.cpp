@@ -85,4 +85,30 @@ bool is_integer_type(ElementType t) {
     }
 }
 
+std::optional<ElementType> element_type_from_onnx(int64_t data_type) {
+    switch (data_type) {  // ONNX's numbers, which later releases only ever extend
+        case 1: return ElementType::f32;       // FLOAT
+        case 2: return ElementType::u8;        // UINT8
+        case 3: return ElementType::i8;        // INT8
+        case 4: return ElementType::u16;       // UINT16
+        case 5: return ElementType::i16;       // INT16
+        case 6: return ElementType::i32;       // INT32
+        case 7: return ElementType::i64;       // INT64
+        case 8: return ElementType::string;    // STRING
+        case 9: return ElementType::boolean;   // BOOL
+        case 10: return ElementType::f16;      // FLOAT16
+        case 11: return ElementType::f64;      // DOUBLE
+        case 12: return ElementType::u32;      // UINT32
+        case 13: return ElementType::u64;      // UINT64
+        case 16: return ElementType::bf16;     // BFLOAT16
+        case 17: return ElementType::f8e4m3;   // FLOAT8E4M3FN
+        case 19: return ElementType::f8e5m2;   // FLOAT8E5M2
+        case 21: return ElementType::u4;       // UINT4
+        case 22: return ElementType::i4;       // INT4
+        case 23: return ElementType::f4e2m1;   // FLOAT4E2M1
+        case 24: return ElementType::f8e8m0;   // FLOAT8E8M0
+        default: return std::nullopt;
+    }
+}
+
 }  // namespace irlint

@@ -17,6 +17,10 @@ enum class ElementType {
 
 // A port precision: the exact lowercase name or the legacy upper-case one ("f32", "FP32").
 std::optional<ElementType> parse_element_type(std::string_view text);
+// An ONNX TensorProto.DataType number (a tensor's data_type, a dtype/to attribute) as an element type; nullopt
+// for the types irlint has no name for (complex, the float8 *fnuz variants, 2-bit integers) and for numbers
+// that name no type. The one mapping the ONNX adapter and the ONNX ops share.
+std::optional<ElementType> element_type_from_onnx(int64_t data_type);
 // An element type attribute (element_type, index_element_type): lowercase names, any case ("f32", "F32").
 std::optional<ElementType> parse_element_type_attr(std::string_view text);
 std::string_view element_type_name(ElementType t);  // lowercase OpenVINO name

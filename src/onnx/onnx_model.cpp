@@ -27,36 +27,6 @@ int64_t OnnxModel::default_opset() const {
 
 size_t OnnxModel::node_count() const { return static_cast<size_t>(proto->graph().node_size()); }
 
-std::optional<ElementType> element_type_from_onnx(int data_type) {
-    using T = onnx::TensorProto;
-    switch (data_type) {
-        case T::FLOAT: return ElementType::f32;
-        case T::UINT8: return ElementType::u8;
-        case T::INT8: return ElementType::i8;
-        case T::UINT16: return ElementType::u16;
-        case T::INT16: return ElementType::i16;
-        case T::INT32: return ElementType::i32;
-        case T::INT64: return ElementType::i64;
-        case T::BOOL: return ElementType::boolean;
-        case T::FLOAT16: return ElementType::f16;
-        case T::DOUBLE: return ElementType::f64;
-        case T::UINT32: return ElementType::u32;
-        case T::UINT64: return ElementType::u64;
-        case T::BFLOAT16: return ElementType::bf16;
-        case T::STRING: return ElementType::string;
-        default: break;
-    }
-    // The types newer than libonnx's proto (ONNX 1.14 and later), by their numbers.
-    switch (data_type) {
-        case 17: return ElementType::f8e4m3;
-        case 19: return ElementType::f8e5m2;
-        case 21: return ElementType::u4;
-        case 22: return ElementType::i4;
-        case 23: return ElementType::f4e2m1;
-        case 24: return ElementType::f8e8m0;
-        default: return std::nullopt;
-    }
-}
 
 namespace {
 

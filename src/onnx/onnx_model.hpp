@@ -70,8 +70,6 @@ struct OnnxModel {
 // leaving nodes, values, inputs and outputs empty for callers that read the proto (check).
 enum class OnnxParts { all, header };
 
-// ONNX's TensorProto.DataType numbers as irlint element types; nullopt for the rest.
-std::optional<ElementType> element_type_from_onnx(int data_type);
 
 struct OnnxRead {
     std::optional<OnnxModel> model;

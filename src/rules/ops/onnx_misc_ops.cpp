@@ -19,33 +19,6 @@ using shape_ops::single_exact;
 
 // ---------------------------------------------------------------- shared steps
 
-// An ONNX TensorProto data type number (a dtype/output_dtype attribute) as irlint's element type; nullopt for
-// the types irlint has no name for (complex, 2-bit integers, the float8 *fnuz variants).
-std::optional<ElementType> onnx_data_type(int64_t t) {
-    switch (t) {
-        case 1: return ElementType::f32;
-        case 2: return ElementType::u8;
-        case 3: return ElementType::i8;
-        case 4: return ElementType::u16;
-        case 5: return ElementType::i16;
-        case 6: return ElementType::i32;
-        case 7: return ElementType::i64;
-        case 8: return ElementType::string;
-        case 9: return ElementType::boolean;
-        case 10: return ElementType::f16;
-        case 11: return ElementType::f64;
-        case 12: return ElementType::u32;
-        case 13: return ElementType::u64;
-        case 16: return ElementType::bf16;
-        case 17: return ElementType::f8e4m3;
-        case 19: return ElementType::f8e5m2;
-        case 21: return ElementType::u4;
-        case 22: return ElementType::i4;
-        case 23: return ElementType::f4e2m1;
-        case 24: return ElementType::f8e8m0;
-        default: return std::nullopt;
-    }
-}
 
 // The largest TensorProto data type number the current ONNX defines (UINT2 .. INT2 are 25, 26).
 constexpr int64_t kLastOnnxDataType = 26;
@@ -59,7 +32,7 @@ std::optional<ElementType> dtype_attr(OpContext& ctx, std::string_view name, int
         ctx.invalid_attribute(fmt::format("{} {} is not an ONNX data type (1 to {})", name, *t, kLastOnnxDataType));
         return std::nullopt;
     }
-    return onnx_data_type(*t);
+    return element_type_from_onnx(*t);
 }
 
 // Input i, when its type is known, must be one of `allowed` (the schema's type constraint).
