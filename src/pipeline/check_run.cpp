@@ -31,7 +31,8 @@ namespace {
 std::vector<CheckedLayer> checked_layers(const ModelReport& report) {
     std::vector<CheckedLayer> out;
     for (const LayerShapes& s : report.layers)
-        if (s.checked) out.push_back({layer_ref(*s.layer), s.layer->line});
+        if (s.checked || s.checked_by_invariants)
+            out.push_back({layer_ref(*s.layer), s.layer->line, !s.checked});
     return out;
 }
 
@@ -54,6 +55,7 @@ FileResult check_one(const InputFile& file, const CheckRequest& request) {
     ModelReport report = check_model(*read.model, LayerRows::with_rules);
     out.layers = read.model->layer_count();
     out.checked = report.checked;
+    out.checked_by_invariants = report.checked_by_invariants;
     if (request.list_checked_layers) out.checked_layers = checked_layers(report);
     out.diagnostics.insert(out.diagnostics.end(), std::make_move_iterator(report.diagnostics.begin()),
                            std::make_move_iterator(report.diagnostics.end()));

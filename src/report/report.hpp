@@ -20,6 +20,7 @@ namespace irlint {
 struct CheckedLayer {
     LayerRef layer;
     int line = 0;
+    bool by_invariants = false;  // JSON "how": "invariants" (else "full")
 
     bool operator==(const CheckedLayer&) const = default;
 };
@@ -28,6 +29,7 @@ struct FileResult {
     std::string path;
     size_t layers = 0;
     size_t checked = 0;  // layers whose outputs were inferred and compared (ModelReport::checked)
+    size_t checked_by_invariants = 0;  // ModelReport::checked_by_invariants
     Diagnostics diagnostics;
     std::vector<CheckedLayer> checked_layers;
 
@@ -35,7 +37,7 @@ struct FileResult {
 };
 
 struct Summary {
-    size_t files = 0, layers = 0, checked = 0, errors = 0, warnings = 0, notes = 0;
+    size_t files = 0, layers = 0, checked = 0, checked_by_invariants = 0, errors = 0, warnings = 0, notes = 0;
     std::optional<double> wall_seconds;  // known for a run, not for a merge of reports
 
     void add(const FileResult& file);

@@ -6,6 +6,7 @@ void Summary::add(const FileResult& f) {
     ++files;
     layers += f.layers;
     checked += f.checked;
+    checked_by_invariants += f.checked_by_invariants;
     for (const Diagnostic& d : f.diagnostics) {
         if (d.severity == Severity::error) ++errors;
         else if (d.severity == Severity::warning) ++warnings;

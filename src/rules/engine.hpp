@@ -32,6 +32,10 @@ struct LayerShapes {
     // whose op irlint knows, why not (a value it needed is unknown).
     bool checked = false;
     std::optional<std::string> not_checked;
+    // A value the outputs depend on is unknown, yet what holds whatever it is (an element count, a
+    // permutation, the dims kept) was compared with the declared ports: counted in
+    // ModelReport::checked_by_invariants, not in checked (a layer counts in one of them at most).
+    bool checked_by_invariants = false;
     const OpEntry* op = nullptr;   // the registry op that inferred it (null for pooling and the IR's own layers)
     bool pooling = false;          // a pooling layer, valid or not (infer lists these by default)
     bool pooling_checked = false;  // counted in ModelReport::pooling_checked
@@ -44,6 +48,7 @@ struct ModelReport {
     Diagnostics diagnostics;          // sorted by line
     size_t pooling_checked = 0;
     size_t checked = 0;               // layers whose outputs were inferred and compared (LayerShapes::checked)
+    size_t checked_by_invariants = 0; // layers checked by invariants only (LayerShapes::checked_by_invariants)
 };
 
 // Which layers get a row in ModelReport::layers. `infer --all` shows every layer; `check` needs rows only
