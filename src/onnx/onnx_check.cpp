@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/exit_keep.hpp"
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_graph.hpp"
 #include "rules/registry.hpp"
@@ -103,7 +104,7 @@ std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& 
     return std::nullopt;
 }
 
-FileResult check_onnx_file(const std::string& path) {
+FileResult check_onnx_file(const std::string& path, bool keep) {
     FileResult out;
     out.path = path;
     OnnxRead read = read_onnx(path, OnnxParts::header);
@@ -111,12 +112,13 @@ FileResult check_onnx_file(const std::string& path) {
         out.diagnostics.push_back(make_finding(rule::ir_structure, read.error));
         return out;
     }
-    const auto c = check_onnx(std::move(*read.model));
+    std::unique_ptr<OnnxCheck> c = check_onnx(std::move(*read.model));
     out.layers = c->onnx.node_count();
     out.checked = c->report.checked;
     for (const auto& ls : c->report.layers)
         if (ls.checked) out.checked_layers.push_back({layer_ref(*ls.layer), 0});
     out.diagnostics = c->report.diagnostics;
+    if (keep) keep_until_exit(std::move(c));
     return out;
 }
 
