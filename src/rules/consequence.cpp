@@ -166,8 +166,18 @@ private:
 
     void conclude(Diagnostic& d, size_t origin, size_t port) {
         Reach r;
+        bool consumed = false;
         for (const auto& [from, consumer] : consumers_[origin])
-            if (from == port) merge(r, reach_[consumer]);
+            if (from == port) {
+                merge(r, reach_[consumer]);
+                consumed = true;
+            }
+        // OpenVINO never reads an output port's declaration back: on a port no edge takes it changes nothing.
+        if (!consumed) {
+            d.severity = Severity::warning;
+            return say(d, {Consequence::Kind::absorbed, layer_ref(graph_.layers[origin])},
+                       "absorbed: nothing takes this output; the model's outputs are as declared");
+        }
         if (r.breaks) return say(d, {Consequence::Kind::breaks, layer_ref(graph_.layers[*r.breaks])}, breaks_text(*r.breaks));
         if (!r.outputs.empty()) {
             Consequence c{Consequence::Kind::reaches};
