@@ -5,9 +5,12 @@
 #include <vector>
 
 #include "ir/reader.hpp"
+#include "ir/rewrite.hpp"
 #include "report/report.hpp"
 #include "report/report_reader.hpp"
+#include "report/unified_diff.hpp"
 #include "rules/engine.hpp"
+#include "rules/fixes.hpp"
 
 using namespace irlint;
 
@@ -193,4 +196,137 @@ TEST_CASE("consequence: the JSON report carries each kind and reads it back") {
     CHECK_FALSE(read_check_report(bad, error).has_value());
     CHECK(error == "files[0].diagnostics[2].consequence.kind: expected \"absorbed\", \"reaches\" or \"breaks\", found "
                    "\"spills\"");
+}
+
+namespace {
+
+// The Model Optimizer 2020.1 case as a file of one <dim> per line: MatMul declared [1,256], OpenVINO infers [256].
+const char* kAbsorbedFile = R"(<?xml version="1.0"?>
+<net name="m" version="10">
+	<layers>
+		<layer id="0" name="x" type="Parameter" version="opset1">
+			<data element_type="f32" shape="64"/>
+			<output>
+				<port id="0" precision="FP32">
+					<dim>64</dim>
+				</port>
+			</output>
+		</layer>
+		<layer id="1" name="w" type="Parameter" version="opset1">
+			<data element_type="f32" shape="64,256"/>
+			<output>
+				<port id="0" precision="FP32">
+					<dim>64</dim>
+					<dim>256</dim>
+				</port>
+			</output>
+		</layer>
+		<layer id="2" name="mm" type="MatMul" version="opset1">
+			<input>
+				<port id="0" precision="FP32">
+					<dim>64</dim>
+				</port>
+				<port id="1" precision="FP32">
+					<dim>64</dim>
+					<dim>256</dim>
+				</port>
+			</input>
+			<output>
+				<port id="2" precision="FP32">
+					<dim>1</dim>
+					<dim>256</dim>
+				</port>
+			</output>
+		</layer>
+		<layer id="3" name="b" type="Parameter" version="opset1">
+			<data element_type="f32" shape="1,256"/>
+			<output>
+				<port id="0" precision="FP32">
+					<dim>1</dim>
+					<dim>256</dim>
+				</port>
+			</output>
+		</layer>
+		<layer id="4" name="add" type="Add" version="opset1">
+			<input>
+				<port id="0" precision="FP32">
+					<dim>1</dim>
+					<dim>256</dim>
+				</port>
+				<port id="1" precision="FP32">
+					<dim>1</dim>
+					<dim>256</dim>
+				</port>
+			</input>
+			<output>
+				<port id="2" precision="FP32">
+					<dim>1</dim>
+					<dim>256</dim>
+				</port>
+			</output>
+		</layer>
+		<layer id="5" name="out" type="Result" version="opset1">
+			<input>
+				<port id="0" precision="FP32">
+					<dim>1</dim>
+					<dim>256</dim>
+				</port>
+			</input>
+		</layer>
+	</layers>
+	<edges>
+		<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+		<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+		<edge from-layer="2" from-port="2" to-layer="4" to-port="0"/>
+		<edge from-layer="3" from-port="0" to-layer="4" to-port="1"/>
+		<edge from-layer="4" from-port="2" to-layer="5" to-port="0"/>
+	</edges>
+</net>
+)";
+
+std::string fixed_text(const std::string& text) {
+    ReadResult read = read_model_from_memory(text, "m.xml");
+    REQUIRE(read.model);
+    const ModelReport report = check_model(*read.model);
+    const FixPlan plan = plan_fixes(*read.model, report, report.diagnostics);
+    std::vector<PortRewrite> rewrites;
+    for (const PortFix& f : plan.ports) rewrites.push_back({f.port, f.dims, f.precision});
+    std::string error;
+    const auto edits = plan_text_edits(*read.model, text, rewrites, error);
+    REQUIRE_MESSAGE(edits, error);
+    return apply_text_edits(text, *edits);
+}
+
+}  // namespace
+
+TEST_CASE("consequence: --fix writes an absorbed finding's dims of another rank, on the port and its consumer") {
+    const std::string text = kAbsorbedFile;
+    const std::string fixed = fixed_text(text);
+    std::string expected = text;
+    for (int k = 0; k < 2; ++k) {  // the MatMul's output, then the Add's input 0
+        const size_t at = expected.find("\t\t\t\t\t<dim>1</dim>\n\t\t\t\t\t<dim>256</dim>", expected.find(k ? "name=\"add\"" : "name=\"mm\""));
+        expected.erase(at, std::string("\t\t\t\t\t<dim>1</dim>\n").size());
+    }
+    CHECK(fixed == expected);
+    // Fixed, the file is clean: the Add broadcasts [256] with [1,256] as it declares.
+    ReadResult again = read_model_from_memory(fixed, "m.xml");
+    REQUIRE(again.model);
+    const ModelReport report = check_model(*again.model);
+    CHECK(std::none_of(report.diagnostics.begin(), report.diagnostics.end(),
+                       [](const Diagnostic& d) { return d.severity != Severity::note; }));
+    // The diff removes the two lines.
+    const std::string diff = unified_diff("m.xml", text, fixed);
+    CHECK(diff.find("@@ -30,7 +30,6 @@\n \t\t\t</input>\n \t\t\t<output>\n \t\t\t\t<port id=\"2\" precision=\"FP32\">\n"
+                    "-\t\t\t\t\t<dim>1</dim>\n \t\t\t\t\t<dim>256</dim>\n") != std::string::npos);
+    CHECK(diff.find("@@ -47,7 +46,6 @@") != std::string::npos);
+}
+
+TEST_CASE("consequence: a rank that differs is not fixed for a finding that is not absorbed") {
+    ReadResult read = read_model_from_memory(kAbsorbedFile, "m.xml");
+    REQUIRE(read.model);
+    const ModelReport report = check_model(*read.model);
+    Diagnostics as_error = report.diagnostics;
+    for (Diagnostic& d : as_error) d.consequence.reset();  // as if the change went somewhere irlint cannot follow
+    CHECK(plan_fixes(*read.model, report, as_error).ports.empty());
+    CHECK(plan_fixes(*read.model, report, report.diagnostics).ports.size() == 2);
 }
