@@ -83,9 +83,7 @@ private:
         const LayerShapes* row = c_.rows[i];
         Reach r;
         if (l.kind == LayerKind::result) {
-            if (row && result_changes(*row)) {
-                r.outputs = {i};
-            }
+            if (row && result_changes(*row)) r.outputs = {i};
             return r;
         }
         if (!row) {
