@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ std::string outputs(const OpRun& r) {
 }
 
 bool rejected(const OpRun& r) { return !r.ok(); }
+bool has_problem(const std::string& outputs_text) { return outputs_text.rfind("rejected: ", 0) == 0; }
 
 std::string count_of(std::initializer_list<int64_t> v) { return std::to_string(v.size()); }
 
@@ -386,4 +388,86 @@ TEST_CASE("Gather of a scalar along a known axis: rejected, not written past the
         // An unknown axis writes nothing: OpenVINO gives the rank only.
         CHECK(outputs(gather(v, "", "2,2", std::nullopt, 0)) == "[?]");
     }
+}
+
+TEST_CASE("type_prop Broadcast-1/3: explicit axes_mapping checks, dynamic ranks and values") {
+    const Attrs ex{{"mode", "explicit"}};
+    for (const int v : {1, 3}) {
+        INFO("Broadcast-" << v);
+        auto bc = [v, &ex](std::vector<OpInput> in, std::map<size_t, TensorValue> values) {
+            return outputs(run_op({"Broadcast", v, ex, std::move(in), std::move(values)}));
+        };
+        CHECK(bc({In("3,1"), I64("3"), I64("2")}, {{1, V({2, 3, 1})}, {2, V({1, 2})}}) == "[2,3,1]");
+        CHECK(bc({In("16"), I64("4"), I64("1")}, {{1, V({1, 16, 50, 50})}, {2, V({1})}}) == "[1,16,50,50]");
+        CHECK(bc({In("16"), I64("4"), I64("1")},
+                 {{1, TensorValue{{0, ValueBounds::kUnbounded}, {16, 16}, {50, 50}, {50, 50}}}, {2, V({1})}}) ==
+              "[?,16,50,50]");
+        CHECK(bc({In("..."), I64("..."), I64("...")}, {}) == "[...]");
+        CHECK(bc({In("..."), I64("..."), I64("3")}, {{2, V({0, 1, 2})}}) == "[...]");
+        CHECK(bc({In("..."), I64("?"), I64("3")}, {{2, V({0, 1, 2})}}) == "[...]");
+        // A dynamic-rank data input skips the axes_mapping checks.
+        CHECK(bc({In("..."), I64("3"), I64("3")}, {{1, V({1, 2, 3})}, {2, V({0, 2, 1})}}) == "[1,2,3]");
+        CHECK(bc({In("?,?,?"), I64("4"), I64("...")}, {{1, V({1, 1, 5, 10})}}) == "[1,1,5,10]");
+        CHECK(bc({In("1,2,3,4"), I64("?"), I64("4")}, {{2, V({0, 2, 1, 3})}}) == "[...]");
+        CHECK(bc({In("4"), I64("4"), I64("...")}, {{1, V({1, 4, 2, 3})}}) == "[1,4,2,3]");
+        CHECK(bc({In("4"), I64("4"), I64("1")}, {{1, V({1, 4, 2, 3})}, {2, V({1})}}) == "[1,4,2,3]");
+        CHECK(bc({In("..."), I64("4"), I64("...")}, {}) == "[?,?,?,?]");
+        CHECK(bc({In("2"), I64("4"), I64("1")}, {{2, V({1})}}) == "[?,?,?,?]");
+        CHECK(has_problem(bc({In("3,1"), I64("3"), I64("3")}, {{1, V({2, 3, 1})}, {2, V({1, 2, 3})}})));
+        CHECK(has_problem(bc({In("?,?,?"), I64("4"), I64("4")}, {{1, V({1, 1, 5, 10})}, {2, V({0, 2, 1, 3})}})));
+        CHECK(has_problem(bc({In("3,1"), I64("3"), I64("2")}, {{1, V({2, 1, 3})}, {2, V({2, 1})}})));
+        CHECK(has_problem(bc({In("3,1"), I64("3"), I64("2")}, {{1, V({2, 3, 1})}, {2, V({1, 3})}})));
+        CHECK(has_problem(bc({In("3,2"), I64("3"), I64("2")}, {{1, V({2, 3, 3})}, {2, V({1, 2})}})));
+        CHECK(has_problem(bc({In("2,4"), I64("1"), I64("2,2")}, {})));
+        CHECK(has_problem(bc({In("2,4"), I64("")}, {})));
+        CHECK(has_problem(bc({In("2,4"), In("1", ElementType::boolean), I64("2")}, {})));
+        CHECK(has_problem(bc({In("1,4,1"), In("2", ElementType::i16)}, {})));
+    }
+}
+
+TEST_CASE("type_prop Broadcast-1/3 numpy and Broadcast-3 bidirectional") {
+    const Attrs np{{"mode", "numpy"}}, bi{{"mode", "bidirectional"}};
+    constexpr int64_t kU = ValueBounds::kUnbounded;
+    auto bc = [](int v, const Attrs& mode, std::vector<OpInput> in, std::map<size_t, TensorValue> values = {}) {
+        return outputs(run_op({"Broadcast", v, mode, std::move(in), std::move(values)}));
+    };
+    for (const int v : {1, 3}) {
+        INFO("Broadcast-" << v);
+        CHECK(bc(v, np, {In("..."), I64("?")}) == "[...]");
+        CHECK(bc(v, np, {In("..."), I64("3")}, {{1, V({1, 2, 3})}}) == "[1,2,3]");
+        CHECK(bc(v, np, {In("?,?"), I64("3")}, {{1, V({1, 2, 3})}}) == "[1,2,3]");
+        CHECK(bc(v, np, {In("3,4,5,6"), I64("...")}) == "[...]");
+        CHECK(bc(v, np, {In("1,2,3"), I64("?")}) == "[...]");
+        CHECK(bc(v, np, {In("1,2,3"), I64("3")}, {{1, V({3, 2, 3})}}) == "[3,2,3]");
+        CHECK(bc(v, np, {In("2,3,?"), I64("4")}, {{1, V({1, 2, 3, 4})}}) == "[1,2,3,4]");
+        CHECK(bc(v, np, {In("?,3,?"), I64("4")}, {{1, V({1, 2, 3, 4})}}) == "[1,2,3,4]");
+        CHECK(has_problem(bc(v, np, {In("?,999,3,4"), I64("4")}, {{1, V({1, 2, 3, 4})}})));
+        CHECK(has_problem(bc(v, np, {In("?,?,?,888"), I64("4")}, {{1, V({1, 2, 3, 4})}})));
+        CHECK(has_problem(bc(v, np, {In("5,?,?,?"), I64("4")}, {{1, V({1, 2, 3, 4})}})));
+    }
+    // Numpy Broadcast-3 takes the target's bounds without checking interval dims against them.
+    CHECK(bc(3, np, {In("4..8,2..4"), I64("2")}, {{1, TensorValue{{1, 1}, {5, 6}}}}) == "[1,5..6]");
+    CHECK(bc(3, np, {In("?,2,1,?,4..8,?,1..8,1..10,4..18"), I64("9")},
+             {{1, TensorValue{{0, kU}, {2, 2}, {3, 9}, {4, 10}, {0, kU}, {5, 11}, {0, kU}, {6, 20}, {1, 10}}}}) ==
+          "[?,2,3..9,4..10,?,5..11,?,6..20,1..10]");
+    CHECK(rejected(run_op({"Broadcast", 3, bi, {In("1,4,1"), In("2", ElementType::i16), In("3")}, {}})));
+    CHECK(bc(3, bi, {In("1,4,1"), I64("2")}, {{1, V({1, 4})}}) == "[1,4,4]");
+    CHECK(bc(3, bi, {In("3,1"), I64("3")}, {{1, V({2, 1, 6})}}) == "[2,3,6]");
+    CHECK(bc(3, bi, {In("1,3,1"), I64("2")}, {{1, V({3, 1})}}) == "[1,3,1]");
+    CHECK(bc(3, bi, {In("1,2,3,1"), I64("4")}, {{1, V({2, 2, 3, 2})}}) == "[2,2,3,2]");
+    CHECK(bc(3, bi, {In("5,2,3,1"), I64("3")}, {{1, V({1, 3, 6})}}) == "[5,2,3,6]");
+    CHECK(has_problem(bc(3, bi, {In("4,3,2"), I64("3")}, {{1, V({8, 6, 4})}})));
+    CHECK(has_problem(bc(3, bi, {In("1,1,2"), I64("2")}, {{1, V({2, 3})}})));
+    CHECK(bc(3, bi, {In("..."), I64("?")}) == "[...]");
+    CHECK(bc(3, bi, {In("..."), I64("3")}, {{1, V({2, 4, 6})}}) == "[...]");
+    CHECK(bc(3, bi, {In("?,?,?,?"), I64("3")}, {{1, V({8, 6, 4})}}) == "[?,8,6,4]");
+    CHECK(bc(3, bi, {In("?,?,?,?"), I64("5")}, {{1, V({8, 6, 1, 5, 1})}}) == "[8,6,?,5,?]");
+    CHECK(bc(3, bi, {In("1,2,3,1"), I64("?")}) == "[...]");
+    CHECK(bc(3, bi, {In("16,1,?"), I64("4")}, {{1, V({1, 1, 50, 50})}}) == "[1,16,50,50]");
+    CHECK(bc(3, bi, {In("?,1,?"), I64("4")}, {{1, V({1, 1, 50, 50})}}) == "[1,?,50,50]");
+    CHECK(bc(3, bi, {In("16,?,?"), I64("4")}, {{1, V({1, 1, 50, 50})}}) == "[1,16,50,50]");
+    CHECK(bc(3, bi, {In("?,?,?"), I64("4")}, {{1, V({1, 1, 50, 50})}}) == "[1,?,50,50]");
+    CHECK(bc(3, bi, {In("4..8,1"), I64("3")}) == "[?,4..8,?]");
+    CHECK(bc(3, bi, {In("?,2,1..10,4..8,1"), I64("3")}) == "[?,2,?,4..8,?]");
+    CHECK(bc(3, bi, {In("?,2,1,4..8,1..10"), I64("5")}) == "[?,2,?,4..8,?]");
 }
