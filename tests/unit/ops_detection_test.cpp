@@ -547,6 +547,49 @@ TEST_CASE("ops-d CTCGreedyDecoder") {
     CHECK(run_op(c).problem() == "the rank of logits [100,3] must be 3");
 }
 
+TEST_CASE("type_prop CTCGreedyDecoderSeqLen-6: outputs [N,T] and [N] in the attributes' types") {
+    const auto decoder = [](std::vector<OpInput> inputs, Attrs attrs = {}) {
+        return run_op({"CTCGreedyDecoderSeqLen", 6, std::move(attrs), std::move(inputs), {}});
+    };
+    auto r = decoder({In("3,100,1200"), In("3", i32)});
+    REQUIRE(r.ok());
+    REQUIRE(r.outputs.size() == 2);
+    CHECK(r.str(0) == "[3,100]");
+    CHECK(r.str(1) == "[3]");
+    CHECK(r.outputs[0].type == i32);
+    CHECK(r.outputs[1].type == i32);
+    const Attrs i64_types{{"merge_repeated", "false"}, {"classes_index_type", "i64"}, {"sequence_length_type", "i64"}};
+    r = decoder({In("3,100,1200"), In("3", i32), In("", i32)}, i64_types);
+    REQUIRE(r.ok());
+    CHECK(r.str(0) == "[3,100]");
+    CHECK(r.outputs[0].type == i64);
+    CHECK(r.outputs[1].type == i64);
+    r = decoder({In("3,100,1200"), In("3", i32), In("?", i32)}, i64_types);
+    CHECK(r.str(0) == "[3,100]");
+    CHECK(r.str(1) == "[3]");
+    r = decoder({In("?,100,1200"), In("3", i32)});
+    CHECK(r.str(0) == "[3,100]");
+    CHECK(r.str(1) == "[3]");
+    r = decoder({In("?,?,1200"), In("?", i32)});
+    CHECK(r.str(0) == "[?,?]");
+    CHECK(r.str(1) == "[?]");
+    r = decoder({In("..."), In("?", i32)});
+    CHECK(r.str(0) == "[?,?]");
+    CHECK(r.str(1) == "[?]");
+    r = decoder({In("..."), In("...", i32)});
+    CHECK(r.str(0) == "[?,?]");
+    CHECK(r.str(1) == "[?]");
+    CHECK(decoder({In("?,100,1200,5"), In("3", i32)}).problem() == "the rank of logits [?,100,1200,5] must be 3");
+    CHECK(decoder({In("3,100,1200"), In("3,100", i32)}).problem() ==
+          "the rank of the sequence lengths [3,100] must be 1");
+    CHECK(decoder({In("4,100,1200"), In("3", i32)}).problem() ==
+          "logits [4,100,1200] and the sequence lengths [3] differ in their first dimension");
+    CHECK(decoder({In("3,100,1200"), In("3", i32), In("2", i32)}).problem() ==
+          "the blank index [2] must be a scalar or hold one value");
+    CHECK(decoder({In("3,100,1200"), In("3", i32), In("", f32)}).problem() ==
+          "the blank index is f32; it must be an integer type");
+}
+
 TEST_CASE("ops-d ExperimentalDetectron ops") {
     OpCase d{"ExperimentalDetectronDetectionOutput", 6, {{"num_classes", "81"}, {"max_detections_per_image", "100"}},
              {In("1000,4"), In("1000,324"), In("1000,81"), In("1,3")}, {}};

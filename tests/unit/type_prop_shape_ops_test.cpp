@@ -1,10 +1,12 @@
 // OpenVINO's type_prop cases (src/core/tests/type_prop/<op>.cpp) for the shape and tensor ops that the other op
 // tests cover only in part: Split, VariadicSplit, Concat, Transpose, Squeeze, Unsqueeze, Tile, Pad, Interpolate,
-// Gather. Each CHECK is one OpenVINO case (or one row of a parameterized suite), its expected output in irlint's
-// spelling ("0..8" is printed "..8", an unbounded "0.." as "?"); "rejected" where OpenVINO throws.
+// Gather, Broadcast, ScatterUpdate, MatMul. Each CHECK is one OpenVINO case (or one row of a parameterized suite), its
+// expected output in irlint's spelling ("0..8" is printed "..8", an unbounded "0.." as "?"); "rejected" where OpenVINO
+// throws.
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -470,4 +472,72 @@ TEST_CASE("type_prop Broadcast-1/3 numpy and Broadcast-3 bidirectional") {
     CHECK(bc(3, bi, {In("4..8,1"), I64("3")}) == "[?,4..8,?]");
     CHECK(bc(3, bi, {In("?,2,1..10,4..8,1"), I64("3")}) == "[?,2,?,4..8,?]");
     CHECK(bc(3, bi, {In("?,2,1,4..8,1..10"), I64("5")}) == "[?,2,?,4..8,?]");
+}
+
+TEST_CASE("type_prop ScatterUpdate-3: shapes, element types, updates against data and indices") {
+    const auto f32 = ElementType::f32;
+    auto scatter = [](const char* data, const char* indices, const char* updates, const char* axis_shape,
+                      std::optional<int64_t> axis, std::array<ElementType, 4> types) {
+        OpCase c{"ScatterUpdate",
+                 3,
+                 {},
+                 {In(data, types[0]), In(indices, types[1]), In(updates, types[2]), In(axis_shape, types[3])},
+                 {}};
+        if (axis) c.values[3] = V({*axis});
+        return run_op(c);
+    };
+    const std::array<ElementType, 4> usual{f32, i32, f32, i32};
+    CHECK(outputs(scatter("2,3,4", "2,1", "2,2,1,4", "1", 1, usual)) == "[2,3,4]");
+    const auto u8 = ElementType::u8;
+    const auto r = scatter("2,3,4", "2,1", "2,2,1,4", "1", 1, {u8, i32, u8, i32});
+    CHECK(outputs(r) == "[2,3,4]");
+    CHECK(r.outputs[0].type == u8);
+    CHECK(outputs(scatter("?,2..8,1..9,4", "2,1", "3,2,1,2,4", "", 1, usual)) == "[?,2..8,1..9,4]");
+    CHECK(outputs(scatter("...", "2,1", "2,2,1,4", "", 1, usual)) == "[...]");
+    CHECK(outputs(scatter("2,3,4", "2,1", "2,2,1,4", "", std::nullopt, usual)) == "[2,3,4]");
+    CHECK(rejected(scatter("2,3,4", "2,1", "2,2,1,4", "1", 1, {f32, i32, ElementType::u32, i32})));
+    CHECK(rejected(scatter("2,3,4", "2,1", "2,2,1,4", "1", 1, {f32, ElementType::f16, f32, i64})));
+    CHECK(rejected(
+        scatter("2,3,4", "2,1", "2,2,1,4", "1", 1, {ElementType::i16, ElementType::u64, ElementType::i16, f32})));
+    CHECK(rejected(scatter("2,3,4", "2,1", "2,1,4", "", 0, usual)));
+    CHECK(rejected(scatter("2,3,4", "2,1", "2,2,1,4", "", 0, usual)));
+    CHECK(rejected(scatter("2,3,4", "2,1", "2,3,1,4", "", 1, usual)));
+    CHECK(rejected(scatter("2,3,4", "2,1", "3,2,1,4", "", 1, usual)));
+    CHECK(rejected(scatter("2,3,4", "2,1", "2,2,1,5", "", 1, usual)));
+    CHECK(rejected(scatter("2,3,4", "2,1", "2,2,1,4", "2", 1, usual)));
+    CHECK(rejected(scatter("2,3,4", "2,1", "2,2,1,4", "", 3, usual)));
+}
+
+TEST_CASE("type_prop MatMul-0: 1-D promotion, transposes, batch broadcast, dynamic K") {
+    auto matmul = [](const char* a, const char* b, bool transpose_a = false, bool transpose_b = false) {
+        return outputs(
+            run_op({"MatMul",
+                    0,
+                    {{"transpose_a", transpose_a ? "true" : "false"}, {"transpose_b", transpose_b ? "true" : "false"}},
+                    {In(a), In(b)},
+                    {}}));
+    };
+    CHECK(matmul("2,3", "3") == "[2]");
+    CHECK(matmul("3", "3,4") == "[4]");
+    CHECK(matmul("3", "3") == "[]");
+    CHECK(matmul("3", "3", true, true) == "[]");
+    CHECK(matmul("2,2,3", "3,4") == "[2,2,4]");
+    CHECK(matmul("1,2,3", "5,3,4") == "[5,2,4]");
+    CHECK(matmul("3,2", "3,4", true) == "[2,4]");
+    CHECK(matmul("2,3", "4,3", false, true) == "[2,4]");
+    CHECK(matmul("3", "2,3,4") == "[2,4]");
+    CHECK(matmul("2,3,4", "4") == "[2,3]");
+    CHECK(matmul("...", "3,4") == "[...]");
+    CHECK(matmul("?,?", "?,?") == "[?,?]");
+    CHECK(matmul("?,?,?", "?") == "[?,?]");
+    CHECK(matmul("?", "?") == "[]");
+    CHECK(matmul("2..5,3..6", "4..8,?") == "[2..5,?]");
+    // K dims are not checked when one is dynamic, even without a common value.
+    CHECK(matmul("2..5,3", "4..8,?") == "[2..5,?]");
+    CHECK(matmul("?,2,3", "5,1,3,4") == "[5,?,2,4]");
+    CHECK(matmul("1..3,2,3", "5,3,4") == "[5,2,4]");
+    CHECK(matmul("2..3,2,3", "1..5,3,4") == "[2..3,2,4]");
+    CHECK(has_problem(matmul("2,3", "4,3")));
+    CHECK(has_problem(matmul("2,2,3", "3,3,4")));
+    CHECK(has_problem(matmul("", "3")));
 }

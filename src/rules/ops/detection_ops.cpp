@@ -624,6 +624,8 @@ constexpr std::string_view kPriorChecks =
 
 constexpr OpEntry kDetectionOps[] = {
     {"CTCGreedyDecoder", 0, 1, infer_ctc_greedy_decoder, "shape, type", "logits rank 3, mask rank 2; T and N agree"},
+    {"CTCGreedyDecoderSeqLen", 6, 6, infer_ctc_greedy_decoder_seq_len, "shape, type",
+     "logits rank 3, sequence lengths rank 1, N agrees; blank index integer, one value"},
     {"DetectionOutput", 0, 1, infer_detection_output, "shape, type",
      "num_classes > 0; keep_top_k; code_type; input ranks, dims and types against num_classes/num_prior_boxes"},
     {"DetectionOutput", 8, 8, infer_detection_output, "shape, type",

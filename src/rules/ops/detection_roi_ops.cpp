@@ -305,4 +305,50 @@ void infer_ctc_greedy_decoder(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({Shape{false, {batch, time, Dim(1), Dim(1)}}, ctx.type(0), {}, {}});
 }
 
+// ---------------------------------------------------------------- CTCGreedyDecoderSeqLen
+
+namespace {
+
+// A blank index of known shape holds one value: a scalar or [1].
+bool blank_index_input(OpContext& ctx) {
+    if (ctx.input_count() < 3) return true;
+    if (!integral_or_unknown(ctx.type(2))) {
+        ctx.invalid_input(fmt::format("the blank index is {}; it must be an integer type", type_str(ctx.type(2))));
+        return false;
+    }
+    const Shape& blank = ctx.shape(2);
+    if (!blank.is_static() || blank.rank() == 0 || (blank.rank() == 1 && blank.dims[0] == Dim(1))) return true;
+    ctx.invalid_input(fmt::format("the blank index {} must be a scalar or hold one value", blank.str()));
+    return false;
+}
+
+}  // namespace
+
+// logits [N, T, C] and the sequence lengths [N] give the decoded classes [N, T] and their lengths [N], in the
+// types the attributes name.
+void infer_ctc_greedy_decoder_seq_len(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2, 3)) return;
+    const auto classes_type = ctx.attr_type("classes_index_type", ElementType::i32);
+    const auto lengths_type = ctx.attr_type("sequence_length_type", ElementType::i32);
+    if (!ctx.attr_bool("merge_repeated", true) || !classes_type || !lengths_type || !blank_index_input(ctx)) return;
+    const Shape& logits = ctx.shape(0);
+    const Shape& lengths = ctx.shape(1);
+    if (!rank_is(logits, 3)) {
+        ctx.invalid_input(fmt::format("the rank of logits {} must be 3", logits.str()));
+        return;
+    }
+    if (!rank_is(lengths, 1)) {
+        ctx.invalid_input(fmt::format("the rank of the sequence lengths {} must be 1", lengths.str()));
+        return;
+    }
+    const auto batch = Dim::merge(dim_at(logits, 0), dim_at(lengths, 0));
+    if (!batch) {
+        ctx.invalid_input(fmt::format("logits {} and the sequence lengths {} differ in their first dimension",
+                                      logits.str(), lengths.str()));
+        return;
+    }
+    out.push_back({Shape{false, {*batch, dim_at(logits, 1)}}, *classes_type, {}, {}});
+    out.push_back({Shape{false, {*batch}}, *lengths_type, {}, {}});
+}
+
 }  // namespace irlint::detection
