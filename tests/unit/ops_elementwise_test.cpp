@@ -385,6 +385,11 @@ TEST_CASE("type_prop BatchNormInference-0/5: the data's shape with the channels 
         return run_op(c);
     };
     const std::array<const char*, 4> c3{"3", "3", "3", "3"};
+    // BatchNormInference-0 laid out as the opset1 spec has it: the data first.
+    auto r0 = run_op({"BatchNormInference", 0, eps, {In("10,3,4"), In("3"), In("3"), In("3"), In("3")}, {}});
+    CHECK(r0.str() == "[10,3,4]");
+    r0 = run_op({"BatchNormInference", 0, eps, {In("10,4,4"), In("3"), In("3"), In("3"), In("3")}, {}});
+    CHECK(r0.problem() == "input 1 [3] does not match the channel count 4 of data [10,4,4] and the others");
     for (const int v : {0, 5}) {
         INFO("BatchNormInference-" << v);
         CHECK(batch_norm(v, "10,3", c3).str() == "[10,3]");

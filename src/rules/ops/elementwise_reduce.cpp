@@ -288,15 +288,18 @@ void infer_normalize_l2(OpContext& ctx, std::vector<OpOutput>& out) {
 }
 
 // BatchNormInference: data [N, C, ...] and gamma, beta, mean, variance [C], all of one floating-point type; the
-// output is the data's shape with C merged from all five. v0 takes the data third (its inputs start with gamma
-// and beta, as OpenVINO's class orders them), v5 first.
+// output is the data's shape with C merged from all five.
 struct BatchNormPorts {
     size_t data;
     std::array<size_t, 4> channel;  // gamma, beta, mean, variance
 };
 
-BatchNormPorts batch_norm_ports(int version) {
-    return version == 0 ? BatchNormPorts{2, {0, 1, 3, 4}} : BatchNormPorts{0, {1, 2, 3, 4}};
+// v5 takes the data first. For v0 the opset1 spec puts it first too but OpenVINO's class third (after gamma and
+// beta): a 1-D input 2 is beta of the spec's order, anything else the data of the class's.
+BatchNormPorts batch_norm_ports(OpContext& ctx) {
+    const Shape& third = ctx.shape(2);
+    const bool data_first = ctx.version() != 0 || (!third.rank_dynamic && third.rank() == 1);
+    return data_first ? BatchNormPorts{0, {1, 2, 3, 4}} : BatchNormPorts{2, {0, 1, 3, 4}};
 }
 
 bool batch_norm_types(OpContext& ctx, std::optional<ElementType>& type) {
@@ -349,7 +352,7 @@ void infer_batch_norm(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     std::optional<ElementType> type;
     if (!batch_norm_types(ctx, type)) return;
-    const BatchNormPorts ports = batch_norm_ports(ctx.version());
+    const BatchNormPorts ports = batch_norm_ports(ctx);
     Shape shape = ctx.shape(ports.data);
     if (!shape.rank_dynamic && shape.rank() < 2) {
         ctx.invalid_input(fmt::format("data {} must have rank 2 or more", shape.str()));
