@@ -541,3 +541,45 @@ TEST_CASE("type_prop MatMul-0: 1-D promotion, transposes, batch broadcast, dynam
     CHECK(has_problem(matmul("2,2,3", "3,3,4")));
     CHECK(has_problem(matmul("", "3")));
 }
+
+TEST_CASE("type_prop ExtractImagePatches-3: patch counts per bound, zero-size images, attribute checks") {
+    auto patches = [](const char* data, const char* sizes, const char* strides, const char* rates, const char* pad,
+                      ElementType type = ElementType::i32) {
+        return run_op({"ExtractImagePatches",
+                       3,
+                       {{"sizes", sizes}, {"strides", strides}, {"rates", rates}, {"auto_pad", pad}},
+                       {In(data, type)},
+                       {}});
+    };
+    const auto r = patches("64,3,10,10", "3,3", "5,5", "1,1", "valid");
+    CHECK(outputs(r) == "[64,27,2,2]");
+    CHECK(r.outputs[0].type == i32);
+    CHECK(outputs(patches("64,3,12,12", "3,3", "5,5", "1,1", "valid", i64)) == "[64,27,2,2]");
+    CHECK(outputs(patches("64,3,33,43", "3,3", "5,5", "2,2", "valid")) == "[64,27,6,8]");
+    CHECK(outputs(patches("64,3,9,9", "3,3", "5,5", "2,2", "valid")) == "[64,27,1,1]");
+    CHECK(outputs(patches("?,?,?,?", "3,3", "5,5", "2,2", "valid")) == "[?,?,?,?]");
+    CHECK(outputs(patches("?,3,14,23", "3,3", "5,5", "1,1", "valid")) == "[?,27,3,5]");
+    CHECK(outputs(patches("1..10,3..4,10..51,13..71", "3,3", "5,5", "1,1", "valid")) == "[1..10,27..36,2..10,3..14]");
+    CHECK(outputs(patches("64,3,31,27", "3,3", "5,5", "1,1", "same_lower")) == "[64,27,7,6]");
+    CHECK(outputs(patches("64,3,9,9", "3,3", "5,5", "1,1", "same_lower")) == "[64,27,2,2]");
+    CHECK(outputs(patches("64,3,23,11", "3,3", "5,5", "1,1", "same_upper")) == "[64,27,5,3]");
+    CHECK(outputs(patches("64,3,6,11", "3,3", "5,5", "1,1", "same_upper")) == "[64,27,2,3]");
+    CHECK(outputs(patches("64,0,0,0", "3,3", "5,5", "1,1", "valid")) == "[64,0,0,0]");
+    CHECK(outputs(patches("64,3,10,10", "3,3", "15,15", "1,1", "valid")) == "[64,27,1,1]");
+    CHECK(outputs(patches("64,3,10,10", "3,3", "15,15", "1,1", "same_upper")) == "[64,27,1,1]");
+    CHECK(outputs(patches("...", "3,3", "5,5", "1,1", "valid", i64)) == "[?,?,?,?]");
+    CHECK(outputs(patches("1..10,3..4,10..51,13..71", "1,1", "5,5", "1,1", "same_lower")) ==
+          "[1..10,3..4,2..11,3..15]");
+    // A patch larger than the image gives no patch.
+    CHECK(outputs(patches("1,1,2,2", "3,3", "1,1", "1,1", "valid")) == "[1,9,0,0]");
+    CHECK(rejected(patches("?,?,?", "3,3", "5,5", "1,1", "valid")));
+    CHECK(rejected(patches("?,?,?,?,?", "3,3", "5,5", "1,1", "valid")));
+    CHECK(rejected(patches("...", "3", "5,5", "1,1", "valid")));
+    CHECK(rejected(patches("...", "3,3", "5,5,1", "1,1", "valid")));
+    CHECK(rejected(patches("...", "3,3", "5,0", "1,1", "valid")));
+    CHECK(rejected(patches("...", "3,3", "5,5", "1", "valid")));
+    CHECK(rejected(patches("...", "3,3", "5,5", "0,1", "valid")));
+    CHECK(rejected(patches("...", "3,3", "5,5", "1,1", "explicit")));
+    // Hostile attributes: no overflow, the dims stay unknown.
+    CHECK(outputs(patches("1,1,5,5", "9223372036854775807,2", "1,1", "9223372036854775807,1", "valid")) == "[1,?,?,4]");
+}
