@@ -639,6 +639,8 @@ constexpr OpEntry kDetectionOps[] = {
     {"ExperimentalDetectronROIFeatureExtractor", 6, 6, infer_ed_roi_feature_extractor, "shape, type",
      "rois [?,4]; pyramid levels 4-D, batch 1, equal channels"},
     {"ExperimentalDetectronTopKROIs", 6, 6, infer_ed_topk_rois, "shape, type", "rois [?,4]; probabilities 1-D, as many"},
+    {"GatherTree", 1, 1, infer_gather_tree, "shape, type",
+     "one numeric type; step_ids and parent_idx of one rank-3 shape; max_seq_len [batch]; end_token scalar"},
     {"NonMaxSuppression", 1, 1, infer_nms_v1_v3, "shape, type", "box_encoding; boxes/scores ranks and dims; scalars"},
     {"NonMaxSuppression", 3, 3, infer_nms_v1_v3, "shape, type", "box_encoding; output_type i32/i64; boxes/scores ranks and dims"},
     {"NonMaxSuppression", 4, 4, infer_nms_v4, "shape, type", "box_encoding; output_type i32/i64; boxes/scores ranks and dims"},
