@@ -1,8 +1,10 @@
 // Detection and recurrent ops, ported from OpenVINO's type_prop tests (prior_box, detection_output,
 // non_max_suppression, proposal, roi_pooling, psroi_pooling, roi_align, region_yolo, reorg_yolo, read_value,
-// assign, gru/lstm/rnn cells and sequences).
+// assign, gru/lstm/rnn cells and sequences, ctc_greedy_decoder_seq_len, gather_tree).
 
 #include <doctest/doctest.h>
+
+#include <array>
 
 #include "op_test_util.hpp"
 
@@ -545,6 +547,83 @@ TEST_CASE("ops-d CTCGreedyDecoder") {
     CHECK(run_op(c).problem() == "logits [100,3,1200] and the sequence mask [100,4] differ in their second dimension");
     c.inputs = {In("100,3"), In("100,3")};
     CHECK(run_op(c).problem() == "the rank of logits [100,3] must be 3");
+}
+
+TEST_CASE("type_prop CTCGreedyDecoderSeqLen-6: outputs [N,T] and [N] in the attributes' types") {
+    const auto decoder = [](std::vector<OpInput> inputs, Attrs attrs = {}) {
+        return run_op({"CTCGreedyDecoderSeqLen", 6, std::move(attrs), std::move(inputs), {}});
+    };
+    auto r = decoder({In("3,100,1200"), In("3", i32)});
+    REQUIRE(r.ok());
+    REQUIRE(r.outputs.size() == 2);
+    CHECK(r.str(0) == "[3,100]");
+    CHECK(r.str(1) == "[3]");
+    CHECK(r.outputs[0].type == i32);
+    CHECK(r.outputs[1].type == i32);
+    const Attrs i64_types{{"merge_repeated", "false"}, {"classes_index_type", "i64"}, {"sequence_length_type", "i64"}};
+    r = decoder({In("3,100,1200"), In("3", i32), In("", i32)}, i64_types);
+    REQUIRE(r.ok());
+    CHECK(r.str(0) == "[3,100]");
+    CHECK(r.outputs[0].type == i64);
+    CHECK(r.outputs[1].type == i64);
+    r = decoder({In("3,100,1200"), In("3", i32), In("?", i32)}, i64_types);
+    CHECK(r.str(0) == "[3,100]");
+    CHECK(r.str(1) == "[3]");
+    r = decoder({In("?,100,1200"), In("3", i32)});
+    CHECK(r.str(0) == "[3,100]");
+    CHECK(r.str(1) == "[3]");
+    r = decoder({In("?,?,1200"), In("?", i32)});
+    CHECK(r.str(0) == "[?,?]");
+    CHECK(r.str(1) == "[?]");
+    r = decoder({In("..."), In("?", i32)});
+    CHECK(r.str(0) == "[?,?]");
+    CHECK(r.str(1) == "[?]");
+    r = decoder({In("..."), In("...", i32)});
+    CHECK(r.str(0) == "[?,?]");
+    CHECK(r.str(1) == "[?]");
+    CHECK(decoder({In("?,100,1200,5"), In("3", i32)}).problem() == "the rank of logits [?,100,1200,5] must be 3");
+    CHECK(decoder({In("3,100,1200"), In("3,100", i32)}).problem() ==
+          "the rank of the sequence lengths [3,100] must be 1");
+    CHECK(decoder({In("4,100,1200"), In("3", i32)}).problem() ==
+          "logits [4,100,1200] and the sequence lengths [3] differ in their first dimension");
+    CHECK(decoder({In("3,100,1200"), In("3", i32), In("2", i32)}).problem() ==
+          "the blank index [2] must be a scalar or hold one value");
+    CHECK(decoder({In("3,100,1200"), In("3", i32), In("", f32)}).problem() ==
+          "the blank index is f32; it must be an integer type");
+}
+
+TEST_CASE("type_prop GatherTree-1: step_ids' shape merged with parent_idx and max_seq_len") {
+    const auto gather_tree = [](const char* step_ids, const char* parent_idx, const char* max_seq_len,
+                                const char* end_token, std::array<ElementType, 4> types = {i32, i32, i32, i32}) {
+        return run_op({"GatherTree",
+                       1,
+                       {},
+                       {In(step_ids, types[0]), In(parent_idx, types[1]), In(max_seq_len, types[2]),
+                        In(end_token, types[3])},
+                       {}});
+    };
+    auto r = gather_tree("100,1,10", "100,1,10", "1", "");
+    REQUIRE(r.ok());
+    CHECK(r.str() == "[100,1,10]");
+    CHECK(r.outputs[0].type == i32);
+    r = gather_tree("100,1,10", "100,1,10", "1", "", {f32, f32, f32, f32});
+    CHECK(r.outputs[0].type == f32);
+    CHECK(gather_tree("?,?,10", "100,?,?", "2..4", "").str() == "[100,2..4,10]");
+    CHECK(gather_tree("...", "100,?,?", "5", "...").str() == "[100,5,?]");
+    CHECK(gather_tree("...", "...", "...", "...").str() == "[...]");
+    CHECK(gather_tree("100,1,10", "100,2,10", "1", "").problem() ==
+          "step_ids [100,1,10] and parent_idx [100,2,10] must have one shape of rank 3");
+    CHECK(gather_tree("100,1", "100,1", "1", "").problem() ==
+          "step_ids [100,1] and parent_idx [100,1] must have one shape of rank 3");
+    CHECK(gather_tree("100,1,10", "100,1,10", "1,1", "").problem() == "max_seq_len [1,1] must have rank 1");
+    CHECK(gather_tree("100,1,10", "100,1,10", "2", "").problem() ==
+          "max_seq_len [2] must have as many elements as the batch 1 of step_ids");
+    CHECK(gather_tree("100,1,10", "100,1,10", "1", "1").problem() == "end_token [1] must be a scalar");
+    CHECK(gather_tree("100,1,10", "100,1,10", "1", "", {i32, i32, i64, i32}).problem() ==
+          "the inputs must have one element type: i32 and i64");
+    CHECK(gather_tree("100,1,10", "100,1,10", "1", "",
+                      {ElementType::boolean, ElementType::boolean, ElementType::boolean, ElementType::boolean})
+              .problem() == "the element type of the inputs must be numeric, it is boolean");
 }
 
 TEST_CASE("ops-d ExperimentalDetectron ops") {

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -368,6 +369,56 @@ TEST_CASE("ops-a: MVN v0 and v6, NormalizeL2") {
     CHECK(R("NormalizeL2", 0, {{"eps", "1e-6"}, {"eps_mode", "max"}}, {In("1,2,4"), In("1,1", i64)}).problem() ==
           "axes must be a scalar or 1D, it is [1,1]");
     CHECK_FALSE(R("NormalizeL2", 0, {{"eps", "1e-6"}, {"eps_mode", "mul"}}, {In("1"), In("1", i64)}).ok());
+}
+
+TEST_CASE("type_prop BatchNormInference-0/5: the data's shape with the channels of all five inputs") {
+    const Attrs eps{{"epsilon", "0.001"}};
+    // v0 takes gamma, beta, data, mean, variance; v5 data, gamma, beta, mean, variance.
+    const auto batch_norm = [&eps](int version, const char* data, std::array<const char*, 4> channel,
+                                   std::array<ElementType, 5> types = {f32, f32, f32, f32, f32},
+                                   const Attrs& attrs = {}) {
+        OpCase c{"BatchNormInference", version, attrs.empty() ? eps : attrs, {}, {}};
+        const std::array<const char*, 5> shapes =
+            version == 0 ? std::array{channel[0], channel[1], data, channel[2], channel[3]}
+                         : std::array{data, channel[0], channel[1], channel[2], channel[3]};
+        for (size_t i = 0; i < 5; ++i) c.inputs.push_back(In(shapes[i], types[i]));
+        return run_op(c);
+    };
+    const std::array<const char*, 4> c3{"3", "3", "3", "3"};
+    // BatchNormInference-0 laid out as the opset1 spec has it: the data first.
+    auto r0 = run_op({"BatchNormInference", 0, eps, {In("10,3,4"), In("3"), In("3"), In("3"), In("3")}, {}});
+    CHECK(r0.str() == "[10,3,4]");
+    r0 = run_op({"BatchNormInference", 0, eps, {In("10,4,4"), In("3"), In("3"), In("3"), In("3")}, {}});
+    CHECK(r0.problem() == "input 1 [3] does not match the channel count 4 of data [10,4,4] and the others");
+    for (const int v : {0, 5}) {
+        INFO("BatchNormInference-" << v);
+        CHECK(batch_norm(v, "10,3", c3).str() == "[10,3]");
+        CHECK(batch_norm(v, "10,3,4,5", c3).str() == "[10,3,4,5]");
+        CHECK(batch_norm(v, "...", c3).str() == "[...]");
+        CHECK(batch_norm(v, "10,?,4", c3).str() == "[10,3,4]");
+        CHECK(batch_norm(v, "10,?,4", {"?", "...", "2..5", "3..8"}).str() == "[10,3..5,4]");
+        CHECK(batch_norm(v, "10,?,4", {"...", "...", "...", "..."}).str() == "[10,?,4]");
+        const auto f16 = ElementType::f16;
+        auto r = batch_norm(v, "2,3", c3, {f16, f16, f16, f16, f16});
+        REQUIRE(r.ok());
+        CHECK(r.outputs[0].type == f16);
+        CHECK(batch_norm(v, "3", c3).problem() == "data [3] must have rank 2 or more");
+        CHECK(batch_norm(v, "10,4,5", c3).problem() ==
+              (v == 0 ? "input 0 [3] does not match the channel count 4 of data [10,4,5] and the others"
+                      : "input 1 [3] does not match the channel count 4 of data [10,4,5] and the others"));
+        CHECK(batch_norm(v, "10,?,5", {"3", "4", "3", "3"}).problem().find("does not match the channel count 3") !=
+              std::string::npos);
+        CHECK(batch_norm(v, "10,3", {"3", "3", "3,1", "3"}).problem() ==
+              "gamma, beta, mean and variance must be 1-D, input 3 is [3,1]");
+        CHECK(batch_norm(v, "10,0", {"0", "0", "0", "0"}).problem() == "the channel count must be at least 1");
+        CHECK(batch_norm(v, "10,3", c3, {f32, f32, ElementType::f16, f32, f32}).problem() ==
+              "input element types differ: f32 and f16");
+        CHECK(batch_norm(v, "10,3", c3, {i32, i32, i32, i32, i32}).problem() ==
+              "input element types must be floating-point, they are i32");
+        r = batch_norm(v, "10,3", c3, {f32, f32, f32, f32, f32}, {{"epsilon", "-1"}});
+        CHECK(r.problem() == "epsilon -1 must be >= 0");
+        CHECK(r.problems[0].kind == OpProblem::Kind::attribute);
+    }
 }
 
 TEST_CASE("type_prop NormalizeL2: axes in the data's rank") {

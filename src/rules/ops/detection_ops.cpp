@@ -624,6 +624,8 @@ constexpr std::string_view kPriorChecks =
 
 constexpr OpEntry kDetectionOps[] = {
     {"CTCGreedyDecoder", 0, 1, infer_ctc_greedy_decoder, "shape, type", "logits rank 3, mask rank 2; T and N agree"},
+    {"CTCGreedyDecoderSeqLen", 6, 6, infer_ctc_greedy_decoder_seq_len, "shape, type",
+     "logits rank 3, sequence lengths rank 1, N agrees; blank index integer, one value"},
     {"DetectionOutput", 0, 1, infer_detection_output, "shape, type",
      "num_classes > 0; keep_top_k; code_type; input ranks, dims and types against num_classes/num_prior_boxes"},
     {"DetectionOutput", 8, 8, infer_detection_output, "shape, type",
@@ -637,6 +639,8 @@ constexpr OpEntry kDetectionOps[] = {
     {"ExperimentalDetectronROIFeatureExtractor", 6, 6, infer_ed_roi_feature_extractor, "shape, type",
      "rois [?,4]; pyramid levels 4-D, batch 1, equal channels"},
     {"ExperimentalDetectronTopKROIs", 6, 6, infer_ed_topk_rois, "shape, type", "rois [?,4]; probabilities 1-D, as many"},
+    {"GatherTree", 1, 1, infer_gather_tree, "shape, type",
+     "one numeric type; step_ids and parent_idx of one rank-3 shape; max_seq_len [batch]; end_token scalar"},
     {"NonMaxSuppression", 1, 1, infer_nms_v1_v3, "shape, type", "box_encoding; boxes/scores ranks and dims; scalars"},
     {"NonMaxSuppression", 3, 3, infer_nms_v1_v3, "shape, type", "box_encoding; output_type i32/i64; boxes/scores ranks and dims"},
     {"NonMaxSuppression", 4, 4, infer_nms_v4, "shape, type", "box_encoding; output_type i32/i64; boxes/scores ranks and dims"},

@@ -305,4 +305,121 @@ void infer_ctc_greedy_decoder(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({Shape{false, {batch, time, Dim(1), Dim(1)}}, ctx.type(0), {}, {}});
 }
 
+// ---------------------------------------------------------------- CTCGreedyDecoderSeqLen
+
+namespace {
+
+// A blank index of known shape holds one value: a scalar or [1].
+bool blank_index_input(OpContext& ctx) {
+    if (ctx.input_count() < 3) return true;
+    if (!integral_or_unknown(ctx.type(2))) {
+        ctx.invalid_input(fmt::format("the blank index is {}; it must be an integer type", type_str(ctx.type(2))));
+        return false;
+    }
+    const Shape& blank = ctx.shape(2);
+    if (!blank.is_static() || blank.rank() == 0 || (blank.rank() == 1 && blank.dims[0] == Dim(1))) return true;
+    ctx.invalid_input(fmt::format("the blank index {} must be a scalar or hold one value", blank.str()));
+    return false;
+}
+
+}  // namespace
+
+// logits [N, T, C] and the sequence lengths [N] give the decoded classes [N, T] and their lengths [N], in the
+// types the attributes name.
+void infer_ctc_greedy_decoder_seq_len(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2, 3)) return;
+    const auto classes_type = ctx.attr_type("classes_index_type", ElementType::i32);
+    const auto lengths_type = ctx.attr_type("sequence_length_type", ElementType::i32);
+    if (!ctx.attr_bool("merge_repeated", true) || !classes_type || !lengths_type || !blank_index_input(ctx)) return;
+    const Shape& logits = ctx.shape(0);
+    const Shape& lengths = ctx.shape(1);
+    if (!rank_is(logits, 3)) {
+        ctx.invalid_input(fmt::format("the rank of logits {} must be 3", logits.str()));
+        return;
+    }
+    if (!rank_is(lengths, 1)) {
+        ctx.invalid_input(fmt::format("the rank of the sequence lengths {} must be 1", lengths.str()));
+        return;
+    }
+    const auto batch = Dim::merge(dim_at(logits, 0), dim_at(lengths, 0));
+    if (!batch) {
+        ctx.invalid_input(fmt::format("logits {} and the sequence lengths {} differ in their first dimension",
+                                      logits.str(), lengths.str()));
+        return;
+    }
+    out.push_back({Shape{false, {*batch, dim_at(logits, 1)}}, *classes_type, {}, {}});
+    out.push_back({Shape{false, {*batch}}, *lengths_type, {}, {}});
+}
+
+// ---------------------------------------------------------------- GatherTree
+
+namespace {
+
+// OpenVINO's PartialShape::merge_into: same rank where both are known, every dim merged.
+std::optional<Shape> merge_shapes(const Shape& a, const Shape& b) {
+    if (a.rank_dynamic) return b;
+    if (b.rank_dynamic) return a;
+    if (a.rank() != b.rank()) return std::nullopt;
+    Shape merged = a;
+    for (size_t i = 0; i < a.rank(); ++i) {
+        const auto d = Dim::merge(a.dims[i], b.dims[i]);
+        if (!d) return std::nullopt;
+        merged.dims[i] = *d;
+    }
+    return merged;
+}
+
+// The one numeric element type of all four inputs.
+std::optional<std::optional<ElementType>> gather_tree_type(OpContext& ctx) {
+    std::optional<ElementType> type;
+    for (size_t i = 0; i < 4; ++i) {
+        const auto merged = merge_types(type, ctx.type(i));
+        if (!merged) {
+            ctx.invalid_input(fmt::format("the inputs must have one element type: {} and {}", type_str(type),
+                                          type_str(ctx.type(i))));
+            return std::nullopt;
+        }
+        type = *merged;
+    }
+    if (type && *type == ElementType::boolean) {
+        ctx.invalid_input("the element type of the inputs must be numeric, it is boolean");
+        return std::nullopt;
+    }
+    return type;
+}
+
+}  // namespace
+
+// step_ids and parent_idx [T, B, W] of one shape, max_seq_len [B] and a scalar end_token give step_ids' shape.
+void infer_gather_tree(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(4)) return;
+    const auto type = gather_tree_type(ctx);
+    if (!type) return;
+    auto shape = merge_shapes(ctx.shape(0), ctx.shape(1));
+    if (!shape || !rank_is(*shape, 3)) {
+        ctx.invalid_input(fmt::format("step_ids {} and parent_idx {} must have one shape of rank 3",
+                                      ctx.shape(0).str(), ctx.shape(1).str()));
+        return;
+    }
+    const Shape& max_seq_len = ctx.shape(2);
+    if (!rank_is(max_seq_len, 1)) {
+        ctx.invalid_input(fmt::format("max_seq_len {} must have rank 1", max_seq_len.str()));
+        return;
+    }
+    if (!shape->rank_dynamic && !max_seq_len.rank_dynamic) {
+        const auto batch = Dim::merge(shape->dims[1], max_seq_len.dims[0]);
+        if (!batch) {
+            ctx.invalid_input(fmt::format("max_seq_len {} must have as many elements as the batch {} of step_ids",
+                                          max_seq_len.str(), shape->dims[1].str()));
+            return;
+        }
+        shape->dims[1] = *batch;
+    }
+    if (!rank_is(ctx.shape(3), 0)) {
+        ctx.invalid_input(fmt::format("end_token {} must be a scalar", ctx.shape(3).str()));
+        return;
+    }
+    out.push_back({*shape, *type, {}, {}});
+}
+
 }  // namespace irlint::detection

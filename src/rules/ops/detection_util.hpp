@@ -52,6 +52,8 @@ void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_region_yolo(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_reorg_yolo(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_ctc_greedy_decoder(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_ctc_greedy_decoder_seq_len(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_gather_tree(OpContext& ctx, std::vector<OpOutput>& out);
 // The infer functions of detection_experimental_ops.cpp.
 void infer_ed_detection_output(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_ed_generate_proposals(OpContext& ctx, std::vector<OpOutput>& out);

@@ -1,5 +1,6 @@
 // The elementwise family, axis part: the Reduce ops (axes from a value), TopK (k from a value), and the
-// normalizations that keep their input's shape but check an axis (SoftMax, LogSoftmax, MVN, NormalizeL2).
+// normalizations that keep their input's shape but check an axis (SoftMax, LogSoftmax, MVN, NormalizeL2) or the
+// channels (BatchNormInference).
 
 #include <algorithm>
 #include <array>
@@ -286,6 +287,83 @@ void infer_normalize_l2(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(OpOutput{ctx.shape(0), ctx.type(0), std::nullopt, {}});
 }
 
+// BatchNormInference: data [N, C, ...] and gamma, beta, mean, variance [C], all of one floating-point type; the
+// output is the data's shape with C merged from all five.
+struct BatchNormPorts {
+    size_t data;
+    std::array<size_t, 4> channel;  // gamma, beta, mean, variance
+};
+
+// v5 takes the data first. For v0 the opset1 spec puts it first too but OpenVINO's class third (after gamma and
+// beta): a 1-D input 2 is beta of the spec's order, anything else the data of the class's.
+BatchNormPorts batch_norm_ports(OpContext& ctx) {
+    const Shape& third = ctx.shape(2);
+    const bool data_first = ctx.version() != 0 || (!third.rank_dynamic && third.rank() == 1);
+    return data_first ? BatchNormPorts{0, {1, 2, 3, 4}} : BatchNormPorts{2, {0, 1, 3, 4}};
+}
+
+bool batch_norm_types(OpContext& ctx, std::optional<ElementType>& type) {
+    for (size_t i = 0; i < 5; ++i) {
+        const auto t = ctx.type(i);
+        if (!known(t)) continue;
+        if (known(type) && *type != *t) {
+            ctx.invalid_input(fmt::format("input element types differ: {} and {}", type_str(type), type_str(t)));
+            return false;
+        }
+        type = t;
+    }
+    if (maybe_real(type)) return true;
+    ctx.invalid_input(fmt::format("input element types must be floating-point, they are {}", type_str(type)));
+    return false;
+}
+
+// The one channel count that gamma, beta, mean and variance share with the data's dim 1.
+std::optional<Dim> batch_norm_channels(OpContext& ctx, const BatchNormPorts& ports) {
+    const Shape& data = ctx.shape(ports.data);
+    Dim channels = data.rank_dynamic ? Dim::dynamic() : data.dims[1];
+    for (const size_t port : ports.channel) {
+        const Shape& s = ctx.shape(port);
+        if (!s.rank_dynamic && s.rank() != 1) {
+            ctx.invalid_input(fmt::format("gamma, beta, mean and variance must be 1-D, input {} is {}", port, s.str()));
+            return std::nullopt;
+        }
+        const auto merged = s.rank_dynamic ? std::optional(channels) : Dim::merge(channels, s.dims[0]);
+        if (!merged) {
+            ctx.invalid_input(fmt::format("input {} {} does not match the channel count {} of data {} and the others",
+                                          port, s.str(), channels.str(), data.str()));
+            return std::nullopt;
+        }
+        channels = *merged;
+    }
+    if (channels.is_static() && channels.length() < 1) {
+        ctx.invalid_input("the channel count must be at least 1");
+        return std::nullopt;
+    }
+    return channels;
+}
+
+void infer_batch_norm(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(5)) return;
+    const auto epsilon = ctx.attr_float("epsilon");
+    if (!epsilon) return;
+    if (!(*epsilon >= 0)) {
+        ctx.invalid_attribute(fmt::format("epsilon {} must be >= 0", *epsilon));
+        return;
+    }
+    std::optional<ElementType> type;
+    if (!batch_norm_types(ctx, type)) return;
+    const BatchNormPorts ports = batch_norm_ports(ctx);
+    Shape shape = ctx.shape(ports.data);
+    if (!shape.rank_dynamic && shape.rank() < 2) {
+        ctx.invalid_input(fmt::format("data {} must have rank 2 or more", shape.str()));
+        return;
+    }
+    const auto channels = batch_norm_channels(ctx, ports);
+    if (!channels) return;
+    if (!shape.rank_dynamic) shape.dims[1] = *channels;
+    out.push_back(OpOutput{shape, type, std::nullopt, {}});
+}
+
 constexpr std::string_view kReduceChecks = "keep_dims; data numeric; axes integer, scalar or 1D";
 constexpr std::string_view kReduceLogicalChecks = "keep_dims; data boolean; axes integer, scalar or 1D";
 constexpr std::string_view kReduceValues = "shape (axes value), type, values";
@@ -293,6 +371,10 @@ constexpr std::string_view kReduceShape = "shape (axes value), type";
 
 using R = Reduction;
 const std::vector<OpEntry> kReduce = {
+    {"BatchNormInference", 0, 1, infer_batch_norm, "shape, type",
+     "epsilon >= 0; one floating-point type; data rank >= 2; gamma, beta, mean, variance 1-D of the data's channels"},
+    {"BatchNormInference", 5, 5, infer_batch_norm, "shape, type",
+     "epsilon >= 0; one floating-point type; data rank >= 2; gamma, beta, mean, variance 1-D of the data's channels"},
     {"LogSoftmax", 5, 5, infer_softmax, "shape, type", "axis in [-rank, rank)"},
     {"MVN", 0, 2, infer_mvn, "shape, type", "eps, normalize_variance, across_channels, reduction_axes"},
     {"MVN", 6, 6, infer_mvn, "shape, type", "eps, normalize_variance, eps_mode; axes 1D of at most rank(data)"},

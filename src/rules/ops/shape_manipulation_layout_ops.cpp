@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/checked_int.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
 
 namespace irlint {
@@ -462,6 +463,72 @@ void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(std::move(o));
 }
 
+// ---------------------------------------------------------------------------------------------- ExtractImagePatches
+
+struct PatchAttrs {
+    std::vector<int64_t> sizes, strides, rates;
+    bool valid = true;  // auto_pad valid; false: same_upper or same_lower
+};
+
+std::optional<PatchAttrs> patch_attrs(OpContext& ctx) {
+    static constexpr std::array<std::string_view, 3> kPads{"valid", "same_upper", "same_lower"};
+    auto sizes = ctx.attr_ints("sizes");
+    auto strides = ctx.attr_ints("strides");
+    auto rates = ctx.attr_ints("rates");
+    const auto pad = ctx.attr_enum("auto_pad", kPads);
+    if (!sizes || !strides || !rates || !pad) return std::nullopt;
+    const auto positive = [](const std::vector<int64_t>& v) { return v[0] > 0 && v[1] > 0; };
+    for (const auto& [name, v] : {std::pair{"sizes", &*sizes}, {"strides", &*strides}, {"rates", &*rates}}) {
+        if (v->size() != 2) {
+            ctx.invalid_attribute(fmt::format("{} has {} values; it takes rows and columns", name, v->size()));
+            return std::nullopt;
+        }
+        if (v != &*sizes && !positive(*v)) {
+            ctx.invalid_attribute(fmt::format("{} [{}] must be greater than 0", name, join_ints(*v)));
+            return std::nullopt;
+        }
+    }
+    return PatchAttrs{std::move(*sizes), std::move(*strides), std::move(*rates), *pad == "valid"};
+}
+
+// The patches along one spatial dim, bound by bound: whole patches for valid padding, one per stride otherwise.
+Dim patch_count(const Dim& in, int64_t size, int64_t stride, int64_t rate, bool valid) {
+    const auto count = [&](int64_t n) -> std::optional<int64_t> {
+        const CheckedInt c = valid ? (CheckedInt(n) - CheckedInt(rate) * (CheckedInt(size) - 1) - 1) / stride + 1
+                                   : (CheckedInt(n) - 1) / stride + 1;
+        const auto v = c.get();
+        return v ? std::optional(std::max<int64_t>(*v, 0)) : std::nullopt;
+    };
+    const auto lo = count(in.min());
+    const auto hi = in.has_upper_bound() ? count(in.max()) : std::optional(Dim::kInf);
+    return lo && hi ? Dim(*lo, *hi) : Dim::dynamic();
+}
+
+// [N, C, H, W] gives [N, C * size_rows * size_cols, patch rows, patch cols]; an image with no rows or columns
+// stays as it is.
+void infer_extract_image_patches(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1)) return;
+    const auto attrs = patch_attrs(ctx);
+    if (!attrs) return;
+    const Shape& data = ctx.shape(0);
+    if (!data.rank_dynamic && data.rank() != 4) {
+        ctx.invalid_input(fmt::format("data {} must be 4-D", data.str()));
+        return;
+    }
+    OpOutput o{dynamic_dims(4), ctx.type(0), std::nullopt, {}};
+    if (!data.rank_dynamic && (data.dims[2] == Dim(0) || data.dims[3] == Dim(0))) {
+        o.shape = data;
+    } else if (!data.rank_dynamic) {
+        const auto per_pixel = (CheckedInt(attrs->sizes[0]) * attrs->sizes[1]).get();
+        o.shape.dims[0] = data.dims[0];
+        o.shape.dims[1] = per_pixel && *per_pixel >= 0 ? data.dims[1] * Dim(*per_pixel) : Dim::dynamic();
+        for (size_t i = 0; i < 2; ++i)
+            o.shape.dims[2 + i] =
+                patch_count(data.dims[2 + i], attrs->sizes[i], attrs->strides[i], attrs->rates[i], attrs->valid);
+    }
+    out.push_back(std::move(o));
+}
+
 // ---------------------------------------------------------------------------------------------- DepthToSpace, SpaceToDepth
 
 std::optional<int64_t> block_size_attr(OpContext& ctx) {
@@ -810,6 +877,8 @@ constexpr std::array kEntries{
         "mode (numpy, explicit, bidirectional, pdpd); target 1-D integer; axes_mapping integer, only with explicit"},
     OpEntry{"DepthToSpace", 0, 1, infer_depth_to_space, "shape, type",
             "mode; block_size > 0; rank >= 3; channels divisible by block_size^spatial"},
+    OpEntry{"ExtractImagePatches", 3, 3, infer_extract_image_patches, "shape, type",
+            "sizes, strides, rates of 2 values, strides and rates > 0; auto_pad valid or same; data 4-D"},
     OpEntry{"Range", 0, 1, infer_range, "shape, type, values",
             "scalar inputs of one numeric type; finite start, stop, step; step != 0"},
     OpEntry{"Range", 4, 4, infer_range, "shape, type, values",

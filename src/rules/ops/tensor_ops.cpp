@@ -135,6 +135,11 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
         out.push_back(std::move(result));
         return;
     }
+    // A scalar has no axis to gather along: with a known axis, OpenVINO's formula writes past its output's rank.
+    if (data.rank() == 0 && axis) {
+        ctx.invalid_input(fmt::format("data is a scalar; Gather needs data of rank 1 or more (indices {})", indices.str()));
+        return;
+    }
     const int64_t out_rank = static_cast<int64_t>(data.rank() + indices.rank()) - 1 - batch_dims;
     if (out_rank < 0 || batch_dims > static_cast<int64_t>(data.rank())) {
         ctx.invalid_input(fmt::format("batch_dims {} does not fit data rank {} and indices rank {}", batch_dims,
