@@ -431,6 +431,28 @@ TEST_CASE("ops-b1 Split: num_splits along an axis") {
     CHECK(r.unknown.has_value());
 }
 
+TEST_CASE("ops-b1 Split and VariadicSplit: each part takes its run of the data's values, bounds and symbols") {
+    TensorValue shape = B({{1, 1}, {2, kU}, {8400, 8400}, {3, 3}});
+    shape[1].symbol = 4;
+    auto r = run_op({"VariadicSplit", 1, {}, {I64("4"), I64(""), I64("3")}, {{0, shape}, {1, V({0})}, {2, V({1, -1, 2})}}});
+    REQUIRE(r.outputs.size() == 3);
+    CHECK(value_of(r, 0) == "{1}");
+    CHECK(value_of(r, 1) == "{2..inf}");
+    CHECK(r.outputs[1].value->at(0).symbol == 4);
+    CHECK(value_of(r, 2) == "{8400,3}");
+    // Along axis 1 of a [2,4] tensor: the columns, row by row.
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {I64("2,4"), I64("")},
+                {{0, V({1, 2, 3, 4, 5, 6, 7, 8})}, {1, V({-1})}}});
+    REQUIRE(r.outputs.size() == 2);
+    CHECK(value_of(r, 0) == "{1,2,5,6}");
+    CHECK(value_of(r, 1) == "{3,4,7,8}");
+    // Unknown data values or a data shape that is not static: shapes only.
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {I64("4"), I64("")}, {{1, V({0})}}});
+    CHECK(value_of(r, 0) == "<none>");
+    r = run_op({"VariadicSplit", 1, {}, {I64("?"), I64(""), I64("2")}, {{0, V({1, 2})}, {1, V({0})}, {2, V({1, -1})}}});
+    CHECK(value_of(r, 0) == "<none>");
+}
+
 TEST_CASE("ops-b1 VariadicSplit: lengths with -1, intervals, invalid lengths") {
     const auto vs = [](const std::string& data, int64_t axis, TensorValue lengths) {
         const std::string n = std::to_string(lengths.size());

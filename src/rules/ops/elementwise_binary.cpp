@@ -79,6 +79,7 @@ std::optional<ValueBounds> integer_remainder(int64_t x, int64_t y, bool floor) {
 // x^y of integers as OpenVINO's reference computes it: a negative exponent truncates toward zero, so only the
 // bases 1 and -1 keep a non-zero result; 0 to a negative power is infinite (no integer).
 std::optional<ValueBounds> integer_power(int64_t x, int64_t y) {
+    if (x == 0 && y < 0) return std::nullopt;
     if (x == 0 || x == 1) return ValueBounds{y == 0 ? 1 : x, y == 0 ? 1 : x};
     if (x == -1) return ValueBounds{y % 2 == 0 ? 1 : -1, y % 2 == 0 ? 1 : -1};
     if (y < 0) return ValueBounds{0, 0};
