@@ -453,6 +453,27 @@ TEST_CASE("ops-b1 Split and VariadicSplit: each part takes its run of the data's
     CHECK(value_of(r, 0) == "<none>");
 }
 
+TEST_CASE("ops-b1 Transpose and Tile: known values rearranged as their evaluate does, bounds and symbols kept") {
+    TensorValue data = V({1, 2, 3, 4, 5, 6});  // [2,3]
+    data[4] = {2, kU};
+    data[4].symbol = 5;
+    auto r = run_op({"Transpose", 1, {}, {I64("2,3"), I64("2")}, {{0, data}, {1, V({1, 0})}}});
+    CHECK(r.str() == "[3,2]");
+    CHECK(value_of(r) == "{1,4,2,2..inf,3,6}");
+    CHECK(r.outputs[0].value->at(3).symbol == 5);
+    // An empty order reverses the axes.
+    r = run_op({"Transpose", 1, {}, {I64("2,3"), I64("0")}, {{0, data}, {1, TensorValue{}}}});
+    CHECK(value_of(r) == "{1,4,2,2..inf,3,6}");
+    r = run_op({"Tile", 0, {}, {I64("2"), I64("2")}, {{0, V({7, 8})}, {1, V({2, 2})}}});
+    CHECK(r.str() == "[2,4]");
+    CHECK(value_of(r) == "{7,8,7,8,7,8,7,8}");
+    // The ConstantOfShape pattern: a scalar tiled, then the data with its leading 1s.
+    r = run_op({"Tile", 0, {}, {I64("1,3"), I64("2")}, {{0, V({1, 2, 3})}, {1, V({2, 1})}}});
+    CHECK(value_of(r) == "{1,2,3,1,2,3}");
+    r = run_op({"Tile", 0, {}, {I64("3"), I64("1")}, {{1, V({2})}}});
+    CHECK(value_of(r) == "<none>");
+}
+
 TEST_CASE("ops-b1 VariadicSplit: lengths with -1, intervals, invalid lengths") {
     const auto vs = [](const std::string& data, int64_t axis, TensorValue lengths) {
         const std::string n = std::to_string(lengths.size());

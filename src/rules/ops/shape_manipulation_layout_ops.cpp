@@ -423,6 +423,16 @@ void infer_broadcast(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Tile
 
+// Tile's evaluate on known values: each output index reads the data (padded with leading 1s) modulo its dims.
+std::optional<TensorValue> tiled_values(const OpContext& ctx, const Shape& result) {
+    const Shape& data = ctx.shape(0);
+    if (!data.is_static() || data.rank() > result.rank()) return std::nullopt;
+    const size_t offset = result.rank() - data.rank();
+    return rearranged_values(ctx, result, [&](std::span<const int64_t> out_index, std::span<int64_t> data_index) {
+        for (size_t d = 0; d < data.rank(); ++d) data_index[d] = out_index[offset + d] % data.dims[d].length();
+    });
+}
+
 void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     const Shape& data = ctx.shape(0);
@@ -459,6 +469,7 @@ void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
         const Dim r = from_end <= repeats->rank() ? repeats->dims[repeats->rank() - from_end] : Dim(1);
         o.shape.dims[i] = d * r;
     }
+    o.value = tiled_values(ctx, o.shape);
     out.push_back(std::move(o));
 }
 
@@ -821,7 +832,7 @@ constexpr std::array kEntries{
             "block_shape >= 1, pads >= 0, all as long as the data rank; padded dims divisible"},
     OpEntry{"SpaceToDepth", 0, 1, infer_space_to_depth, "shape, type",
             "mode; block_size > 0; rank >= 3; spatial dims divisible by block_size"},
-    OpEntry{"Tile", 0, 1, infer_tile, "shape, type", "repeats 1-D integer"},
+    OpEntry{"Tile", 0, 1, infer_tile, "shape, type, values", "repeats 1-D integer"},
 };
 
 }  // namespace

@@ -425,6 +425,13 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Transpose
 
+// Transpose's evaluate on known values: output axis k walks data axis order[k].
+std::optional<TensorValue> transposed_values(const OpContext& ctx, const Shape& result, const std::vector<int64_t>& order) {
+    return rearranged_values(ctx, result, [&](std::span<const int64_t> out_index, std::span<int64_t> data_index) {
+        for (size_t k = 0; k < order.size(); ++k) data_index[static_cast<size_t>(order[k])] = out_index[k];
+    });
+}
+
 void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     const Shape& data = ctx.shape(0);
@@ -471,9 +478,7 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     }
     if (order->empty()) {
-        o.shape.dims.assign(data.dims.rbegin(), data.dims.rend());  // an empty order reverses
-        out.push_back(std::move(o));
-        return;
+        for (size_t a = rank; a-- > 0;) order->push_back(static_cast<int64_t>(a));  // an empty order reverses
     }
     std::vector<bool> seen(rank, false);
     bool valid = order->size() == rank;
@@ -491,12 +496,37 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
         o.shape = dynamic_dims(rank);
     else
         for (const int64_t a : *order) o.shape.dims.push_back(data.dims[static_cast<size_t>(a)]);
+    o.value = transposed_values(ctx, o.shape, *order);
     out.push_back(std::move(o));
 }
 
 // ---------------------------------------------------------------------------------------------- Concat
 
 }  // namespace
+
+std::optional<TensorValue> shape_ops::rearranged_values(const OpContext& ctx, const Shape& result,
+                                                       const SourceIndex& source) {
+    const Shape& data = ctx.shape(0);
+    const auto n = capped_element_count(result, kMaxValueElements);
+    const auto data_n = capped_element_count(data, kMaxValueElements);
+    if (!n || !data_n || !result.is_static() || !data.is_static()) return std::nullopt;
+    const TensorValue* v = ctx.value(0);
+    if (!v || v->size() != *data_n) return std::nullopt;
+    std::vector<int64_t> index(result.rank(), 0), data_index(data.rank(), 0);
+    TensorValue out;
+    out.reserve(*n);
+    for (size_t flat = 0; flat < *n; ++flat) {
+        source(index, data_index);
+        size_t at = 0;
+        for (size_t d = 0; d < data.rank(); ++d) at = at * static_cast<size_t>(data.dims[d].length()) + static_cast<size_t>(data_index[d]);
+        out.push_back((*v)[at]);
+        for (size_t d = result.rank(); d-- > 0;) {  // next row-major index
+            if (++index[d] < result.dims[d].length()) break;
+            index[d] = 0;
+        }
+    }
+    return out;
+}
 
 // Concatenates the inputs' values along `axis` (row-major), when every one is known.
 std::optional<TensorValue> shape_ops::concat_values(const OpContext& ctx, size_t axis, const Shape& result) {
@@ -783,7 +813,7 @@ constexpr std::array kEntries{
     OpEntry{"Squeeze", 0, 1, infer_squeeze, "shape, type, values", "axes in range; axes input rank <= 1"},
     OpEntry{"Squeeze", 15, 15, infer_squeeze, "shape, type, values",
             "allow_axis_skip; axes in range; axes input rank <= 1"},
-    OpEntry{"Transpose", 1, 1, infer_transpose, "shape, type", "order is 1-D, integer, a permutation of the axes"},
+    OpEntry{"Transpose", 1, 1, infer_transpose, "shape, type, values", "order is 1-D, integer, a permutation of the axes"},
     OpEntry{"Unsqueeze", 0, 1, infer_unsqueeze, "shape, type, values", "axes non-empty, in range; axes input rank <= 1"},
     OpEntry{"VariadicSplit", 1, 1, infer_variadic_split, "shape, type, values",
             "axis in range; split_lengths 1-D, >= -1, one -1 at most, sum matches the axis dim"},
