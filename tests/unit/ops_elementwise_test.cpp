@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -165,7 +167,18 @@ TEST_CASE("ops-a: Convert gives destination_type and passes integer values that 
     CHECK(value_str(to_i16) == "<none>");
     const auto to_float = R("Convert", 0, {{"destination_type", "f32"}}, {In("1", i64)}, {{0, V({4})}});
     CHECK(to_float.outputs[0].type == f32);
-    CHECK(value_str(to_float) == "<none>");
+    CHECK(value_str(to_float) == "4");
+    // To a float type while the type holds every integer up to the bounds exactly; back by truncation.
+    CHECK(value_str(R("Convert", 0, {{"destination_type", "f16"}}, {In("2", i64)}, {{0, V({-2048, 2048})}})) ==
+          "-2048,2048");
+    CHECK(value_str(R("Convert", 0, {{"destination_type", "f16"}}, {In("1", i64)}, {{0, V({2049})}})) == "<none>");
+    CHECK(value_str(R("Convert", 0, {{"destination_type", "f32"}}, {In("1", i64)},
+                      {{0, TensorValue{{1, ValueBounds::kUnbounded}}}})) == "<none>");
+    CHECK(value_str(R("Convert", 0, {{"destination_type", "i64"}}, {In("1")}, {{0, V({640})}})) == "640");
+    OpCase reals{"Convert", 0, {{"destination_type", "i32"}}, {In("3")}, {}};
+    CHECK(value_str(run_op(reals, {{0, {2.9, -2.9, 0.5}}})) == "2,-2,0");
+    CHECK(value_str(run_op(reals, {{0, {1.0, 3e9, 0.0}}})) == "<none>");
+    CHECK(value_str(run_op(reals, {{0, {1.0, std::nan(""), 0.0}}})) == "<none>");
     CHECK(contains(R("Convert", 0, {}, {In("1")}).problem(), "destination_type"));
     const auto like = R("ConvertLike", 1, {}, {In("2,?", i32), In("7", ElementType::f16)});
     CHECK(like.str() == "[2,?]");

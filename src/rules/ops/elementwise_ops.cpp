@@ -2,6 +2,7 @@
 // functions, Convert), with the element type checks and attribute checks OpenVINO makes.
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <vector>
 
@@ -296,13 +297,55 @@ void infer_prelu(OpContext& ctx, std::vector<OpOutput>& out) {
     pass_through(ctx, out, ctx.type(0));
 }
 
-// Convert: the destination type; integer values pass when the destination holds them.
+// The largest integer below which every integer is a value of the float type `t` (its significand's reach),
+// nullopt for the other types.
+std::optional<int64_t> exact_integer_reach(ElementType t) {
+    switch (t) {
+        case ElementType::bf16:
+            return int64_t{1} << 8;
+        case ElementType::f16:
+            return int64_t{1} << 11;
+        case ElementType::f32:
+            return int64_t{1} << 24;
+        case ElementType::f64:
+            return int64_t{1} << 53;
+        default:
+            return std::nullopt;
+    }
+}
+
+// A float Const converted to an integer type: each value truncated toward zero; nothing when one is not finite
+// or out of the type's range (where OpenVINO's conversion saturates or is undefined).
+std::optional<TensorValue> truncated_reals(const std::vector<double>& reals, ElementType dest, size_t size) {
+    const auto range = integer_range(dest);
+    if (reals.size() != size || !range) return std::nullopt;
+    TensorValue out;
+    out.reserve(size);
+    for (const double x : reals) {
+        const double t = std::trunc(x);
+        if (!std::isfinite(t) || t < static_cast<double>(range->first) || t >= 9.2e18 ||
+            t > static_cast<double>(range->second))
+            return std::nullopt;
+        out.push_back(ValueBounds{static_cast<int64_t>(t), static_cast<int64_t>(t)});
+    }
+    return out;
+}
+
+// Convert's evaluate on integer values (a float tensor carries them when it came from integers): to an
+// integer type, a value passes when the type holds it (truncation leaves an integer as it is; irlint does not
+// follow OpenVINO's wrap or saturation); to a float type, when the type holds every integer up to its bounds
+// exactly, so that a Convert back gives them again.
 std::optional<TensorValue> converted_value(OpContext& ctx, ElementType dest) {
     const auto range = integer_range(dest);
-    if (!range || !maybe_integral(ctx.type(0)) || !small_static_size(ctx.shape(0))) return std::nullopt;
+    const auto reach = exact_integer_reach(dest);
+    if ((!range && !reach) || !small_static_size(ctx.shape(0))) return std::nullopt;
+    if (range && ctx.real_values(0)) return truncated_reals(*ctx.real_values(0), dest, *small_static_size(ctx.shape(0)));
     const TensorValue* v = ctx.value(0);
     if (!v || v->size() != *small_static_size(ctx.shape(0))) return std::nullopt;
-    return fits_type(*v, dest) ? std::optional(*v) : std::nullopt;
+    if (range) return fits_type(*v, dest) ? std::optional(*v) : std::nullopt;
+    for (const ValueBounds& b : *v)
+        if (b.lo < -*reach || b.hi > *reach) return std::nullopt;
+    return *v;
 }
 
 void infer_convert(OpContext& ctx, std::vector<OpOutput>& out) {
