@@ -175,7 +175,7 @@ TEST_CASE("ops-a: Convert gives destination_type and passes integer values that 
     CHECK(value_str(R("Convert", 0, {{"destination_type", "f32"}}, {In("1", i64)},
                       {{0, TensorValue{{1, ValueBounds::kUnbounded}}}})) == "<none>");
     CHECK(value_str(R("Convert", 0, {{"destination_type", "i64"}}, {In("1")}, {{0, V({640})}})) == "640");
-    OpCase reals{"Convert", 0, {{"destination_type", "i32"}}, {In("3")}, {}};
+    OpCase reals{"Convert", 0, {{"destination_type", "i32"}}, {In("3", f32)}, {}};
     CHECK(value_str(run_op(reals, {{0, {2.9, -2.9, 0.5}}})) == "2,-2,0");
     CHECK(value_str(run_op(reals, {{0, {1.0, 3e9, 0.0}}})) == "<none>");
     CHECK(value_str(run_op(reals, {{0, {1.0, std::nan(""), 0.0}}})) == "<none>");

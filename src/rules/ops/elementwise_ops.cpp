@@ -339,7 +339,8 @@ std::optional<TensorValue> converted_value(OpContext& ctx, ElementType dest) {
     const auto range = integer_range(dest);
     const auto reach = exact_integer_reach(dest);
     if ((!range && !reach) || !small_static_size(ctx.shape(0))) return std::nullopt;
-    if (range && ctx.real_values(0)) return truncated_reals(*ctx.real_values(0), dest, *small_static_size(ctx.shape(0)));
+    if (range && known(ctx.type(0)) && is_float_type(*ctx.type(0)) && ctx.real_values(0))
+        return truncated_reals(*ctx.real_values(0), dest, *small_static_size(ctx.shape(0)));
     const TensorValue* v = ctx.value(0);
     if (!v || v->size() != *small_static_size(ctx.shape(0))) return std::nullopt;
     if (range) return fits_type(*v, dest) ? std::optional(*v) : std::nullopt;
