@@ -699,6 +699,24 @@ TEST_CASE("type_prop Range: Range(0, n, 1) of an unknown n takes n's symbol") {
     CHECK(r.shape().dims[0].symbol() == 0);
 }
 
+TEST_CASE("ops-b1 Range: a float Range of integer start and step carries its values where the type holds them") {
+    // Range(0.0, float(n), 2.0) with n = 7 (an integer carried through Convert): 0,2,4,6 in f32.
+    const auto f32 = ElementType::f32;
+    auto r = run_op({"Range", 4, {{"output_type", "f32"}}, {In("", f32), In("", f32), In("", f32)}, {{1, V({7})}}},
+                    {{0, {0.0}}, {2, {2.0}}});
+    CHECK(r.str() == "[4]");
+    CHECK(value_of(r) == "{0,2,4,6}");
+    // A fractional step gives no integers; f16 holds integers up to 2048 only.
+    r = run_op({"Range", 4, {{"output_type", "f32"}}, {In("", f32), In("", f32), In("", f32)}, {}},
+               {{0, {0.0}}, {1, {2.0}}, {2, {0.5}}});
+    CHECK(r.str() == "[4]");
+    CHECK(value_of(r) == "<none>");
+    r = run_op({"Range", 4, {{"output_type", "f16"}}, {In("", f32), In("", f32), In("", f32)}, {}},
+               {{0, {2047.0}}, {1, {2050.0}}, {2, {1.0}}});
+    CHECK(r.str() == "[3]");
+    CHECK(value_of(r) == "<none>");
+}
+
 // ---------------------------------------------------------------------------------------------- Broadcast, Tile
 
 TEST_CASE("ops-b1 Broadcast: numpy, bidirectional, explicit, pdpd") {

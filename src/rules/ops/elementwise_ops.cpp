@@ -297,23 +297,6 @@ void infer_prelu(OpContext& ctx, std::vector<OpOutput>& out) {
     pass_through(ctx, out, ctx.type(0));
 }
 
-// The largest integer below which every integer is a value of the float type `t` (its significand's reach),
-// nullopt for the other types.
-std::optional<int64_t> exact_integer_reach(ElementType t) {
-    switch (t) {
-        case ElementType::bf16:
-            return int64_t{1} << 8;
-        case ElementType::f16:
-            return int64_t{1} << 11;
-        case ElementType::f32:
-            return int64_t{1} << 24;
-        case ElementType::f64:
-            return int64_t{1} << 53;
-        default:
-            return std::nullopt;
-    }
-}
-
 // A float Const converted to an integer type: each value truncated toward zero; nothing when one is not finite
 // or out of the type's range (where OpenVINO's conversion saturates or is undefined).
 std::optional<TensorValue> truncated_reals(const std::vector<double>& reals, ElementType dest, size_t size) {
@@ -345,7 +328,7 @@ std::optional<TensorValue> converted_value(OpContext& ctx, ElementType dest) {
     if (!v || v->size() != *small_static_size(ctx.shape(0))) return std::nullopt;
     if (range) return fits_type(*v, dest) ? std::optional(*v) : std::nullopt;
     for (const ValueBounds& b : *v)
-        if (b.lo < -*reach || b.hi > *reach) return std::nullopt;
+        if (b.lo < -reach || b.hi > reach) return std::nullopt;
     return *v;
 }
 

@@ -133,6 +133,16 @@ std::optional<TensorValue> range_values(double start, double step, int64_t count
     return v;
 }
 
+// Whether a Range's values are integers irlint carries: an integer type's, or a float type's whose start
+// and step are integers and whose every value the type holds exactly (Range(0.0, float(n), 1.0)).
+bool carries_integers(std::optional<ElementType> type, bool integral, double start, double step, int64_t count) {
+    if (integral) return true;
+    if (!type || std::trunc(start) != start || std::trunc(step) != step) return false;
+    const auto reach = static_cast<double>(exact_integer_reach(*type));
+    const double last = start + static_cast<double>(count - 1) * step;
+    return std::fabs(start) <= reach && std::fabs(last) <= reach;
+}
+
 // Range(0, n, 1) of an unknown n has n's length: the dim takes n's symbol.
 Dim range_dim_of_unknown(const OpContext& ctx, std::optional<double> start, std::optional<double> step) {
     const TensorValue* stop = ctx.value(1);
@@ -177,7 +187,7 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     const auto length = range_length(ctx, *start, *stop, *step);
     o.shape.dims = {length ? Dim(*length) : Dim::dynamic()};
-    if (length && integral) o.value = range_values(*start, *step, *length);
+    if (length && carries_integers(type, integral, *start, *step, *length)) o.value = range_values(*start, *step, *length);
     out.push_back(std::move(o));
 }
 
