@@ -29,6 +29,18 @@ int element_type_bits(ElementType t);                // 0 for dynamic and string
 bool is_float_type(ElementType t);
 bool is_integer_type(ElementType t);
 
+// The reach of a float type's significand: every integer of magnitude up to it is a value of the type (an
+// integer carried in a float tensor stays exact there); 0 for the other types.
+constexpr int64_t exact_integer_reach(ElementType t) {
+    switch (t) {
+        case ElementType::bf16: return int64_t{1} << 8;
+        case ElementType::f16: return int64_t{1} << 11;
+        case ElementType::f32: return int64_t{1} << 24;
+        case ElementType::f64: return int64_t{1} << 53;
+        default: return 0;
+    }
+}
+
 // The lowest finite value the element type holds, where MaxPool's windows start: f16's -65504 and bf16's
 // -0x1.FEp127 (bits 0xFF7F) are their own, not float's. Types without one of their own get double's.
 constexpr double lowest_value(ElementType t) {

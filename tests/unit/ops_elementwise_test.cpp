@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -166,7 +167,18 @@ TEST_CASE("ops-a: Convert gives destination_type and passes integer values that 
     CHECK(value_str(to_i16) == "<none>");
     const auto to_float = R("Convert", 0, {{"destination_type", "f32"}}, {In("1", i64)}, {{0, V({4})}});
     CHECK(to_float.outputs[0].type == f32);
-    CHECK(value_str(to_float) == "<none>");
+    CHECK(value_str(to_float) == "4");
+    // To a float type while the type holds every integer up to the bounds exactly; back by truncation.
+    CHECK(value_str(R("Convert", 0, {{"destination_type", "f16"}}, {In("2", i64)}, {{0, V({-2048, 2048})}})) ==
+          "-2048,2048");
+    CHECK(value_str(R("Convert", 0, {{"destination_type", "f16"}}, {In("1", i64)}, {{0, V({2049})}})) == "<none>");
+    CHECK(value_str(R("Convert", 0, {{"destination_type", "f32"}}, {In("1", i64)},
+                      {{0, TensorValue{{1, ValueBounds::kUnbounded}}}})) == "<none>");
+    CHECK(value_str(R("Convert", 0, {{"destination_type", "i64"}}, {In("1")}, {{0, V({640})}})) == "640");
+    OpCase reals{"Convert", 0, {{"destination_type", "i32"}}, {In("3", f32)}, {}};
+    CHECK(value_str(run_op(reals, {{0, {2.9, -2.9, 0.5}}})) == "2,-2,0");
+    CHECK(value_str(run_op(reals, {{0, {1.0, 3e9, 0.0}}})) == "<none>");
+    CHECK(value_str(run_op(reals, {{0, {1.0, std::nan(""), 0.0}}})) == "<none>");
     CHECK(contains(R("Convert", 0, {}, {In("1")}).problem(), "destination_type"));
     const auto like = R("ConvertLike", 1, {}, {In("2,?", i32), In("7", ElementType::f16)});
     CHECK(like.str() == "[2,?]");
@@ -261,7 +273,7 @@ TEST_CASE("ops-a: binary value propagation") {
     CHECK(value_str(mul) == "2,20,3,30");
     const auto sub_bounds =
         run_op({"Subtract", 1, {}, {In("1", i64), In("1", i64)}, {{0, TensorValue{{0, 5}}}, {1, V({1})}}});
-    CHECK(value_str(sub_bounds) == "<none>");
+    CHECK(value_str(sub_bounds) == "-1..4");
     CHECK(value_str(R("Subtract", 1, {}, {In("1", i64), In("1", i64)}, {{0, V({3})}, {1, V({5})}})) == "-2");
     const auto div = R("Divide", 1, {}, {In("2", i64), In("", i64)}, {{0, V({-7, 7})}, {1, V({2})}});
     CHECK(value_str(div) == "-4,3");
@@ -284,6 +296,83 @@ TEST_CASE("ops-a: binary value propagation") {
           std::to_string(INT32_MAX));
     CHECK(value_str(R("Add", 1, {}, {In("1", i32), In("1", i32)},
                       {{0, TensorValue{{1, ValueBounds::kUnbounded}}}, {1, V({1})}})) == "2..inf");
+}
+
+TEST_CASE("ops-a: values of Mod, FloorMod and Power, both Divide roundings, as OpenVINO's evaluate") {
+    const auto bin = [](const std::string& op, TensorValue a, TensorValue b, Attrs attrs = {}) {
+        const std::string n = std::to_string(a.size());
+        return value_str(run_op({op, 1, std::move(attrs), {In(n, i64), In("", i64)}, {{0, std::move(a)}, {1, std::move(b)}}}));
+    };
+    // Mod keeps the dividend's sign, FloorMod the divisor's (Python's %).
+    CHECK(bin("Mod", V({7, -7, 6}), V({3})) == "1,-1,0");
+    CHECK(bin("FloorMod", V({7, -7, 6}), V({3})) == "1,2,0");
+    CHECK(bin("FloorMod", V({7, -7}), V({-3})) == "-2,-1");
+    CHECK(bin("Mod", V({5}), V({0})) == "<none>");
+    CHECK(bin("Mod", V({INT64_MIN}), V({-1})) == "<none>");
+    // Integer powers; a negative exponent truncates toward zero; 0 to a negative power has no integer.
+    CHECK(bin("Power", V({2, -3, 10}), V({3})) == "8,-27,1000");
+    CHECK(bin("Power", V({2, 1, -1, 0}), V({-1})) == "<none>");
+    CHECK(bin("Power", V({2, 1, -1}), V({-1})) == "0,1,-1");
+    CHECK(bin("Power", V({5}), V({0})) == "1");
+    CHECK(bin("Power", V({3}), V({40})) == "<none>");  // overflows int64
+    CHECK(bin("Power", V({2}), V({INT64_MAX})) == "<none>");
+    // pythondiv (the default) floors; false truncates.
+    CHECK(bin("Divide", V({-7, 7, -8}), V({-2})) == "3,-4,4");
+    CHECK(bin("Divide", V({-7, 7, -8}), V({-2}), {{"m_pythondiv", "false"}}) == "3,-3,4");
+}
+
+TEST_CASE("ops-a: value bounds stay sound, and symbols pass where the operation leaves a dim unchanged") {
+    const ValueBounds d = [] {
+        ValueBounds b{1, ValueBounds::kUnbounded};
+        b.symbol = 9;
+        return b;
+    }();
+    const auto run = [](const std::string& op, ValueBounds a, ValueBounds b) {
+        return run_op({op, 1, {}, {In("1", i64), In("1", i64)}, {{0, TensorValue{a}}, {1, TensorValue{b}}}});
+    };
+    const auto symbol_of = [](const OpRun& r) { return r.outputs.at(0).value->at(0).symbol; };
+    for (const auto& [op, one] : {std::pair<std::string, int64_t>{"Multiply", 1}, {"Divide", 1}, {"Add", 0}, {"Subtract", 0}}) {
+        const auto r = run(op, d, ValueBounds{one, one});
+        CHECK(value_str(r) == "1..inf");
+        CHECK(symbol_of(r) == 9);
+    }
+    CHECK(symbol_of(run("Multiply", ValueBounds{1, 1}, d)) == 9);
+    CHECK(symbol_of(run("Add", ValueBounds{0, 0}, d)) == 9);
+    // d / d is 1 whatever d is; d * 2 is a new value.
+    CHECK(value_str(run("Divide", d, d)) == "1");
+    const auto twice = run("Multiply", d, ValueBounds{2, 2});
+    CHECK(value_str(twice) == "2..inf");
+    CHECK(symbol_of(twice) == 0);
+    // Two different dims divided: bounds only from an exact divisor.
+    ValueBounds e = d;
+    e.symbol = 10;
+    CHECK(value_str(run("Divide", d, e)) == "<none>");
+    CHECK(value_str(run("Divide", ValueBounds{7, 20}, ValueBounds{3, 3})) == "2..6");
+    CHECK(value_str(run("Divide", ValueBounds{7, ValueBounds::kUnbounded}, ValueBounds{3, 3})) == "2..inf");
+    CHECK(value_str(run("Divide", ValueBounds{-7, 20}, ValueBounds{3, 3})) == "<none>");
+    CHECK(value_str(run("Subtract", ValueBounds{2, ValueBounds::kUnbounded}, ValueBounds{1, 1})) == "1..inf");
+    CHECK(value_str(run("Subtract", ValueBounds{2, 5}, ValueBounds{1, 3})) == "<none>");
+    CHECK(value_str(run("Maximum", ValueBounds{2, 5}, ValueBounds{3, ValueBounds::kUnbounded})) == "3..inf");
+    CHECK(value_str(run("Minimum", ValueBounds{2, 5}, ValueBounds{3, ValueBounds::kUnbounded})) == "2..5");
+}
+
+TEST_CASE("ops-a: integer values of Abs, Negative, Floor, Ceiling and Round") {
+    const auto un = [](const std::string& op, int version, TensorValue v, Attrs attrs = {}) {
+        const std::string n = std::to_string(v.size());
+        return run_op({op, version, std::move(attrs), {In(n, i64)}, {{0, std::move(v)}}});
+    };
+    CHECK(value_str(un("Abs", 0, V({-3, 0, 4}))) == "3,0,4");
+    CHECK(value_str(un("Abs", 0, TensorValue{{-5, 2}, {-6, -2}, {1, ValueBounds::kUnbounded}})) == "0..5,2..6,1..inf");
+    CHECK(value_str(un("Abs", 0, V({INT64_MIN}))) == "<none>");
+    CHECK(value_str(un("Negative", 0, V({-3, 0, 4}))) == "3,0,-4");
+    CHECK(value_str(un("Negative", 0, TensorValue{{2, 5}})) == "-5..-2");
+    CHECK(value_str(un("Negative", 0, TensorValue{{2, ValueBounds::kUnbounded}})) == "<none>");
+    CHECK(value_str(un("Floor", 0, V({-3, 7}))) == "-3,7");
+    CHECK(value_str(un("Ceiling", 0, V({-3, 7}))) == "-3,7");
+    CHECK(value_str(un("Round", 5, V({-3, 7}), {{"mode", "half_to_even"}})) == "-3,7");
+    // A narrow type that cannot hold the result is not followed; float data carries no values.
+    CHECK(value_str(run_op({"Negative", 0, {}, {In("1", ElementType::u8)}, {{0, V({3})}}})) == "<none>");
+    CHECK(value_str(run_op({"Abs", 0, {}, {In("1")}, {{0, V({-3})}}})) == "<none>");
 }
 
 TEST_CASE("ops-a: Select shapes, types and values") {

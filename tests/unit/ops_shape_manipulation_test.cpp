@@ -431,6 +431,49 @@ TEST_CASE("ops-b1 Split: num_splits along an axis") {
     CHECK(r.unknown.has_value());
 }
 
+TEST_CASE("ops-b1 Split and VariadicSplit: each part takes its run of the data's values, bounds and symbols") {
+    TensorValue shape = B({{1, 1}, {2, kU}, {8400, 8400}, {3, 3}});
+    shape[1].symbol = 4;
+    auto r = run_op({"VariadicSplit", 1, {}, {I64("4"), I64(""), I64("3")}, {{0, shape}, {1, V({0})}, {2, V({1, -1, 2})}}});
+    REQUIRE(r.outputs.size() == 3);
+    CHECK(value_of(r, 0) == "{1}");
+    CHECK(value_of(r, 1) == "{2..inf}");
+    CHECK(r.outputs[1].value->at(0).symbol == 4);
+    CHECK(value_of(r, 2) == "{8400,3}");
+    // Along axis 1 of a [2,4] tensor: the columns, row by row.
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {I64("2,4"), I64("")},
+                {{0, V({1, 2, 3, 4, 5, 6, 7, 8})}, {1, V({-1})}}});
+    REQUIRE(r.outputs.size() == 2);
+    CHECK(value_of(r, 0) == "{1,2,5,6}");
+    CHECK(value_of(r, 1) == "{3,4,7,8}");
+    // Unknown data values or a data shape that is not static: shapes only.
+    r = run_op({"Split", 1, {{"num_splits", "2"}}, {I64("4"), I64("")}, {{1, V({0})}}});
+    CHECK(value_of(r, 0) == "<none>");
+    r = run_op({"VariadicSplit", 1, {}, {I64("?"), I64(""), I64("2")}, {{0, V({1, 2})}, {1, V({0})}, {2, V({1, -1})}}});
+    CHECK(value_of(r, 0) == "<none>");
+}
+
+TEST_CASE("ops-b1 Transpose and Tile: known values rearranged as their evaluate does, bounds and symbols kept") {
+    TensorValue data = V({1, 2, 3, 4, 5, 6});  // [2,3]
+    data[4] = {2, kU};
+    data[4].symbol = 5;
+    auto r = run_op({"Transpose", 1, {}, {I64("2,3"), I64("2")}, {{0, data}, {1, V({1, 0})}}});
+    CHECK(r.str() == "[3,2]");
+    CHECK(value_of(r) == "{1,4,2,2..inf,3,6}");
+    CHECK(r.outputs[0].value->at(3).symbol == 5);
+    // An empty order reverses the axes.
+    r = run_op({"Transpose", 1, {}, {I64("2,3"), I64("0")}, {{0, data}, {1, TensorValue{}}}});
+    CHECK(value_of(r) == "{1,4,2,2..inf,3,6}");
+    r = run_op({"Tile", 0, {}, {I64("2"), I64("2")}, {{0, V({7, 8})}, {1, V({2, 2})}}});
+    CHECK(r.str() == "[2,4]");
+    CHECK(value_of(r) == "{7,8,7,8,7,8,7,8}");
+    // The ConstantOfShape pattern: a scalar tiled, then the data with its leading 1s.
+    r = run_op({"Tile", 0, {}, {I64("1,3"), I64("2")}, {{0, V({1, 2, 3})}, {1, V({2, 1})}}});
+    CHECK(value_of(r) == "{1,2,3,1,2,3}");
+    r = run_op({"Tile", 0, {}, {I64("3"), I64("1")}, {{1, V({2})}}});
+    CHECK(value_of(r) == "<none>");
+}
+
 TEST_CASE("ops-b1 VariadicSplit: lengths with -1, intervals, invalid lengths") {
     const auto vs = [](const std::string& data, int64_t axis, TensorValue lengths) {
         const std::string n = std::to_string(lengths.size());
@@ -654,6 +697,24 @@ TEST_CASE("type_prop Range: Range(0, n, 1) of an unknown n takes n's symbol") {
     CHECK(r.shape().dims[0].symbol() == 7);
     r = run_op({"Range", 0, {}, {I64(""), I64(""), I64("")}, {{0, V({1})}, {1, n}, {2, V({1})}}});
     CHECK(r.shape().dims[0].symbol() == 0);
+}
+
+TEST_CASE("ops-b1 Range: a float Range of integer start and step carries its values where the type holds them") {
+    // Range(0.0, float(n), 2.0) with n = 7 (an integer carried through Convert): 0,2,4,6 in f32.
+    const auto f32 = ElementType::f32;
+    auto r = run_op({"Range", 4, {{"output_type", "f32"}}, {In("", f32), In("", f32), In("", f32)}, {{1, V({7})}}},
+                    {{0, {0.0}}, {2, {2.0}}});
+    CHECK(r.str() == "[4]");
+    CHECK(value_of(r) == "{0,2,4,6}");
+    // A fractional step gives no integers; f16 holds integers up to 2048 only.
+    r = run_op({"Range", 4, {{"output_type", "f32"}}, {In("", f32), In("", f32), In("", f32)}, {}},
+               {{0, {0.0}}, {1, {2.0}}, {2, {0.5}}});
+    CHECK(r.str() == "[4]");
+    CHECK(value_of(r) == "<none>");
+    r = run_op({"Range", 4, {{"output_type", "f16"}}, {In("", f32), In("", f32), In("", f32)}, {}},
+               {{0, {2047.0}}, {1, {2050.0}}, {2, {1.0}}});
+    CHECK(r.str() == "[3]");
+    CHECK(value_of(r) == "<none>");
 }
 
 // ---------------------------------------------------------------------------------------------- Broadcast, Tile

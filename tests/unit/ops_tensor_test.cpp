@@ -1041,3 +1041,46 @@ TEST_CASE("type_prop Interpolate-4/11: scales beyond the axes' count are not rea
         {{2, {0.5}}});
     CHECK(r.problem() == "1 scales for 2 axes: there must be a scale for every axis");
 }
+
+TEST_CASE("ops-b2 Scatter updates on a shape vector: the updates replace the indexed elements, bounds and symbols kept") {
+    const auto str = [](const OpRun& r) {
+        if (r.outputs.empty() || !r.outputs[0].value) return std::string("<none>");
+        std::string s;
+        for (const ValueBounds& b : *r.outputs[0].value)
+            s += (s.empty() ? "" : ",") + (b.exact() ? std::to_string(b.lo) : std::to_string(b.lo) + "..");
+        return s;
+    };
+    TensorValue n{{1, ValueBounds::kUnbounded}};
+    n[0].symbol = 3;
+    const TensorValue shape = V({1, 3, 640, 640});
+    auto r = run_op({"ScatterUpdate", 3, {}, {In("4", i64), In("2", i64), In("2", i64), In("", i64)},
+                     {{0, shape}, {1, V({0, 2})}, {2, TensorValue{n[0], {320, 320}}}, {3, V({0})}}});
+    CHECK(str(r) == "1..,3,320,640");
+    CHECK(r.outputs[0].value->at(0).symbol == 3);
+    // A later index wins; a negative or out-of-range index, or an unknown update, leaves the values unknown.
+    r = run_op({"ScatterUpdate", 3, {}, {In("4", i64), In("2", i64), In("2", i64), In("", i64)},
+                {{0, shape}, {1, V({1, 1})}, {2, V({7, 8})}, {3, V({0})}}});
+    CHECK(str(r) == "1,8,640,640");
+    r = run_op({"ScatterUpdate", 3, {}, {In("4", i64), In("1", i64), In("1", i64), In("", i64)},
+                {{0, shape}, {1, V({4})}, {2, V({7})}, {3, V({0})}}});
+    CHECK(str(r) == "<none>");
+    r = run_op({"ScatterUpdate", 3, {}, {In("4", i64), In("1", i64), In("1", i64), In("", i64)},
+                {{0, shape}, {1, V({-1})}, {2, V({7})}, {3, V({0})}}});
+    CHECK(str(r) == "<none>");
+    r = run_op({"ScatterUpdate", 3, {}, {In("4", i64), In("1", i64), In("1", i64), In("", i64)},
+                {{0, shape}, {1, V({1})}, {3, V({0})}}});
+    CHECK(str(r) == "<none>");
+    r = run_op({"ScatterNDUpdate", 3, {}, {In("4", i64), In("2,1", i64), In("2", i64)},
+                {{0, shape}, {1, V({3, 2})}, {2, V({32, 16})}}});
+    CHECK(str(r) == "1,3,16,32");
+    // ScatterNDUpdate-15 and ScatterElementsUpdate-12 replace only with reduction none.
+    r = run_op({"ScatterNDUpdate", 15, {{"reduction", "sum"}}, {In("4", i64), In("1,1", i64), In("1", i64)},
+                {{0, shape}, {1, V({3})}, {2, V({32})}}});
+    CHECK(str(r) == "<none>");
+    r = run_op({"ScatterElementsUpdate", 12, {{"reduction", "none"}}, {In("4", i64), In("1", i64), In("1", i64), In("", i64)},
+                {{0, shape}, {1, V({0})}, {2, V({2})}, {3, V({0})}}});
+    CHECK(str(r) == "2,3,640,640");
+    r = run_op({"ScatterElementsUpdate", 12, {{"reduction", "max"}}, {In("4", i64), In("1", i64), In("1", i64), In("", i64)},
+                {{0, shape}, {1, V({0})}, {2, V({2})}, {3, V({0})}}});
+    CHECK(str(r) == "<none>");
+}

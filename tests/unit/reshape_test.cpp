@@ -290,3 +290,67 @@ TEST_CASE("a dim's symbol passes through the ops between ShapeOf and the Reshape
     const ReshapeResult b4 = reshape_model(model, {{"x", dims("4,3,8,8")}});
     CHECK(row(b4.after, "flat").inferred[0].str() == "[4,192]");
 }
+
+TEST_CASE("a Reshape target computed through VariadicSplit, a floor Divide and a Multiply by 1 keeps the batch") {
+    // x [?,4,8400] -> ShapeOf -> VariadicSplit(axis 0, [1,2]) -> N * 1 and [4,8400] // [2,-8400] = [2,-1]
+    // -> Concat [N,2,-1] -> Reshape: N keeps x's batch through the split and the product, so it cancels and
+    // the -1 is 4*8400/2.
+    const std::string xml = R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="?,4,8400" element_type="f32"/>
+  <output><port id="0" precision="FP32"><dim>-1</dim><dim>4</dim><dim>8400</dim></port></output></layer>
+<layer id="1" name="shape" type="ShapeOf" version="opset3"><data output_type="i64"/>
+  <input><port id="0" precision="FP32"><dim>-1</dim><dim>4</dim><dim>8400</dim></port></input>
+  <output><port id="1" precision="I64"><dim>3</dim></port></output></layer>
+<layer id="2" name="axis" type="Const" version="opset1"><data element_type="i64" shape="" offset="0" size="8"/>
+  <output><port id="0" precision="I64"/></output></layer>
+<layer id="3" name="lengths" type="Const" version="opset1"><data element_type="i64" shape="2" offset="8" size="16"/>
+  <output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="4" name="split" type="VariadicSplit" version="opset1">
+  <input><port id="0" precision="I64"><dim>3</dim></port><port id="1" precision="I64"/><port id="2" precision="I64"><dim>2</dim></port></input>
+  <output><port id="3" precision="I64"><dim>1</dim></port><port id="4" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="5" name="divisor" type="Const" version="opset1"><data element_type="i64" shape="2" offset="24" size="16"/>
+  <output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="6" name="half" type="Divide" version="opset1"><data auto_broadcast="numpy" m_pythondiv="true"/>
+  <input><port id="0" precision="I64"><dim>2</dim></port><port id="1" precision="I64"><dim>2</dim></port></input>
+  <output><port id="2" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="7" name="one" type="Const" version="opset1"><data element_type="i64" shape="1" offset="40" size="8"/>
+  <output><port id="0" precision="I64"><dim>1</dim></port></output></layer>
+<layer id="8" name="n" type="Multiply" version="opset1"><data auto_broadcast="numpy"/>
+  <input><port id="0" precision="I64"><dim>1</dim></port><port id="1" precision="I64"><dim>1</dim></port></input>
+  <output><port id="2" precision="I64"><dim>1</dim></port></output></layer>
+<layer id="9" name="target" type="Concat" version="opset1"><data axis="0"/>
+  <input><port id="0" precision="I64"><dim>1</dim></port><port id="1" precision="I64"><dim>2</dim></port></input>
+  <output><port id="2" precision="I64"><dim>3</dim></port></output></layer>
+<layer id="10" name="pairs" type="Reshape" version="opset1"><data special_zero="false"/>
+  <input><port id="0" precision="FP32"><dim>-1</dim><dim>4</dim><dim>8400</dim></port><port id="1" precision="I64"><dim>3</dim></port></input>
+  <output><port id="2" precision="FP32"><dim>-1</dim><dim>2</dim><dim>16800</dim></port></output></layer>
+<layer id="11" name="y" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>-1</dim><dim>2</dim><dim>16800</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="4" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="4" to-port="1"/>
+<edge from-layer="3" from-port="0" to-layer="4" to-port="2"/>
+<edge from-layer="4" from-port="4" to-layer="6" to-port="0"/>
+<edge from-layer="5" from-port="0" to-layer="6" to-port="1"/>
+<edge from-layer="4" from-port="3" to-layer="8" to-port="0"/>
+<edge from-layer="7" from-port="0" to-layer="8" to-port="1"/>
+<edge from-layer="8" from-port="2" to-layer="9" to-port="0"/>
+<edge from-layer="6" from-port="2" to-layer="9" to-port="1"/>
+<edge from-layer="0" from-port="0" to-layer="10" to-port="0"/>
+<edge from-layer="9" from-port="2" to-layer="10" to-port="1"/>
+<edge from-layer="10" from-port="2" to-layer="11" to-port="0"/>
+</edges></net>)";
+    static constexpr int64_t kBin[6] = {0, 1, 2, 2, -8400, 1};
+    const Model model = model_with_bin(xml, "irlint-reshape-split", bytes_of(kBin));
+    const ModelReport checked = check_model(model);
+    CHECK(checked.diagnostics.empty());
+    CHECK(row(checked, "pairs").checked);
+    CHECK(row(checked, "pairs").inferred[0].str() == "[?,2,16800]");
+    const ReshapeResult same = reshape_model(model, {{"x", dims("?,4,8400")}});
+    CHECK(same.changed_layers == 0);
+    CHECK(row(same.after, "pairs").inferred[0].str() == "[?,2,16800]");
+    const ReshapeResult b3 = reshape_model(model, {{"x", dims("3,4,8400")}});
+    CHECK(b3.incompatible.empty());
+    CHECK(row(b3.after, "pairs").inferred[0].str() == "[3,2,16800]");
+}

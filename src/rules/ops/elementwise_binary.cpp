@@ -64,23 +64,80 @@ bool is_comparison(Fold f) {
            f == Fold::greater_equal;
 }
 
-// One output element from two input elements: exact values by the op's integer arithmetic; bounds only for
-// Add and Multiply of non-negative bounds (the operation is monotonic there).
-std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds& b, bool pythondiv) {
+namespace {
+
+ValueBounds boolean_value(bool v) { return ValueBounds{v ? 1 : 0, v ? 1 : 0}; }
+
+// The remainder of x / y: with the dividend's sign (Mod), or with the divisor's (FloorMod, Python's %).
+std::optional<ValueBounds> integer_remainder(int64_t x, int64_t y, bool floor) {
+    const auto r = (CheckedInt(x) % y).get();
+    if (!r) return std::nullopt;
+    const int64_t m = floor && *r != 0 && ((*r < 0) != (y < 0)) ? *r + y : *r;
+    return ValueBounds{m, m};
+}
+
+// x^y of integers as OpenVINO's reference computes it: a negative exponent truncates toward zero, so only the
+// bases 1 and -1 keep a non-zero result; 0 to a negative power is infinite (no integer).
+std::optional<ValueBounds> integer_power(int64_t x, int64_t y) {
+    if (x == 0 && y < 0) return std::nullopt;
+    if (x == 0 || x == 1) return ValueBounds{y == 0 ? 1 : x, y == 0 ? 1 : x};
+    if (x == -1) return ValueBounds{y % 2 == 0 ? 1 : -1, y % 2 == 0 ? 1 : -1};
+    if (y < 0) return ValueBounds{0, 0};
+    CheckedInt r = 1;
+    for (int64_t i = 0; i < y && r.valid(); ++i) r = r * x;  // |x| >= 2 overflows within 64 steps
+    return exact_result(r);
+}
+
+// An operation with one exact operand that leaves the other unchanged: the other, with its symbol.
+std::optional<ValueBounds> identity_operand(Fold f, const ValueBounds& a, const ValueBounds& b) {
+    const auto is = [](const ValueBounds& v, int64_t x) { return exact(v) && v.lo == x; };
+    if ((f == Fold::multiply && is(b, 1)) || ((f == Fold::add || f == Fold::subtract) && is(b, 0)) ||
+        (f == Fold::divide && is(b, 1)))
+        return a;
+    if ((f == Fold::multiply && is(a, 1)) || (f == Fold::add && is(a, 0))) return b;
+    // A dim divided by itself (one symbol, never 0): 1 whatever the dim.
+    if (f == Fold::divide && a.symbol != 0 && a.symbol == b.symbol && a.lo >= 1) return ValueBounds{1, 1};
+    return std::nullopt;
+}
+
+// Sound bounds of a non-exact operation, where the op is monotonic in each operand; nullopt elsewhere.
+std::optional<ValueBounds> interval(Fold f, const ValueBounds& a, const ValueBounds& b) {
+    constexpr int64_t kInf = ValueBounds::kUnbounded;
     const bool non_negative = a.lo >= 0 && b.lo >= 0;
-    if (f == Fold::add && non_negative) {
-        const auto lo = (CheckedInt(a.lo) + b.lo).get();
-        if (!lo || *lo == ValueBounds::kUnbounded) return std::nullopt;
-        return ValueBounds{*lo, bound_add(a.hi, b.hi)};
+    const auto finite = [](std::optional<int64_t> v) { return v && *v != kInf; };
+    switch (f) {
+        case Fold::add: {
+            const auto lo = (CheckedInt(a.lo) + b.lo).get();
+            if (!non_negative || !finite(lo)) return std::nullopt;
+            return ValueBounds{*lo, bound_add(a.hi, b.hi)};
+        }
+        case Fold::multiply: {
+            const auto lo = (CheckedInt(a.lo) * b.lo).get();
+            if (!non_negative || !finite(lo)) return std::nullopt;
+            return ValueBounds{*lo, bound_mul(a.hi, b.hi)};
+        }
+        case Fold::subtract: {
+            // x - c of a non-negative x and an exact c: [lo - c, hi - c], an unbounded high staying unbounded.
+            if (!exact(b) || a.lo < 0 || b.lo < 0) return std::nullopt;
+            const auto lo = (CheckedInt(a.lo) - b.lo).get();
+            const auto hi = a.hi == kInf ? std::optional(kInf) : (CheckedInt(a.hi) - b.lo).get();
+            if (!lo || !hi) return std::nullopt;
+            return ValueBounds{*lo, *hi};
+        }
+        case Fold::divide:
+            // x / c of a non-negative x and an exact positive c: both roundings agree there.
+            if (!exact(b) || b.lo <= 0 || a.lo < 0) return std::nullopt;
+            return ValueBounds{a.lo / b.lo, a.hi == kInf ? kInf : a.hi / b.lo};
+        case Fold::maximum:
+            return ValueBounds{std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
+        case Fold::minimum:
+            return ValueBounds{std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
+        default:
+            return std::nullopt;
     }
-    if (f == Fold::multiply && non_negative) {
-        const auto lo = (CheckedInt(a.lo) * b.lo).get();
-        if (!lo || *lo == ValueBounds::kUnbounded) return std::nullopt;
-        return ValueBounds{*lo, bound_mul(a.hi, b.hi)};
-    }
-    if (!exact(a) || !exact(b)) return std::nullopt;
-    const int64_t x = a.lo, y = b.lo;
-    const auto boolean = [](bool v) { return ValueBounds{v ? 1 : 0, v ? 1 : 0}; };
+}
+
+std::optional<ValueBounds> exact_fold(Fold f, int64_t x, int64_t y, bool pythondiv) {
     switch (f) {
         case Fold::add:
             return exact_result(CheckedInt(x) + y);
@@ -93,26 +150,40 @@ std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds&
             if (!q) return std::nullopt;
             return exact_result(pythondiv ? floor_div(*q, x, y) : *q);
         }
+        case Fold::mod:
+            return integer_remainder(x, y, false);
+        case Fold::floor_mod:
+            return integer_remainder(x, y, true);
+        case Fold::power:
+            return integer_power(x, y);
         case Fold::maximum:
             return ValueBounds{std::max(x, y), std::max(x, y)};
         case Fold::minimum:
             return ValueBounds{std::min(x, y), std::min(x, y)};
         case Fold::equal:
-            return boolean(x == y);
+            return boolean_value(x == y);
         case Fold::not_equal:
-            return boolean(x != y);
+            return boolean_value(x != y);
         case Fold::less:
-            return boolean(x < y);
+            return boolean_value(x < y);
         case Fold::less_equal:
-            return boolean(x <= y);
+            return boolean_value(x <= y);
         case Fold::greater:
-            return boolean(x > y);
+            return boolean_value(x > y);
         case Fold::greater_equal:
-            return boolean(x >= y);
+            return boolean_value(x >= y);
         case Fold::none:
             break;
     }
     return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds& b, bool pythondiv) {
+    if (const auto kept = identity_operand(f, a, b)) return kept;
+    if (exact(a) && exact(b)) return exact_fold(f, a.lo, b.lo, pythondiv);
+    return interval(f, a, b);
 }
 
 }  // namespace elementwise
@@ -327,7 +398,7 @@ const std::vector<OpEntry> kBinary = {
     {"Equal", 1, 1, infer_binary<F::comparison, Fold::equal>, kBoolValues, kCompare},
     {"FakeQuantize", 0, 1, infer_fake_quantize, "shape (ranges broadcast into data), type",
      "levels; auto_broadcast; ranges broadcast"},
-    {"FloorMod", 1, 1, infer_binary<F::arithmetic, Fold::none>, kArith, kSameTypes},
+    {"FloorMod", 1, 1, infer_binary<F::arithmetic, Fold::floor_mod>, kArithValues, kSameTypes},
     {"Greater", 1, 1, infer_binary<F::comparison, Fold::greater>, kBoolValues, kCompare},
     {"GreaterEqual", 1, 1, infer_binary<F::comparison, Fold::greater_equal>, kBoolValues, kCompare},
     {"Less", 1, 1, infer_binary<F::comparison, Fold::less>, kBoolValues, kCompare},
@@ -337,10 +408,10 @@ const std::vector<OpEntry> kBinary = {
     {"LogicalXor", 1, 1, infer_binary<F::logical, Fold::none>, kBool, kLogical},
     {"Maximum", 1, 1, infer_binary<F::arithmetic, Fold::maximum>, kArithValues, kSameTypes},
     {"Minimum", 1, 1, infer_binary<F::arithmetic, Fold::minimum>, kArithValues, kSameTypes},
-    {"Mod", 1, 1, infer_binary<F::arithmetic, Fold::none>, kArith, kSameTypes},
+    {"Mod", 1, 1, infer_binary<F::arithmetic, Fold::mod>, kArithValues, kSameTypes},
     {"Multiply", 1, 1, infer_binary<F::arithmetic, Fold::multiply>, kArithValues, kSameTypes},
     {"NotEqual", 1, 1, infer_binary<F::comparison, Fold::not_equal>, kBoolValues, kCompare},
-    {"Power", 1, 1, infer_binary<F::arithmetic, Fold::none>, kArith, kSameTypes},
+    {"Power", 1, 1, infer_binary<F::arithmetic, Fold::power>, kArithValues, kSameTypes},
     {"Select", 1, 1, infer_select, "shape (auto_broadcast), type, values",
      "condition boolean; then and else of one type; shapes broadcast"},
     {"SquaredDifference", 0, 1, infer_binary<F::arithmetic, Fold::none>, kArith, kSameTypes},

@@ -2,6 +2,7 @@
 // functions, Convert), with the element type checks and attribute checks OpenVINO makes.
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <vector>
 
@@ -148,6 +149,52 @@ void infer_unary(OpContext& ctx, std::vector<OpOutput>& out) {
     pass_through(ctx, out, ctx.type(0));
 }
 
+// ---- integer values of unary ops (evaluate, kept apart from the shape) ----
+
+// Floor, Ceiling and Round leave an integer as it is (with its symbol); Abs and Negative map the bounds.
+enum class UnaryValue { unchanged, abs, negative };
+
+std::optional<ValueBounds> unary_value(UnaryValue u, const ValueBounds& v) {
+    constexpr int64_t kInf = ValueBounds::kUnbounded;
+    const auto negated = [&]() -> std::optional<ValueBounds> {
+        if (v.hi == kInf || v.lo == INT64_MIN) return std::nullopt;
+        return ValueBounds{-v.hi, -v.lo};
+    };
+    switch (u) {
+        case UnaryValue::unchanged:
+            return v;
+        case UnaryValue::negative:
+            return negated();
+        case UnaryValue::abs:
+            if (v.lo >= 0) return v;
+            if (v.hi <= 0) return negated();
+            if (v.lo == INT64_MIN) return std::nullopt;
+            return ValueBounds{0, std::max(-v.lo, v.hi)};
+    }
+    return std::nullopt;
+}
+
+std::optional<TensorValue> unary_values(const OpContext& ctx, UnaryValue u) {
+    if (!maybe_integral(ctx.type(0)) || !small_static_size(ctx.shape(0))) return std::nullopt;
+    const TensorValue* v = ctx.value(0);
+    if (!v || v->size() != *small_static_size(ctx.shape(0))) return std::nullopt;
+    TensorValue out;
+    out.reserve(v->size());
+    for (const ValueBounds& b : *v) {
+        const auto r = unary_value(u, b);
+        if (!r) return std::nullopt;
+        out.push_back(*r);
+    }
+    if (!fits_type(out, ctx.type(0))) return std::nullopt;
+    return out;
+}
+
+template <UnaryValue U>
+void infer_unary_values(OpContext& ctx, std::vector<OpOutput>& out) {
+    infer_unary<Accepts::not_boolean>(ctx, out);
+    if (!out.empty()) out.back().value = unary_values(ctx, U);
+}
+
 // IsNaN, IsInf, IsFinite: a floating-point input, a boolean mask.
 void infer_is_class(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1) || !check_input_type(ctx, 0, Accepts::real)) return;
@@ -189,6 +236,7 @@ void infer_round(OpContext& ctx, std::vector<OpOutput>& out) {
     static constexpr std::array<std::string_view, 2> kModes{"half_to_even", "half_away_from_zero"};
     if (!ctx.expect_inputs(1) || !ctx.attr_enum("mode", kModes)) return;
     pass_through(ctx, out, ctx.type(0));
+    out.back().value = unary_values(ctx, UnaryValue::unchanged);
 }
 
 void infer_swish(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -249,13 +297,39 @@ void infer_prelu(OpContext& ctx, std::vector<OpOutput>& out) {
     pass_through(ctx, out, ctx.type(0));
 }
 
-// Convert: the destination type; integer values pass when the destination holds them.
+// A float Const converted to an integer type: each value truncated toward zero; nothing when one is not finite
+// or out of the type's range (where OpenVINO's conversion saturates or is undefined).
+std::optional<TensorValue> truncated_reals(const std::vector<double>& reals, ElementType dest, size_t size) {
+    const auto range = integer_range(dest);
+    if (reals.size() != size || !range) return std::nullopt;
+    TensorValue out;
+    out.reserve(size);
+    for (const double x : reals) {
+        const double t = std::trunc(x);
+        if (!std::isfinite(t) || t < static_cast<double>(range->first) || t >= 9.2e18 ||
+            t > static_cast<double>(range->second))
+            return std::nullopt;
+        out.push_back(ValueBounds{static_cast<int64_t>(t), static_cast<int64_t>(t)});
+    }
+    return out;
+}
+
+// Convert's evaluate on integer values (a float tensor carries them when it came from integers): to an
+// integer type, a value passes when the type holds it (truncation leaves an integer as it is; irlint does not
+// follow OpenVINO's wrap or saturation); to a float type, when the type holds every integer up to its bounds
+// exactly, so that a Convert back gives them again.
 std::optional<TensorValue> converted_value(OpContext& ctx, ElementType dest) {
     const auto range = integer_range(dest);
-    if (!range || !maybe_integral(ctx.type(0)) || !small_static_size(ctx.shape(0))) return std::nullopt;
+    const auto reach = exact_integer_reach(dest);
+    if ((!range && !reach) || !small_static_size(ctx.shape(0))) return std::nullopt;
+    if (range && known(ctx.type(0)) && is_float_type(*ctx.type(0)) && ctx.real_values(0))
+        return truncated_reals(*ctx.real_values(0), dest, *small_static_size(ctx.shape(0)));
     const TensorValue* v = ctx.value(0);
     if (!v || v->size() != *small_static_size(ctx.shape(0))) return std::nullopt;
-    return fits_type(*v, dest) ? std::optional(*v) : std::nullopt;
+    if (range) return fits_type(*v, dest) ? std::optional(*v) : std::nullopt;
+    for (const ValueBounds& b : *v)
+        if (b.lo < -reach || b.hi > reach) return std::nullopt;
+    return *v;
 }
 
 void infer_convert(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -315,9 +389,10 @@ constexpr std::string_view kReal = "input type floating-point";
 
 constexpr auto kArith = infer_unary<Accepts::not_boolean>;
 constexpr auto kRealOnly = infer_unary<Accepts::real>;
+constexpr std::string_view kShapeTypeValues = "shape, type, integer values";
 
 const std::vector<OpEntry> kUnary = {
-    {"Abs", 0, 1, kArith, kShapeType, kNotBool},
+    {"Abs", 0, 1, infer_unary_values<UnaryValue::abs>, kShapeTypeValues, kNotBool},
     {"Acos", 0, 1, kArith, kShapeType, kNotBool},
     {"Acosh", 3, 4, kArith, kShapeType, kNotBool},
     {"Asin", 0, 1, kArith, kShapeType, kNotBool},
@@ -325,7 +400,7 @@ const std::vector<OpEntry> kUnary = {
     {"Atan", 0, 1, kArith, kShapeType, kNotBool},
     {"Atanh", 3, 4, kArith, kShapeType, kNotBool},
     {"BitwiseNot", 13, 13, infer_unary<Accepts::integral_or_boolean>, kShapeType, "input type integer or boolean"},
-    {"Ceiling", 0, 1, kArith, kShapeType, kNotBool},
+    {"Ceiling", 0, 1, infer_unary_values<UnaryValue::unchanged>, kShapeTypeValues, kNotBool},
     {"Clamp", 0, 1, infer_clamp, kShapeType, "min <= max; input type numeric"},
     {"Convert", 0, 1, infer_convert, "shape, type, values (integer destinations)", "destination_type"},
     {"ConvertLike", 1, 1, infer_convert_like, "shape, type, values (integer destinations)", "2 inputs"},
@@ -335,7 +410,7 @@ const std::vector<OpEntry> kUnary = {
     {"Elu", 0, 1, infer_elu, kShapeType, "alpha"},
     {"Erf", 0, 1, kArith, kShapeType, kNotBool},
     {"Exp", 0, 1, kArith, kShapeType, kNotBool},
-    {"Floor", 0, 1, kArith, kShapeType, kNotBool},
+    {"Floor", 0, 1, infer_unary_values<UnaryValue::unchanged>, kShapeTypeValues, kNotBool},
     {"GRN", 0, 1, infer_grn, kShapeType, "bias; data rank 2..4"},
     {"Gelu", 0, 2, infer_gelu, kShapeType, kReal},
     {"Gelu", 7, 7, infer_gelu, kShapeType, "approximation_mode erf/tanh; input type floating-point"},
@@ -350,10 +425,10 @@ const std::vector<OpEntry> kUnary = {
     {"LogicalNot", 1, 1, infer_unary<Accepts::any>, kShapeType, "1 input (OpenVINO keeps any element type)"},
     {"LRN", 0, 1, infer_lrn, kShapeType, "alpha, beta, bias, size; axes 1D integer, at most rank(data) elements"},
     {"Mish", 4, 4, kRealOnly, kShapeType, kReal},
-    {"Negative", 0, 1, kArith, kShapeType, kNotBool},
+    {"Negative", 0, 1, infer_unary_values<UnaryValue::negative>, kShapeTypeValues, kNotBool},
     {"PRelu", 0, 1, infer_prelu, kShapeType, "2 inputs"},
     {"ReLU", 0, 1, kArith, kShapeType, kNotBool},
-    {"Round", 5, 5, infer_round, kShapeType, "mode half_to_even/half_away_from_zero"},
+    {"Round", 5, 5, infer_round, kShapeTypeValues, "mode half_to_even/half_away_from_zero"},
     {"Selu", 0, 1, infer_selu, kShapeType, "data, alpha, lambda of one floating-point type"},
     {"Sigmoid", 0, 1, kArith, kShapeType, kNotBool},
     {"Sign", 0, 1, kArith, kShapeType, kNotBool},

@@ -77,6 +77,9 @@ enum class Fold {
     subtract,
     multiply,
     divide,
+    mod,
+    floor_mod,
+    power,
     maximum,
     minimum,
     equal,
@@ -88,7 +91,11 @@ enum class Fold {
 };
 bool is_comparison(Fold f);
 // One output element from two input elements: exact values by the op's integer arithmetic (`pythondiv`: a
-// division rounds toward -inf, else toward zero); bounds only for Add and Multiply of non-negative bounds.
+// division rounds toward -inf, else toward zero; Mod takes the dividend's sign, FloorMod the divisor's);
+// sound bounds (interval arithmetic) where the op is monotonic: Add, Multiply of non-negative bounds, Subtract
+// of an exact value, Divide of a non-negative value by an exact positive one, Maximum, Minimum. An operand
+// that leaves the other unchanged (x*1, x+0, x-0, x/1) keeps its bounds and symbol, and a dim divided by
+// itself is 1, as OpenVINO's symbols do.
 std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds& b, bool pythondiv);
 
 std::span<const OpEntry> unary_entries();

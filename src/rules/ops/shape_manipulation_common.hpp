@@ -2,6 +2,7 @@
 // Helpers the shape manipulation ops share (shape_manipulation_ops.cpp and shape_manipulation_layout_ops.cpp).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -74,6 +75,11 @@ bool reshape_without_target(OpContext& ctx, Shape& shape);
 std::optional<TensorValue> concat_values(const OpContext& ctx, size_t axis, const Shape& result);
 // The data's (input 0's) values spread over a small static broadcast result, when known.
 std::optional<TensorValue> broadcast_value(const OpContext& ctx, const Shape& result, bool trailing_aligned);
+// Input 0's known values rearranged into the small static `result` (Transpose, Tile): the element at each
+// output index is the data's element at the index `source` gives for it. nullopt when the data's values or
+// its dims are not all known.
+using SourceIndex = std::function<void(std::span<const int64_t> out_index, std::span<int64_t> data_index)>;
+std::optional<TensorValue> rearranged_values(const OpContext& ctx, const Shape& result, const SourceIndex& source);
 // The length of Range(start, stop, step), ceil((stop - start) / step) and at least 0; nullopt when it
 // overflows int64. step != 0.
 std::optional<int64_t> range_length(int64_t start, int64_t stop, int64_t step);

@@ -134,6 +134,16 @@ std::optional<TensorValue> range_values(double start, double step, int64_t count
     return v;
 }
 
+// Whether a Range's values are integers irlint carries: an integer type's, or a float type's whose start
+// and step are integers and whose every value the type holds exactly (Range(0.0, float(n), 1.0)).
+bool carries_integers(std::optional<ElementType> type, bool integral, double start, double step, int64_t count) {
+    if (integral) return true;
+    if (!type || std::trunc(start) != start || std::trunc(step) != step) return false;
+    const auto reach = static_cast<double>(exact_integer_reach(*type));
+    const double last = start + static_cast<double>(count - 1) * step;
+    return std::fabs(start) <= reach && std::fabs(last) <= reach;
+}
+
 // Range(0, n, 1) of an unknown n has n's length: the dim takes n's symbol.
 Dim range_dim_of_unknown(const OpContext& ctx, std::optional<double> start, std::optional<double> step) {
     const TensorValue* stop = ctx.value(1);
@@ -178,7 +188,7 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     const auto length = range_length(ctx, *start, *stop, *step);
     o.shape.dims = {length ? Dim(*length) : Dim::dynamic()};
-    if (length && integral) o.value = range_values(*start, *step, *length);
+    if (length && carries_integers(type, integral, *start, *step, *length)) o.value = range_values(*start, *step, *length);
     out.push_back(std::move(o));
 }
 
@@ -424,6 +434,16 @@ void infer_broadcast(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Tile
 
+// Tile's evaluate on known values: each output index reads the data (padded with leading 1s) modulo its dims.
+std::optional<TensorValue> tiled_values(const OpContext& ctx, const Shape& result) {
+    const Shape& data = ctx.shape(0);
+    if (!data.is_static() || data.rank() > result.rank()) return std::nullopt;
+    const size_t offset = result.rank() - data.rank();
+    return rearranged_values(ctx, result, [&](std::span<const int64_t> out_index, std::span<int64_t> data_index) {
+        for (size_t d = 0; d < data.rank(); ++d) data_index[d] = out_index[offset + d] % data.dims[d].length();
+    });
+}
+
 void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     const Shape& data = ctx.shape(0);
@@ -460,6 +480,7 @@ void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
         const Dim r = from_end <= repeats->rank() ? repeats->dims[repeats->rank() - from_end] : Dim(1);
         o.shape.dims[i] = d * r;
     }
+    o.value = tiled_values(ctx, o.shape);
     out.push_back(std::move(o));
 }
 
@@ -890,7 +911,7 @@ constexpr std::array kEntries{
             "block_shape >= 1, pads >= 0, all as long as the data rank; padded dims divisible"},
     OpEntry{"SpaceToDepth", 0, 1, infer_space_to_depth, "shape, type",
             "mode; block_size > 0; rank >= 3; spatial dims divisible by block_size"},
-    OpEntry{"Tile", 0, 1, infer_tile, "shape, type", "repeats 1-D integer"},
+    OpEntry{"Tile", 0, 1, infer_tile, "shape, type, values", "repeats 1-D integer"},
 };
 
 }  // namespace

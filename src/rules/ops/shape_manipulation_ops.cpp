@@ -7,6 +7,7 @@
 #include <set>
 
 #include "rules/ops/shape_manipulation_common.hpp"
+#include "rules/ops/tensor_common.hpp"
 
 namespace irlint {
 
@@ -424,6 +425,13 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---------------------------------------------------------------------------------------------- Transpose
 
+// Transpose's evaluate on known values: output axis k walks data axis order[k].
+std::optional<TensorValue> transposed_values(const OpContext& ctx, const Shape& result, const std::vector<int64_t>& order) {
+    return rearranged_values(ctx, result, [&](std::span<const int64_t> out_index, std::span<int64_t> data_index) {
+        for (size_t k = 0; k < order.size(); ++k) data_index[static_cast<size_t>(order[k])] = out_index[k];
+    });
+}
+
 void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     const Shape& data = ctx.shape(0);
@@ -470,9 +478,7 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     }
     if (order->empty()) {
-        o.shape.dims.assign(data.dims.rbegin(), data.dims.rend());  // an empty order reverses
-        out.push_back(std::move(o));
-        return;
+        for (size_t a = rank; a-- > 0;) order->push_back(static_cast<int64_t>(a));  // an empty order reverses
     }
     std::vector<bool> seen(rank, false);
     bool valid = order->size() == rank;
@@ -490,12 +496,37 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
         o.shape = dynamic_dims(rank);
     else
         for (const int64_t a : *order) o.shape.dims.push_back(data.dims[static_cast<size_t>(a)]);
+    o.value = transposed_values(ctx, o.shape, *order);
     out.push_back(std::move(o));
 }
 
 // ---------------------------------------------------------------------------------------------- Concat
 
 }  // namespace
+
+std::optional<TensorValue> shape_ops::rearranged_values(const OpContext& ctx, const Shape& result,
+                                                       const SourceIndex& source) {
+    const Shape& data = ctx.shape(0);
+    const auto n = capped_element_count(result, kMaxValueElements);
+    const auto data_n = capped_element_count(data, kMaxValueElements);
+    if (!n || !data_n || !result.is_static() || !data.is_static()) return std::nullopt;
+    const TensorValue* v = ctx.value(0);
+    if (!v || v->size() != *data_n) return std::nullopt;
+    std::vector<int64_t> index(result.rank(), 0), data_index(data.rank(), 0);
+    TensorValue out;
+    out.reserve(*n);
+    for (size_t flat = 0; flat < *n; ++flat) {
+        source(index, data_index);
+        size_t at = 0;
+        for (size_t d = 0; d < data.rank(); ++d) at = at * static_cast<size_t>(data.dims[d].length()) + static_cast<size_t>(data_index[d]);
+        out.push_back((*v)[at]);
+        for (size_t d = result.rank(); d-- > 0;) {  // next row-major index
+            if (++index[d] < result.dims[d].length()) break;
+            index[d] = 0;
+        }
+    }
+    return out;
+}
 
 // Concatenates the inputs' values along `axis` (row-major), when every one is known.
 std::optional<TensorValue> shape_ops::concat_values(const OpContext& ctx, size_t axis, const Shape& result) {
@@ -608,6 +639,29 @@ std::optional<size_t> split_axis(OpContext& ctx, const Shape& data) {
     return a;
 }
 
+// The values of a split's parts (evaluate, kept apart from the shapes): each output takes its run of input
+// 0's known values along `axis`, in order; nothing when the data's values or a part's length are not known.
+void split_values(const OpContext& ctx, size_t axis, std::vector<OpOutput>& parts) {
+    const Shape& data = ctx.shape(0);
+    const auto n = capped_element_count(data, kMaxValueElements);
+    if (!n || !data.is_static()) return;
+    const TensorValue* values = ctx.value(0);
+    if (!values || values->size() != static_cast<size_t>(*n)) return;
+    std::vector<int64_t> dims;
+    for (const Dim& d : data.dims) dims.push_back(d.length());
+    std::vector<tensor::AxisPick> picks;
+    for (const int64_t d : dims) picks.push_back({0, 1, d});
+    int64_t start = 0;
+    for (const OpOutput& part : parts)
+        if (part.shape.rank_dynamic || part.shape.rank() != dims.size() || !part.shape.dims[axis].is_static()) return;
+    for (OpOutput& part : parts) {
+        picks[axis] = {start, 1, part.shape.dims[axis].length()};
+        start += picks[axis].count;
+        if (start > dims[axis]) return;
+        part.value = tensor::pick_values(*values, dims, picks);
+    }
+}
+
 bool check_output_count(OpContext& ctx, int64_t n, std::string_view what) {
     if (n <= kMaxOutputs) return true;
     ctx.value_unknown(fmt::format("{} {} is more outputs than irlint builds ({})", what, n, kMaxOutputs));
@@ -634,9 +688,11 @@ void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!check_output_count(ctx, *num_splits, "num_splits")) return;
     const Shape& data = ctx.shape(0);
     Shape each = data.rank_dynamic ? Shape::dynamic_rank() : dynamic_dims(data.rank());
+    std::optional<size_t> split_at;
     if (!data.rank_dynamic) {
         const auto axis = split_axis(ctx, data);
         if (ctx.failed()) return;
+        split_at = axis;
         if (axis) {
             const Dim& d = data.dims[*axis];
             each = data;
@@ -660,6 +716,7 @@ void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     }
     for (int64_t i = 0; i < *num_splits; ++i) out.push_back(OpOutput{each, ctx.type(0), std::nullopt, {}});
+    if (split_at) split_values(ctx, *split_at, out);
 }
 
 // ---------------------------------------------------------------------------------------------- VariadicSplit
@@ -742,6 +799,7 @@ void infer_variadic_split(OpContext& ctx, std::vector<OpOutput>& out) {
     for (size_t i = 0; i < lengths->size(); ++i)
         shapes[i].dims[*axis] = minus_one != i ? Dim((*lengths)[i]) : d.is_static() ? Dim(d.length() - total) : Dim::dynamic();
     emit(shapes);
+    split_values(ctx, *axis, out);
 }
 
 constexpr std::array kEntries{
@@ -751,13 +809,13 @@ constexpr std::array kEntries{
             "special_zero; target values (one -1, none below -1); element counts; -1 divides evenly"},
     OpEntry{"ShapeOf", 0, 1, infer_shape_of, "shape, type, values", ""},
     OpEntry{"ShapeOf", 3, 3, infer_shape_of, "shape, type, values", "output_type is i32 or i64"},
-    OpEntry{"Split", 1, 1, infer_split, "shape, type", "axis integer, scalar, in range; num_splits > 0; axis dim divisible"},
+    OpEntry{"Split", 1, 1, infer_split, "shape, type, values", "axis integer, scalar, in range; num_splits > 0; axis dim divisible"},
     OpEntry{"Squeeze", 0, 1, infer_squeeze, "shape, type, values", "axes in range; axes input rank <= 1"},
     OpEntry{"Squeeze", 15, 15, infer_squeeze, "shape, type, values",
             "allow_axis_skip; axes in range; axes input rank <= 1"},
-    OpEntry{"Transpose", 1, 1, infer_transpose, "shape, type", "order is 1-D, integer, a permutation of the axes"},
+    OpEntry{"Transpose", 1, 1, infer_transpose, "shape, type, values", "order is 1-D, integer, a permutation of the axes"},
     OpEntry{"Unsqueeze", 0, 1, infer_unsqueeze, "shape, type, values", "axes non-empty, in range; axes input rank <= 1"},
-    OpEntry{"VariadicSplit", 1, 1, infer_variadic_split, "shape, type",
+    OpEntry{"VariadicSplit", 1, 1, infer_variadic_split, "shape, type, values",
             "axis in range; split_lengths 1-D, >= -1, one -1 at most, sum matches the axis dim"},
 };
 

@@ -291,6 +291,34 @@ bool scatter_types(OpContext& ctx) {
 constexpr std::array<std::string_view, 6> kNdReductions{"none", "sum", "sub", "prod", "min", "max"};
 constexpr std::array<std::string_view, 6> kElementsReductions{"none", "sum", "prod", "mean", "min", "max"};
 
+// The Scatter*Update evaluate on a shape vector: data (input 0) a small 1-D tensor of known values, each
+// index (input 1, exact, in range; a negative one is left alone) replaced by its update (input 2) in order, so
+// that a later index wins. nothing when a value is not known or an index out of range.
+std::optional<TensorValue> scattered_values(const OpContext& ctx) {
+    const Shape& data = ctx.shape(0);
+    if (!data.is_static() || data.rank() != 1 || data.dims[0].length() > static_cast<int64_t>(kMaxValueElements))
+        return std::nullopt;
+    const TensorValue* base = ctx.value(0);
+    const auto indices = ctx.exact_values(1);
+    const TensorValue* updates = ctx.value(2);
+    if (!base || base->size() != static_cast<size_t>(data.dims[0].length()) || !indices || !updates ||
+        updates->size() != indices->size())
+        return std::nullopt;
+    TensorValue out = *base;
+    for (size_t i = 0; i < indices->size(); ++i) {
+        const int64_t at = (*indices)[i];
+        if (at < 0 || at >= static_cast<int64_t>(out.size())) return std::nullopt;
+        out[static_cast<size_t>(at)] = (*updates)[i];
+    }
+    return out;
+}
+
+// Whether a Scatter op's attributes replace elements (reduction none), so that scattered_values applies.
+bool replaces(OpContext& ctx, std::span<const std::string_view> reductions) {
+    const auto r = ctx.attr_enum("reduction", reductions, "none");
+    return r && *r == "none";
+}
+
 void infer_scatter_update(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(4)) return;
     if (!scatter_types(ctx) || !expect_integral(ctx, 3, "axis") || !check_axis_shape(ctx, 3)) return;
@@ -323,6 +351,7 @@ void infer_scatter_update(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     }
     out.push_back(OpOutput{data, ctx.type(0), std::nullopt, {}});
+    if (axis && axis->size() == 1 && (axis->front() == 0 || axis->front() == -1)) out.back().value = scattered_values(ctx);
 }
 
 void infer_scatter_nd_update(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -360,6 +389,9 @@ void infer_scatter_nd_update(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     }
     out.push_back(OpOutput{data, ctx.type(0), std::nullopt, {}});
+    // On 1-D data each index row [i] names one element.
+    if ((ctx.version() < 15 || replaces(ctx, kNdReductions)) && indices.is_static() && indices.dims.back() == Dim(1))
+        out.back().value = scattered_values(ctx);
 }
 
 void infer_scatter_elements_update(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -388,6 +420,7 @@ void infer_scatter_elements_update(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     }
     out.push_back(OpOutput{data, ctx.type(0), std::nullopt, {}});
+    if (ctx.version() < 12 || replaces(ctx, kElementsReductions)) out.back().value = scattered_values(ctx);
 }
 
 // ---- NonZero, OneHot, Bucketize ----
@@ -686,14 +719,14 @@ constexpr std::array<OpEntry, 27> kTensorOps{{
      "pad_mode; pads 1D, count = rank, non-negative; reflect/symmetric limits; pad_value scalar"},
     {"Pad", 12, 12, tensor::infer_pad, "shape, type",
      "pad_mode; pads 1D, count = rank; reflect/symmetric limits; pad_value scalar"},
-    {"ScatterElementsUpdate", 3, 3, infer_scatter_elements_update, "shape, type",
+    {"ScatterElementsUpdate", 3, 3, infer_scatter_elements_update, "shape, type, values (1-D data)",
      "equal ranks; indices = updates shape; axis in range"},
-    {"ScatterElementsUpdate", 12, 12, infer_scatter_elements_update, "shape, type",
+    {"ScatterElementsUpdate", 12, 12, infer_scatter_elements_update, "shape, type, values (1-D data)",
      "reduction; equal ranks; indices = updates shape; axis in range"},
-    {"ScatterNDUpdate", 3, 3, infer_scatter_nd_update, "shape, type", "ranks >= 1; indices tuple; updates shape"},
-    {"ScatterNDUpdate", 15, 15, infer_scatter_nd_update, "shape, type",
+    {"ScatterNDUpdate", 3, 3, infer_scatter_nd_update, "shape, type, values (1-D data)", "ranks >= 1; indices tuple; updates shape"},
+    {"ScatterNDUpdate", 15, 15, infer_scatter_nd_update, "shape, type, values (1-D data)",
      "reduction; ranks >= 1; indices tuple; updates shape"},
-    {"ScatterUpdate", 3, 3, infer_scatter_update, "shape, type", "updates rank and shape; axis in range"},
+    {"ScatterUpdate", 3, 3, infer_scatter_update, "shape, type, values (1-D data)", "updates rank and shape; axis in range"},
     {"Slice", 8, 8, tensor::infer_slice, "shape, type, values",
      "inputs 1D and compatible; axes in range, unique; steps non-zero"},
     {"StridedSlice", 1, 1, tensor::infer_strided_slice, "shape, type, values",
