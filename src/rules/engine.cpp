@@ -140,8 +140,12 @@ private:
             if (row_of[i] != kNoRow && rows[row_of[i]].status != LayerStatus::mismatch) {
                 rows[row_of[i]].status = LayerStatus::invalid;
                 rows[row_of[i]].checked = false;
+                rows[row_of[i]].checked_by_invariants = false;
             }
-        for (const LayerShapes& row : rows) r_.checked += row.checked;
+        for (const LayerShapes& row : rows) {
+            r_.checked += row.checked;
+            r_.checked_by_invariants += row.checked_by_invariants;
+        }
         if (r_.layers.empty())
             r_.layers = std::move(rows);
         else
@@ -707,7 +711,9 @@ void mark_layers_with_errors(ModelReport& report) {
         s.status = LayerStatus::invalid;
         // An invalid layer's row is untrustworthy: it does not count as checked.
         if (s.checked) --report.checked;
+        if (s.checked_by_invariants) --report.checked_by_invariants;
         s.checked = false;
+        s.checked_by_invariants = false;
     }
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
 
 namespace irlint {
@@ -171,6 +172,7 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     o.type = type;
     if (!start || !stop || !step) {
         ctx.value_unknown("start, stop or step is not known");
+        ctx.invariant(invariants::inferred_bounds());
         o.shape.dims = {range_dim_of_unknown(ctx, start, step)};
         out.push_back(std::move(o));
         return;

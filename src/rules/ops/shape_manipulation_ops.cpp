@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <set>
 
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
 
 namespace irlint {
@@ -287,6 +289,8 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
             if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
     } else if (!reshape_without_target(ctx, o.shape)) {
         return;
+    } else if (!ctx.shape(0).rank_dynamic) {
+        ctx.invariant(invariants::same_element_count("Reshape", ctx.shape(0)));
     }
     out.push_back(std::move(o));
 }
@@ -335,6 +339,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
             if (ctx.failed()) return;
             if (!axes) {
                 ctx.value_unknown("the axes (input 1) are not known");
+                ctx.invariant(invariants::dims_left_out("Squeeze", data, true));
                 if (data.rank() > 0 && capped_element_count(axes_shape, kMaxValueElements) == 1u) {
                     // One axis: at most one dim goes, if any may be 1.
                     const bool squeezable = std::any_of(data.dims.begin(), data.dims.end(), maybe_one);
@@ -345,6 +350,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
             }
         } else {
             ctx.value_unknown("the axes of a dynamic shape are not known");
+            if (!data.rank_dynamic) ctx.invariant(invariants::dims_left_out("Squeeze", data, true));
         }
     }
     if (data.rank_dynamic || !axes) {
@@ -388,6 +394,9 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto axes = ctx.exact_values(1);
     if (!axes || data.rank_dynamic) {
         ctx.value_unknown(axes ? "the input rank is not known" : "the axes (input 1) are not known");
+        const auto most = capped_element_count(axes_shape, kMaxShapeRank);
+        if (!data.rank_dynamic)
+            ctx.invariant(invariants::ones_inserted("Unsqueeze", data, most ? *most : std::numeric_limits<size_t>::max()));
         o.shape = Shape::dynamic_rank();
         if (!data.rank_dynamic && axes_shape.is_static() && axes_shape.rank() == 1 && axes_shape.dims[0] == Dim(1))
             o.shape = dynamic_dims(data.rank() + 1);
@@ -453,6 +462,7 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     if (!order) {
         ctx.value_unknown("the order (input 1) is not known");
+        if (!data.rank_dynamic) ctx.invariant(invariants::permutation_of("Transpose", data));
         if (!data.rank_dynamic)
             o.shape = dynamic_dims(data.rank());
         else if (!order_shape.rank_dynamic && order_shape.dims[0].is_static() &&
