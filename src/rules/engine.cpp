@@ -295,10 +295,14 @@ private:
 
     // In a re-inference consumers see every inferred output.
     // The declared outputs they see take the symbols of the inferred dims (the same dim as the input's).
+    // Declared outputs that break an invariant are wrong in some dim the invariant does not name: consumers see
+    // what is inferred without the value.
     void pass_on_conflicting_outputs(size_t i, LayerShapes& shapes) {
+        const bool broken_invariant = shapes.checked_by_invariants && shapes.status == LayerStatus::mismatch;
         for (size_t k = 0; k < shapes.inferred.size() && k < shapes.declared.size(); ++k) {
             Produced& p = produced(i, k);
-            if (reinferring() || !shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
+            if (reinferring() || broken_invariant || !shapes.declared[k].compatible(shapes.inferred[k]))
+                p.shape = &shapes.inferred[k];
             else if (onnx()) p.shape = &refined_.emplace_back(refined(shapes.declared[k], shapes.inferred[k]));
             else carry_symbols(shapes.inferred[k], shapes.declared[k]);
             if (k < shapes.inferred_types.size() && shapes.inferred_types[k]) p.type = shapes.inferred_types[k];

@@ -903,3 +903,43 @@ TEST_CASE("ops-b1 every opset version of the family is registered") {
     REQUIRE(squeeze->entry);
     CHECK(squeeze->entry->version == 15);
 }
+
+// ---- Invariants when the value is unknown: what the declared outputs must keep whatever it is.
+
+TEST_CASE("invariants Reshape: the element count") {
+    const auto r = run_op({"Reshape", 1, {{"special_zero", "false"}}, {In("1,255,80,80"), In("4", ElementType::i64)}, {}});
+    REQUIRE(r.unknown.has_value());
+    CHECK(r.broken({"1,3,85,6400"}).empty());
+    CHECK(r.broken({"?,3,85,6401"}).empty());  // a dynamic declared dim may be anything
+    CHECK(r.broken({"1,3,85,6401"}) ==
+          "output 0: Reshape keeps 1x255x80x80 = 1632000 elements, declared [1,3,85,6401] has 1632255");
+    const auto zero = run_op({"Reshape", 1, {{"special_zero", "true"}}, {In("0,4"), In("3", ElementType::i64)}, {}});
+    CHECK(zero.broken({"2,0,8"}).empty());
+    CHECK(zero.broken({"2,1,8"}) == "output 0: Reshape keeps 0x4 = 0 elements, declared [2,1,8] has 16");
+}
+
+TEST_CASE("invariants Transpose: a permutation of the input dims") {
+    const auto r = run_op({"Transpose", 1, {}, {In("1,3,80,80"), In("4", ElementType::i64)}, {}});
+    REQUIRE(r.unknown.has_value());
+    CHECK(r.broken({"80,1,80,3"}).empty());
+    CHECK(r.broken({"1,80,81,3"}) ==
+          "output 0: Transpose orders the dims of [1,3,80,80], declared [1,80,81,3] has a dim 81 that it has not");
+    CHECK(r.broken({"80,80,80,3"}) ==
+          "output 0: Transpose orders the dims of [1,3,80,80], declared [80,80,80,3] has a dim 80 that it has not");
+}
+
+TEST_CASE("invariants Unsqueeze and Squeeze: the other dims in order") {
+    const auto u = run_op({"Unsqueeze", 0, {}, {In("3,4"), In("2", ElementType::i64)}, {}});
+    REQUIRE(u.unknown.has_value());
+    CHECK(u.broken({"1,3,1,4"}).empty());
+    CHECK(u.broken({"3,1,4"}).empty());  // duplicate axes insert one dim
+    CHECK(u.broken({"1,3,4,2"}) == "output 0: Unsqueeze inserts 1 to 2 dims of 1 into [3,4], declared [1,3,4,2] is not that");
+    CHECK(u.broken({"1,1,3,1,4"}) ==
+          "output 0: Unsqueeze inserts 1 to 2 dims of 1 into [3,4], declared [1,1,3,1,4] is not that");
+    const auto s = run_op({"Squeeze", 0, {}, {In("1,3,1,4"), In("1", ElementType::i64)}, {}});
+    REQUIRE(s.unknown.has_value());
+    CHECK(s.broken({"3,1,4"}).empty());
+    CHECK(s.broken({"1,3,4"}).empty());
+    CHECK(s.broken({"1,4,4"}) ==
+          "output 0: Squeeze keeps the dims of [1,3,1,4] in order, leaving out dims of 1; declared [1,4,4] is not that");
+}
