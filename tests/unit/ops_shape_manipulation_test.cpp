@@ -923,9 +923,18 @@ TEST_CASE("invariants Transpose: a permutation of the input dims") {
     REQUIRE(r.unknown.has_value());
     CHECK(r.broken({"80,1,80,3"}).empty());
     CHECK(r.broken({"1,80,81,3"}) ==
-          "output 0: Transpose orders the dims of [1,3,80,80], declared [1,80,81,3] has a dim 81 that it has not");
+          "output 0: Transpose orders the dims of [1,3,80,80], declared [1,80,81,3] is no order of them");
     CHECK(r.broken({"80,80,80,3"}) ==
-          "output 0: Transpose orders the dims of [1,3,80,80], declared [80,80,80,3] has a dim 80 that it has not");
+          "output 0: Transpose orders the dims of [1,3,80,80], declared [80,80,80,3] is no order of them");
+    // Dynamic input dims may be any declared dim, but each only one.
+    const auto d = run_op({"Transpose", 1, {}, {In("1,?,?,3"), In("4", ElementType::i64)}, {}});
+    CHECK(d.broken({"1,3,224,224"}).empty());
+    CHECK(d.broken({"1,3,2..5,?"}).empty());
+    CHECK(d.broken({"1,4,224,224"}) ==
+          "output 0: Transpose orders the dims of [1,?,?,3], declared [1,4,224,224] is no order of them");
+    CHECK(d.broken({"3,3,224,1"}).empty());
+    CHECK(d.broken({"1,1,4,5"}) ==
+          "output 0: Transpose orders the dims of [1,?,?,3], declared [1,1,4,5] is no order of them");
 }
 
 TEST_CASE("invariants Unsqueeze and Squeeze: the other dims in order") {

@@ -52,6 +52,32 @@ bool subsequence_with(const Shape& longer, const Shape& shorter, Insertable inse
     return reach[m];
 }
 
+// Ranks past this are not matched dim to dim (the matching costs the cube of the rank).
+constexpr size_t kMaxMatchedRank = 64;
+
+// Whether each of `declared`'s dims can be a distinct dim of `input` that it may equal (Kuhn's augmenting paths).
+bool each_matched(const Shape& declared, const Shape& input) {
+    const size_t n = input.rank();
+    std::vector<size_t> owner(n, n);  // input dim -> the declared dim it is given to; n: none
+    std::vector<bool> tried;
+    const auto give = [&](auto&& self, size_t d) -> bool {
+        for (size_t i = 0; i < n; ++i) {
+            if (tried[i] || !may_equal(declared.dims[d], input.dims[i])) continue;
+            tried[i] = true;
+            if (owner[i] == n || self(self, owner[i])) {
+                owner[i] = d;
+                return true;
+            }
+        }
+        return false;
+    };
+    for (size_t d = 0; d < declared.rank(); ++d) {
+        tried.assign(n, false);
+        if (!give(give, d)) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 Invariant inferred_bounds() {
@@ -72,19 +98,12 @@ Invariant same_element_count(std::string op, Shape input) {
 
 Invariant permutation_of(std::string op, Shape input) {
     return [op = std::move(op), input = std::move(input)](std::span<const Shape> declared) -> Result {
-        if (declared.empty() || !input.is_static() || declared[0].rank_dynamic || declared[0].rank() != input.rank())
+        if (declared.empty() || input.rank_dynamic || declared[0].rank_dynamic || declared[0].rank() != input.rank() ||
+            input.rank() > kMaxMatchedRank)
             return std::nullopt;
-        std::map<int64_t, size_t> left;
-        for (const Dim& d : input.dims) ++left[d.length()];
-        for (const Dim& d : declared[0].dims) {
-            if (!d.is_static()) continue;
-            auto it = left.find(d.length());
-            if (it == left.end() || it->second == 0)
-                return violation(0, fmt::format("{} orders the dims of {}, declared {} has a dim {} that it has not",
-                                                op, input.str(), declared[0].str(), d.str()));
-            --it->second;
-        }
-        return std::nullopt;
+        if (each_matched(declared[0], input)) return std::nullopt;
+        return violation(0, fmt::format("{} orders the dims of {}, declared {} is no order of them", op, input.str(),
+                                        declared[0].str()));
     };
 }
 
