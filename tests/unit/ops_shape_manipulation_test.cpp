@@ -952,3 +952,21 @@ TEST_CASE("invariants Unsqueeze and Squeeze: the other dims in order") {
     CHECK(s.broken({"1,4,4"}) ==
           "output 0: Squeeze keeps the dims of [1,3,1,4] in order, leaving out dims of 1; declared [1,4,4] is not that");
 }
+
+TEST_CASE("invariants Broadcast and Tile: the input's dims kept or repeated, aligned right") {
+    const auto b = run_op({"Broadcast", 3, {{"mode", "numpy"}}, {In("92,1"), In("2", ElementType::i64)}, {}});
+    REQUIRE(b.unknown.has_value());
+    CHECK(b.broken({"92,124"}).empty());
+    CHECK(b.broken({"93,124"}) ==
+          "output 0: Broadcast keeps each dim of [92,1] other than 1, aligned right; declared [93,124] does not");
+    const auto bi = run_op({"Broadcast", 3, {{"mode", "bidirectional"}}, {In("4,1"), In("3", ElementType::i64)}, {}});
+    CHECK(bi.broken({"2,4,7"}).empty());
+    CHECK(bi.broken({"2,5,7"}) ==
+          "output 0: Broadcast keeps each dim of [4,1] other than 1, aligned right; declared [2,5,7] does not");
+    const auto t = run_op({"Tile", 0, {}, {In("46,3"), In("2", ElementType::i64)}, {}});
+    REQUIRE(t.unknown.has_value());
+    CHECK(t.broken({"46,6"}).empty());
+    CHECK(t.broken({"0,3"}).empty());  // a repeat of 0 (or less)
+    CHECK(t.broken({"46,7"}) == "output 0: Tile repeats each dim of [46,3], aligned right; declared [46,7] has a dim "
+                                "that is not a multiple of its input's");
+}
