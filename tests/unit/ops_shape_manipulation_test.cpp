@@ -970,3 +970,20 @@ TEST_CASE("invariants Broadcast and Tile: the input's dims kept or repeated, ali
     CHECK(t.broken({"46,7"}) == "output 0: Tile repeats each dim of [46,3], aligned right; declared [46,7] has a dim "
                                 "that is not a multiple of its input's");
 }
+
+TEST_CASE("invariants Split and VariadicSplit: the parts add up along the axis") {
+    const auto s = run_op({"Split", 1, {{"num_splits", "3"}}, {In("1,21,3"), In("", ElementType::i64)}, {}});
+    REQUIRE(s.unknown.has_value());
+    CHECK(s.broken({"1,21,1", "1,21,1", "1,21,1"}).empty());
+    CHECK(s.broken({"1,7,3", "1,7,3", "1,7,3"}).empty());
+    CHECK(s.broken({"1,7,3", "1,7,3", "1,8,3"}) ==
+          "output 0: Split splits one dim of [1,21,3] into 3 parts and keeps the others; the declared outputs split none");
+    const auto v = run_op({"VariadicSplit", 1, {}, {In("1,10,4"), In("", ElementType::i64), In("2", ElementType::i64)},
+                           {{1, V({1})}}});
+    REQUIRE(v.unknown.has_value());
+    CHECK(v.broken({"1,3,4", "1,7,4"}).empty());
+    CHECK(v.broken({"1,3,4", "1,8,4"}) ==
+          "output 0: VariadicSplit splits dim 1 of [1,10,4] into parts that add up to 10; the declared parts add up to 11");
+    CHECK(v.broken({"1,3,4", "1,7,5"}) ==
+          "output 1: VariadicSplit keeps the dims of [1,10,4] but dim 1; declared [1,7,5] has 5 at dim 2");
+}

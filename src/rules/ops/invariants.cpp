@@ -264,4 +264,14 @@ Invariant split_along(std::string op, Shape input, size_t axis, size_t outputs) 
     };
 }
 
+Invariant split_along_some_axis(std::string op, Shape input, size_t outputs) {
+    return [op = std::move(op), input = std::move(input), outputs](std::span<const Shape> declared) -> Result {
+        if (input.rank_dynamic || input.rank() == 0) return std::nullopt;
+        for (size_t axis = 0; axis < input.rank(); ++axis)
+            if (!split_along(op, input, axis, outputs)(declared)) return std::nullopt;
+        return violation(0, fmt::format("{} splits one dim of {} into {} parts and keeps the others; the declared "
+                                        "outputs split none", op, input.str(), outputs));
+    };
+}
+
 }  // namespace irlint::invariants

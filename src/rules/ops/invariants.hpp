@@ -37,5 +37,7 @@ Invariant numpy_broadcast_of(std::string op, Shape input);
 Invariant multiples_of(std::string op, Shape input);
 // Split/VariadicSplit along `axis`: every other dim kept, the outputs' dims on the axis add up to the input's.
 Invariant split_along(std::string op, Shape input, size_t axis, size_t outputs);
+// The same along some axis (Split's axis unknown).
+Invariant split_along_some_axis(std::string op, Shape input, size_t outputs);
 
 }  // namespace irlint::invariants

@@ -667,6 +667,8 @@ void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
                 }
                 each.dims[*axis] = Dim(d.min() / *num_splits, d.has_upper_bound() ? d.max() / *num_splits : -1);
             }
+        } else {
+            ctx.invariant(invariants::split_along_some_axis("Split", data, static_cast<size_t>(*num_splits)));
         }
     }
     for (int64_t i = 0; i < *num_splits; ++i) out.push_back(OpOutput{each, ctx.type(0), std::nullopt, {}});
@@ -711,6 +713,7 @@ void infer_variadic_split(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto lengths = ctx.exact_values(2);
     if (!lengths || static_cast<int64_t>(lengths->size()) != count) {
         ctx.value_unknown("split_lengths (input 2) are not known");
+        ctx.invariant(invariants::split_along("VariadicSplit", data, *axis, static_cast<size_t>(count)));
         Shape each = data;
         each.dims[*axis] = Dim::dynamic();
         emit(std::vector<Shape>(static_cast<size_t>(count), each));
