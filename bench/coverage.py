@@ -26,6 +26,8 @@ def layers_of(irlint, path):
 def reason_of(layer):
     if layer.get("checked"):
         return None
+    if layer.get("checked_by_invariants"):
+        return "invariants"
     if layer.get("status") == "unsupported":
         return "no inference (unsupported-op)"
     if layer.get("not_checked"):
@@ -40,7 +42,8 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     table = collections.defaultdict(lambda: {"layers": 0, "checked": 0, "why": collections.Counter()})
-    totals = {True: [0, 0], False: [0, 0]}  # has .bin -> [layers other than Parameter/Const/Result, checked]
+    # has .bin -> [layers other than Parameter/Const/Result, checked fully, checked by invariants]
+    totals = {True: [0, 0, 0], False: [0, 0, 0]}
     for d in args.dirs:
         for name in sorted(os.listdir(d)):
             if not name.endswith(".xml"):
@@ -58,6 +61,7 @@ def main():
                 if layer["type"] not in ("Parameter", "Const", "Result"):
                     totals[has_bin][0] += 1
                     totals[has_bin][1] += why is None
+                    totals[has_bin][2] += why == "invariants"
     rows = sorted(table.items(), key=lambda kv: -kv[1]["layers"])
     sep = " | " if args.markdown else "  "
     if args.markdown:
@@ -66,10 +70,11 @@ def main():
         why = ", ".join(f"{n} {w}" for w, n in r["why"].most_common())
         line = sep.join([t, str(r["layers"]), str(r["checked"]), why or "-"])
         print(f"| {line} |" if args.markdown else line)
-    for has_bin, (n, c) in totals.items():
+    for has_bin, (n, c, by_invariants) in totals.items():
         share = f"{100.0 * c / n:.1f} %" if n else "-"
+        both = f"{100.0 * (c + by_invariants) / n:.1f} %" if n else "-"
         print(f"files {'with' if has_bin else 'without'} their .bin: {c} of {n} layers other than "
-              f"Parameter/Const/Result checked ({share})")
+              f"Parameter/Const/Result checked ({share}), {by_invariants} more by invariants ({both} in all)")
     return 0
 
 

@@ -179,6 +179,7 @@ std::string render_json(const std::vector<const LayerShapes*>& rows, const Diagn
         write_types(json, "declared_types", declared_types(l));
         write_types(json, "inferred_types", r->inferred_types);
         json.field("status", layer_status_name(r->status)).field("checked", r->checked);
+        json.field("checked_by_invariants", r->checked_by_invariants);
         if (r->not_checked) json.field("not_checked", *r->not_checked);
         json.end();
     }

@@ -143,8 +143,12 @@ private:
             if (row_of[i] != kNoRow && rows[row_of[i]].status != LayerStatus::mismatch) {
                 rows[row_of[i]].status = LayerStatus::invalid;
                 rows[row_of[i]].checked = false;
+                rows[row_of[i]].checked_by_invariants = false;
             }
-        for (const LayerShapes& row : rows) r_.checked += row.checked;
+        for (const LayerShapes& row : rows) {
+            r_.checked += row.checked;
+            r_.checked_by_invariants += row.checked_by_invariants;
+        }
         if (r_.layers.empty())
             r_.layers = std::move(rows);
         else
@@ -314,10 +318,14 @@ private:
 
     // In a re-inference consumers see every inferred output.
     // The declared outputs they see take the symbols of the inferred dims (the same dim as the input's).
+    // Declared outputs that break an invariant are wrong in some dim the invariant does not name: consumers see
+    // what is inferred without the value.
     void pass_on_conflicting_outputs(size_t i, LayerShapes& shapes) {
+        const bool broken_invariant = shapes.checked_by_invariants && shapes.status == LayerStatus::mismatch;
         for (size_t k = 0; k < shapes.inferred.size() && k < shapes.declared.size(); ++k) {
             Produced& p = produced(i, k);
-            if (reinferring() || !shapes.declared[k].compatible(shapes.inferred[k])) p.shape = &shapes.inferred[k];
+            if (reinferring() || broken_invariant || !shapes.declared[k].compatible(shapes.inferred[k]))
+                p.shape = &shapes.inferred[k];
             else if (onnx()) p.shape = &refined_.emplace_back(refined(shapes.declared[k], shapes.inferred[k]));
             else carry_symbols(shapes.inferred[k], shapes.declared[k]);
             if (k < shapes.inferred_types.size() && shapes.inferred_types[k]) p.type = shapes.inferred_types[k];
@@ -730,7 +738,9 @@ void mark_layers_with_errors(ModelReport& report) {
         s.status = LayerStatus::invalid;
         // An invalid layer's row is untrustworthy: it does not count as checked.
         if (s.checked) --report.checked;
+        if (s.checked_by_invariants) --report.checked_by_invariants;
         s.checked = false;
+        s.checked_by_invariants = false;
     }
 }
 

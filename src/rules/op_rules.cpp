@@ -51,6 +51,10 @@ public:
         }
         shapes_.not_checked = ctx.unknown_reason();
         shapes_.checked = !shapes_.not_checked;
+        if (shapes_.not_checked && check_invariants(ctx)) {
+            shapes_.not_checked.reset();
+            shapes_.checked_by_invariants = true;
+        }
         return values;
     }
 
@@ -71,6 +75,27 @@ private:
         if (ctx.failed() || outputs.size() < first.size()) return std::move(first);
         outputs.resize(first.size());
         return outputs;
+    }
+
+    // A layer whose values are unknown is checked by the invariants its op states, when it states any and
+    // every declared port was read: the first one its declared outputs break is the finding.
+    bool check_invariants(const OpContext& ctx) {
+        if (ctx.invariants().empty()) return false;
+        for (const Port& port : l_.outputs)
+            if (!port.dims_valid) return false;
+        if (shapes_.status != LayerStatus::ok) return true;  // the inferred dims conflict already
+        for (const Invariant& invariant : ctx.invariants()) {
+            auto violation = invariant(shapes_.declared);
+            if (!violation || violation->output >= l_.outputs.size()) continue;
+            const Port& port = l_.outputs[violation->output];
+            emit(Severity::error, rule::output_shape_mismatch, port.line,
+                 fmt::format("{} output {}: {} ({})", op_label(), port_label(violation->output, port),
+                             violation->message, *ctx.unknown_reason()),
+                 port.id);
+            shapes_.status = LayerStatus::mismatch;
+            break;
+        }
+        return true;
     }
 
     std::string op_label() const { return fmt::format("{}-{}", in_.entry->type, in_.entry->version); }

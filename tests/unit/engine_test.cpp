@@ -340,3 +340,43 @@ TEST_CASE("a run that compared nothing is not-compared; an output declared other
     CHECK(compared.status == RunStatus::ok);
     CHECK(compared.warnings.empty());
 }
+
+namespace {
+// Parameter [1,255,80,80] -> Reshape by a Const target whose data is not there (no .bin) -> Result.
+std::string reshape_without_bin(const std::vector<int64_t>& declared) {
+    return R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data element_type="f32" shape="1,255,80,80"/>
+  <output><port id="0" precision="FP32">)" + dims({1, 255, 80, 80}) + R"(</port></output></layer>
+<layer id="1" name="target" type="Const" version="opset1"><data element_type="i64" shape="4" offset="0" size="32"/>
+  <output><port id="0" precision="I64"><dim>4</dim></port></output></layer>
+<layer id="2" name="r" type="Reshape" version="opset1"><data special_zero="false"/>
+  <input><port id="0" precision="FP32">)" + dims({1, 255, 80, 80}) + R"(</port><port id="1" precision="I64"><dim>4</dim></port></input>
+  <output><port id="2" precision="FP32">)" + dims(declared) + R"(</port></output></layer>
+<layer id="3" name="y" type="Result" version="opset1">
+  <input><port id="0" precision="FP32">)" + dims(declared) + R"(</port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+</edges></net>)";
+}
+}  // namespace
+
+TEST_CASE("a layer whose value is unknown is checked by its op's invariants") {
+    const ModelReport good = check(reshape_without_bin({1, 3, 85, 6400}));
+    CHECK(find(good, "output-shape-mismatch") == nullptr);
+    CHECK(good.checked_by_invariants == 1);
+    REQUIRE(good.layers.size() == 4);
+    const LayerShapes* row = &good.layers[2];  // file order; the model, which `layer` points into, is gone
+    CHECK(row->checked_by_invariants);
+    CHECK_FALSE(row->checked);
+    CHECK_FALSE(row->not_checked.has_value());
+
+    const ModelReport bad = check(reshape_without_bin({1, 3, 85, 6401}));
+    const Diagnostic* d = find(bad, "output-shape-mismatch");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::error);
+    CHECK(d->layer.id == "2");
+    CHECK(d->message == "Reshape-1 output 2: Reshape keeps 1x255x80x80 = 1632000 elements, declared [1,3,85,6401] has "
+                        "1632255 (the target shape (input 1) is not known)");
+}

@@ -71,10 +71,19 @@ OpRun run_entry(const OpEntry& e, const OpCase& c, std::string_view domain, cons
     e.infer(ctx, run.outputs);
     run.problems.assign(ctx.problems().begin(), ctx.problems().end());
     run.unknown = ctx.unknown_reason();
+    run.invariants.assign(ctx.invariants().begin(), ctx.invariants().end());
     return run;
 }
 
 }  // namespace
+
+std::string OpRun::broken(const std::vector<std::string>& declared) const {
+    std::vector<Shape> shapes;
+    for (const std::string& d : declared) shapes.push_back(S(d));
+    for (const Invariant& invariant : invariants)
+        if (const auto v = invariant(shapes)) return "output " + std::to_string(v->output) + ": " + v->message;
+    return "";
+}
 
 OpRun run_op(const OpCase& c, const Reals& reals) {
     return run_entry(entry_of(c.type, c.version), c, "", nullptr, reals);

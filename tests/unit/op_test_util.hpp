@@ -41,7 +41,10 @@ struct OpRun {
     std::vector<OpOutput> outputs;
     std::vector<OpProblem> problems;
     std::optional<std::string> unknown;
+    std::vector<Invariant> invariants;  // stated with `unknown`
     bool ok() const { return problems.empty(); }
+    // The first invariant the declared outputs break: "output K: message"; "" when they keep all of them.
+    std::string broken(const std::vector<std::string>& declared) const;
     std::string problem() const { return problems.empty() ? "" : problems.front().message; }
     Shape shape(size_t i = 0) const { return i < outputs.size() ? outputs[i].shape : Shape{}; }
     std::string str(size_t i = 0) const { return i < outputs.size() ? outputs[i].shape.str() : "<no output>"; }

@@ -692,3 +692,15 @@ TEST_CASE("ops-a: registry entries cover the opsets") {
     CHECK(find_op("CumSum", 3)->entry != nullptr);
     CHECK(find_op("Acosh", 3)->entry == nullptr);
 }
+
+TEST_CASE("invariants Reduce: each dim kept or 1, or left out") {
+    const auto keep = R("ReduceSum", 1, {{"keep_dims", "true"}}, {In("2,3,4"), In("1", i64)});
+    REQUIRE(keep.unknown);
+    CHECK(keep.broken({"2,1,4"}).empty());
+    CHECK(keep.broken({"2,2,4"}) == "output 0: ReduceSum keeps each dim of [2,3,4] or makes it 1, declared [2,2,4] has 2 at dim 1");
+    const auto drop = R("ReduceMax", 1, {}, {In("2,3,4"), In("2", i64)});
+    CHECK(drop.broken({"2,4"}).empty());
+    CHECK(drop.broken({"3"}).empty());
+    CHECK(drop.broken({"3,2"}) ==
+          "output 0: ReduceMax keeps the dims of [2,3,4] in order, leaving out some; declared [3,2] is not that");
+}

@@ -964,3 +964,87 @@ TEST_CASE("ops-b1 every opset version of the family is registered") {
     REQUIRE(squeeze->entry);
     CHECK(squeeze->entry->version == 15);
 }
+
+// ---- Invariants when the value is unknown: what the declared outputs must keep whatever it is.
+
+TEST_CASE("invariants Reshape: the element count") {
+    const auto r = run_op({"Reshape", 1, {{"special_zero", "false"}}, {In("1,255,80,80"), In("4", ElementType::i64)}, {}});
+    REQUIRE(r.unknown.has_value());
+    CHECK(r.broken({"1,3,85,6400"}).empty());
+    CHECK(r.broken({"?,3,85,6401"}).empty());  // a dynamic declared dim may be anything
+    CHECK(r.broken({"1,3,85,6401"}) ==
+          "output 0: Reshape keeps 1x255x80x80 = 1632000 elements, declared [1,3,85,6401] has 1632255");
+    const auto zero = run_op({"Reshape", 1, {{"special_zero", "true"}}, {In("0,4"), In("3", ElementType::i64)}, {}});
+    CHECK(zero.broken({"2,0,8"}).empty());
+    CHECK(zero.broken({"2,1,8"}) == "output 0: Reshape keeps 0x4 = 0 elements, declared [2,1,8] has 16");
+}
+
+TEST_CASE("invariants Transpose: a permutation of the input dims") {
+    const auto r = run_op({"Transpose", 1, {}, {In("1,3,80,80"), In("4", ElementType::i64)}, {}});
+    REQUIRE(r.unknown.has_value());
+    CHECK(r.broken({"80,1,80,3"}).empty());
+    CHECK(r.broken({"1,80,81,3"}) ==
+          "output 0: Transpose orders the dims of [1,3,80,80], declared [1,80,81,3] is no order of them");
+    CHECK(r.broken({"80,80,80,3"}) ==
+          "output 0: Transpose orders the dims of [1,3,80,80], declared [80,80,80,3] is no order of them");
+    // Dynamic input dims may be any declared dim, but each only one.
+    const auto d = run_op({"Transpose", 1, {}, {In("1,?,?,3"), In("4", ElementType::i64)}, {}});
+    CHECK(d.broken({"1,3,224,224"}).empty());
+    CHECK(d.broken({"1,3,2..5,?"}).empty());
+    CHECK(d.broken({"1,4,224,224"}) ==
+          "output 0: Transpose orders the dims of [1,?,?,3], declared [1,4,224,224] is no order of them");
+    CHECK(d.broken({"3,3,224,1"}).empty());
+    CHECK(d.broken({"1,1,4,5"}) ==
+          "output 0: Transpose orders the dims of [1,?,?,3], declared [1,1,4,5] is no order of them");
+}
+
+TEST_CASE("invariants Unsqueeze and Squeeze: the other dims in order") {
+    const auto u = run_op({"Unsqueeze", 0, {}, {In("3,4"), In("2", ElementType::i64)}, {}});
+    REQUIRE(u.unknown.has_value());
+    CHECK(u.broken({"1,3,1,4"}).empty());
+    CHECK(u.broken({"3,1,4"}).empty());  // duplicate axes insert one dim
+    CHECK(u.broken({"1,3,4,2"}) == "output 0: Unsqueeze inserts 1 to 2 dims of 1 into [3,4], declared [1,3,4,2] is not that");
+    CHECK(u.broken({"1,1,3,1,4"}) ==
+          "output 0: Unsqueeze inserts 1 to 2 dims of 1 into [3,4], declared [1,1,3,1,4] is not that");
+    const auto s = run_op({"Squeeze", 0, {}, {In("1,3,1,4"), In("1", ElementType::i64)}, {}});
+    REQUIRE(s.unknown.has_value());
+    CHECK(s.broken({"3,1,4"}).empty());
+    CHECK(s.broken({"1,3,4"}).empty());
+    CHECK(s.broken({"1,4,4"}) ==
+          "output 0: Squeeze keeps the dims of [1,3,1,4] in order, leaving out dims of 1; declared [1,4,4] is not that");
+}
+
+TEST_CASE("invariants Broadcast and Tile: the input's dims kept or repeated, aligned right") {
+    const auto b = run_op({"Broadcast", 3, {{"mode", "numpy"}}, {In("92,1"), In("2", ElementType::i64)}, {}});
+    REQUIRE(b.unknown.has_value());
+    CHECK(b.broken({"92,124"}).empty());
+    CHECK(b.broken({"93,124"}) ==
+          "output 0: Broadcast keeps each dim of [92,1] other than 1, aligned right; declared [93,124] does not");
+    const auto bi = run_op({"Broadcast", 3, {{"mode", "bidirectional"}}, {In("4,1"), In("3", ElementType::i64)}, {}});
+    CHECK(bi.broken({"2,4,7"}).empty());
+    CHECK(bi.broken({"2,5,7"}) ==
+          "output 0: Broadcast keeps each dim of [4,1] other than 1, aligned right; declared [2,5,7] does not");
+    const auto t = run_op({"Tile", 0, {}, {In("46,3"), In("2", ElementType::i64)}, {}});
+    REQUIRE(t.unknown.has_value());
+    CHECK(t.broken({"46,6"}).empty());
+    CHECK(t.broken({"0,3"}).empty());  // a repeat of 0 (or less)
+    CHECK(t.broken({"46,7"}) == "output 0: Tile repeats each dim of [46,3], aligned right; declared [46,7] has a dim "
+                                "that is not a multiple of its input's");
+}
+
+TEST_CASE("invariants Split and VariadicSplit: the parts add up along the axis") {
+    const auto s = run_op({"Split", 1, {{"num_splits", "3"}}, {In("1,21,3"), In("", ElementType::i64)}, {}});
+    REQUIRE(s.unknown.has_value());
+    CHECK(s.broken({"1,21,1", "1,21,1", "1,21,1"}).empty());
+    CHECK(s.broken({"1,7,3", "1,7,3", "1,7,3"}).empty());
+    CHECK(s.broken({"1,7,3", "1,7,3", "1,8,3"}) ==
+          "output 0: Split splits one dim of [1,21,3] into 3 parts and keeps the others; the declared outputs split none");
+    const auto v = run_op({"VariadicSplit", 1, {}, {In("1,10,4"), In("", ElementType::i64), In("2", ElementType::i64)},
+                           {{1, V({1})}}});
+    REQUIRE(v.unknown.has_value());
+    CHECK(v.broken({"1,3,4", "1,7,4"}).empty());
+    CHECK(v.broken({"1,3,4", "1,8,4"}) ==
+          "output 0: VariadicSplit splits dim 1 of [1,10,4] into parts that add up to 10; the declared parts add up to 11");
+    CHECK(v.broken({"1,3,4", "1,7,5"}) ==
+          "output 1: VariadicSplit keeps the dims of [1,10,4] but dim 1; declared [1,7,5] has 5 at dim 2");
+}

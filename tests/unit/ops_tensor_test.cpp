@@ -1084,3 +1084,29 @@ TEST_CASE("ops-b2 Scatter updates on a shape vector: the updates replace the ind
                 {{0, shape}, {1, V({0})}, {2, V({2})}, {3, V({0})}}});
     CHECK(str(r) == "<none>");
 }
+
+TEST_CASE("invariants Gather: the data dims around some axis") {
+    const auto r = gather(8, "3,4,5", "2,6", {});
+    REQUIRE(r.unknown.has_value());
+    CHECK(r.broken({"3,2,6,5"}).empty());
+    CHECK(r.broken({"2,6,4,5"}).empty());
+    CHECK(r.broken({"3,4,2,7"}) == "output 0: Gather puts indices [2,6] in place of one dim of [3,4,5]; declared "
+                                   "[3,4,2,7] fits no axis");
+    const auto b = gather(7, "2,3,4", "2,5", {}, {{"batch_dims", "1"}});
+    CHECK(b.broken({"2,3,5"}).empty());
+    CHECK(b.broken({"2,5,4"}).empty());
+    CHECK(b.broken({"5,3,4"}) == "output 0: Gather puts indices [2,5] in place of one dim of [2,3,4] after batch_dims "
+                                 "1; declared [5,3,4] fits no axis");
+}
+
+TEST_CASE("invariants Slice and StridedSlice: no dim grows") {
+    const auto r = run_op({"Slice", 8, {}, {In("4,10"), In("1", i64), In("1", i64), In("1", i64)}, {}});
+    REQUIRE(r.unknown.has_value());
+    CHECK(r.broken({"4,6"}).empty());
+    CHECK(r.broken({"4,11"}) == "output 0: Slice takes at most each dim of [4,10], declared [4,11] has 11 at dim 1");
+    const auto s = run_op({"StridedSlice", 1, {{"begin_mask", "0"}, {"end_mask", "0"}},
+                           {In("4"), In("1", i64), In("1", i64), In("1", i64)}, {}});
+    REQUIRE(s.unknown.has_value());
+    CHECK(s.invariants.size() == 1);
+    CHECK(s.str() == "[..4]");  // the inferred bound is the invariant the engine compares
+}

@@ -8,6 +8,7 @@
 
 #include "core/checked_int.hpp"
 #include "core/text.hpp"
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/elementwise_util.hpp"
 
 namespace irlint {
@@ -131,6 +132,8 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto axes = ctx.exact_values(1);
     if (!axes) {
         ctx.value_unknown("the reduction axes are not known");
+        ctx.invariant(*keep_dims ? invariants::dims_kept_or_one(std::string(ctx.layer().type), data)
+                                 : invariants::dims_left_out(std::string(ctx.layer().type), data, false));
         out.push_back(OpOutput{reduce_without_axes(data, axes_shape, *keep_dims), data_type, std::nullopt, {}});
         return;
     }
@@ -153,6 +156,7 @@ std::optional<Dim> topk_dim(OpContext& ctx, const Dim& in) {
     const TensorValue* k = ctx.value(1);
     if (!k) {
         ctx.value_unknown("k is not known");
+        ctx.invariant(invariants::inferred_bounds());
         return Dim(0, in.max());
     }
     if (k->size() != 1) {

@@ -69,6 +69,15 @@ struct OpProblem {
     std::string message;
 };
 
+// A declared output that breaks what holds of the op's outputs whatever its unknown values are.
+struct InvariantViolation {
+    size_t output = 0;
+    std::string message;  // the invariant and how the declared dims break it
+};
+// What holds of the declared outputs whatever the unknown value is (an element count, a permutation, dims kept):
+// nullopt when the declared dims satisfy it.
+using Invariant = std::function<std::optional<InvariantViolation>(std::span<const Shape> declared)>;
+
 // A body's Parameters or Results in a re-inference: the shape and type each takes or is given.
 struct BodyPort {
     Shape shape;
@@ -154,6 +163,11 @@ public:
         if (!unknown_reason_) unknown_reason_ = std::move(reason);
     }
 
+    // With value_unknown: what holds of the outputs whatever the value is. The engine holds the declared
+    // outputs to it, and a layer that has one counts as checked by invariants.
+    void invariant(Invariant check) { invariants_.push_back(std::move(check)); }
+    std::span<const Invariant> invariants() const { return invariants_; }
+
     // Whether the op should word its arithmetic (OpOutput::dim_notes): words cost more than the arithmetic, and
     // only a finding shows them, so the engine asks for them again when it has one.
     bool explain() const { return explain_; }
@@ -176,6 +190,7 @@ private:
     std::vector<OpProblem> problems_;
     std::vector<std::string> warnings_;
     std::optional<std::string> unknown_reason_;
+    std::vector<Invariant> invariants_;
     bool explain_ = false;
     const Model* model_ = nullptr;
     BodyReinferrer body_reinferrer_;

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/checked_int.hpp"
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
 
 namespace irlint {
@@ -182,6 +183,7 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     o.type = type;
     if (!start || !stop || !step) {
         ctx.value_unknown("start, stop or step is not known");
+        ctx.invariant(invariants::inferred_bounds());
         o.shape.dims = {range_dim_of_unknown(ctx, start, step)};
         out.push_back(std::move(o));
         return;
@@ -389,6 +391,8 @@ void infer_broadcast(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto target = target_from_values(ctx, 1);
     if (!target) {
         ctx.value_unknown("the target shape (input 1) is not known");
+        if ((*mode == BroadcastMode::numpy || *mode == BroadcastMode::bidirectional) && !arg.rank_dynamic)
+            ctx.invariant(invariants::numpy_broadcast_of("Broadcast", arg));
         const bool length_known = target_shape.is_static() && target_shape.dims[0].length() <= static_cast<int64_t>(kMaxShapeRank);
         o.shape = length_known ? dynamic_dims(static_cast<size_t>(target_shape.dims[0].length())) : Shape::dynamic_rank();
         if (*mode == BroadcastMode::explicit_axes) {
@@ -464,6 +468,7 @@ void infer_tile(OpContext& ctx, std::vector<OpOutput>& out) {
             if (const ValueBounds& b = (*ctx.value(1))[i]; b.exact() && b.lo < 0) repeats->dims[i] = Dim(0);
     if (!repeats || data.rank_dynamic) {
         if (!repeats) ctx.value_unknown("repeats (input 1) are not known");
+        if (!repeats && !data.rank_dynamic) ctx.invariant(invariants::multiples_of("Tile", data));
         o.shape = Shape::dynamic_rank();
         if (!data.rank_dynamic && repeats_shape.is_static() &&
             repeats_shape.dims[0].length() <= static_cast<int64_t>(kMaxShapeRank))

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <set>
 
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
 #include "rules/ops/tensor_common.hpp"
 
@@ -288,6 +290,8 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
             if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
     } else if (!reshape_without_target(ctx, o.shape)) {
         return;
+    } else if (!ctx.shape(0).rank_dynamic) {
+        ctx.invariant(invariants::same_element_count("Reshape", ctx.shape(0)));
     }
     out.push_back(std::move(o));
 }
@@ -336,6 +340,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
             if (ctx.failed()) return;
             if (!axes) {
                 ctx.value_unknown("the axes (input 1) are not known");
+                ctx.invariant(invariants::dims_left_out("Squeeze", data, true));
                 if (data.rank() > 0 && capped_element_count(axes_shape, kMaxValueElements) == 1u) {
                     // One axis: at most one dim goes, if any may be 1.
                     const bool squeezable = std::any_of(data.dims.begin(), data.dims.end(), maybe_one);
@@ -346,6 +351,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
             }
         } else {
             ctx.value_unknown("the axes of a dynamic shape are not known");
+            if (!data.rank_dynamic) ctx.invariant(invariants::dims_left_out("Squeeze", data, true));
         }
     }
     if (data.rank_dynamic || !axes) {
@@ -389,6 +395,9 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto axes = ctx.exact_values(1);
     if (!axes || data.rank_dynamic) {
         ctx.value_unknown(axes ? "the input rank is not known" : "the axes (input 1) are not known");
+        const auto most = capped_element_count(axes_shape, kMaxShapeRank);
+        if (!data.rank_dynamic)
+            ctx.invariant(invariants::ones_inserted("Unsqueeze", data, most ? *most : std::numeric_limits<size_t>::max()));
         o.shape = Shape::dynamic_rank();
         if (!data.rank_dynamic && axes_shape.is_static() && axes_shape.rank() == 1 && axes_shape.dims[0] == Dim(1))
             o.shape = dynamic_dims(data.rank() + 1);
@@ -461,6 +470,7 @@ void infer_transpose(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     if (!order) {
         ctx.value_unknown("the order (input 1) is not known");
+        if (!data.rank_dynamic) ctx.invariant(invariants::permutation_of("Transpose", data));
         if (!data.rank_dynamic)
             o.shape = dynamic_dims(data.rank());
         else if (!order_shape.rank_dynamic && order_shape.dims[0].is_static() &&
@@ -713,6 +723,8 @@ void infer_split(OpContext& ctx, std::vector<OpOutput>& out) {
                 }
                 each.dims[*axis] = Dim(d.min() / *num_splits, d.has_upper_bound() ? d.max() / *num_splits : -1);
             }
+        } else {
+            ctx.invariant(invariants::split_along_some_axis("Split", data, static_cast<size_t>(*num_splits)));
         }
     }
     for (int64_t i = 0; i < *num_splits; ++i) out.push_back(OpOutput{each, ctx.type(0), std::nullopt, {}});
@@ -758,6 +770,7 @@ void infer_variadic_split(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto lengths = ctx.exact_values(2);
     if (!lengths || static_cast<int64_t>(lengths->size()) != count) {
         ctx.value_unknown("split_lengths (input 2) are not known");
+        ctx.invariant(invariants::split_along("VariadicSplit", data, *axis, static_cast<size_t>(count)));
         Shape each = data;
         each.dims[*axis] = Dim::dynamic();
         emit(std::vector<Shape>(static_cast<size_t>(count), each));

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/op_registry.hpp"
 #include "rules/ops/shape_util.hpp"
 #include "rules/ops/tensor_common.hpp"
@@ -159,6 +160,7 @@ void infer_gather(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     if (!axis) {
         ctx.value_unknown("the axis value is unknown");
+        ctx.invariant(invariants::gather_on_some_axis("Gather", data, indices, std::max<int64_t>(batch_dims, 0)));
         out.push_back(std::move(result));
         return;
     }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/shape_util.hpp"
 #include "rules/ops/tensor_common.hpp"
 
@@ -464,7 +465,10 @@ void infer_strided_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     StridedSliceWalk walk{ctx, data, *masks, begin, end, strides, *number_axes, {}, {}, 0};
     if (!check_strided_slice_axes(ctx, walk)) return;
-    if (!ctx.value(1) || !ctx.value(2) || !strides) ctx.value_unknown("begin, end or strides values are unknown");
+    if (!ctx.value(1) || !ctx.value(2) || !strides) {
+        ctx.value_unknown("begin, end or strides values are unknown");
+        ctx.invariant(invariants::inferred_bounds());
+    }
     if (!walk.run()) return;
     result.shape = Shape{false, std::move(walk.dims)};
     propagate_picks(ctx, data, walk.picks, result);
@@ -548,8 +552,10 @@ void infer_slice(OpContext& ctx, std::vector<OpOutput>& out) {
     if (ctx.failed()) return;
     const bool known = axis_opt.has_value();
     const std::map<size_t, size_t> axis_map = axis_opt.value_or(std::map<size_t, size_t>{});
-    if (!known || !ctx.value(1) || !ctx.value(2) || !steps)
+    if (!known || !ctx.value(1) || !ctx.value(2) || !steps) {
         ctx.value_unknown("start, stop, step or axes values are unknown");
+        ctx.invariant(invariants::no_dim_grows("Slice", data));
+    }
     const size_t n = axis_map.size();
     if (known && start && stop && steps && (start->size() < n || stop->size() < n || steps->size() < n)) {
         ctx.invalid_input(fmt::format("start, stop and step have {}, {} and {} values for {} axes", start->size(),
