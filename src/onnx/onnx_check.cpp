@@ -60,7 +60,10 @@ void keep_node_rows(OnnxCheck& c, ModelReport&& full, Diagnostics&& adapter_find
                                 std::make_move_iterator(adapter_findings.end()));
     full.layers.resize(std::min(full.layers.size(), nodes));
     c.report.layers = std::move(full.layers);
-    for (const LayerShapes& ls : c.report.layers) c.report.checked += ls.checked;
+    for (const LayerShapes& ls : c.report.layers) {
+        c.report.checked += ls.checked;
+        c.report.checked_by_invariants += ls.checked_by_invariants;
+    }
 }
 
 }  // namespace
@@ -114,8 +117,10 @@ FileResult check_onnx_file(const std::string& path) {
     const auto c = check_onnx(std::move(*read.model));
     out.layers = c->onnx.node_count();
     out.checked = c->report.checked;
+    out.checked_by_invariants = c->report.checked_by_invariants;
     for (const auto& ls : c->report.layers)
-        if (ls.checked) out.checked_layers.push_back({layer_ref(*ls.layer), 0});
+        if (ls.checked || ls.checked_by_invariants)
+            out.checked_layers.push_back({layer_ref(*ls.layer), 0, !ls.checked});
     out.diagnostics = c->report.diagnostics;
     return out;
 }

@@ -28,6 +28,11 @@ std::string_view layer_status_name(LayerStatus s) {
     return "unsupported";
 }
 
+std::string_view layer_status_name(const LayerShapes& row) {
+    if (row.status == LayerStatus::ok && row.checked_by_invariants) return "invariants";
+    return layer_status_name(row.status);
+}
+
 namespace {
 
 // Parameter, Const, Result, the pooling types and the registry's ops have rules; every other layer is only
