@@ -1,6 +1,7 @@
 #include "onnx/onnx_check.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -121,6 +122,17 @@ FileResult check_onnx_file(const std::string& path) {
     for (const auto& ls : c->report.layers)
         if (ls.checked || ls.checked_by_invariants)
             out.checked_layers.push_back({layer_ref(*ls.layer), 0, !ls.checked});
+    std::map<std::string, OpTypeCoverage> by_type;
+    for (const auto& ls : c->report.layers) {
+        OpTypeCoverage& t = by_type[std::string(ls.layer->type)];
+        ++t.layers;
+        t.checked += ls.checked;
+        t.checked_by_invariants += ls.checked_by_invariants && !ls.checked;
+    }
+    for (auto& [type, t] : by_type) {
+        t.type = type;
+        out.op_types.push_back(std::move(t));
+    }
     out.diagnostics = c->report.diagnostics;
     return out;
 }

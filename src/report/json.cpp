@@ -45,6 +45,15 @@ void write_checked_layer(JsonWriter& json, const CheckedLayer& c) {
         .end();
 }
 
+void write_op_type(JsonWriter& json, const OpTypeCoverage& t) {
+    json.begin_object()
+        .field(k::type, t.type)
+        .field(k::layers, t.layers)
+        .field(k::checked, t.checked)
+        .field(k::checked_by_invariants, t.checked_by_invariants)
+        .end();
+}
+
 // The report documented in docs/cli.md, on one line. `checked_layers` and the summary's `layers` and `checked`
 // (and `checked_by_invariants`, contract v4)
 // extend the original keys (which keep their order), so that `merge` can rebuild every format from it.
@@ -63,6 +72,8 @@ public:
         for (const Diagnostic& d : f.diagnostics) write_diagnostic(json_, d);
         json_.end().key(k::checked_layers).begin_array();
         for (const CheckedLayer& c : f.checked_layers) write_checked_layer(json_, c);
+        json_.end().key(k::op_types).begin_array();
+        for (const OpTypeCoverage& t : f.op_types) write_op_type(json_, t);
         json_.end().end();
         return json_.take();
     }

@@ -88,6 +88,17 @@ CheckedLayer read_checked_layer(const JsonValue& v, const std::string& where) {
             by_invariants_at(v, where)};
 }
 
+OpTypeCoverage read_op_type(const JsonValue& v, const std::string& where) {
+    of_kind(v, JsonValue::Kind::object, where);
+    OpTypeCoverage t;
+    t.type = string_at(v, k::type, where);
+    t.layers = static_cast<size_t>(count_at(v, k::layers, where, INT64_MAX));
+    t.checked = static_cast<size_t>(count_at(v, k::checked, where, static_cast<int64_t>(t.layers)));
+    t.checked_by_invariants = static_cast<size_t>(
+        count_at(v, k::checked_by_invariants, where, static_cast<int64_t>(t.layers - t.checked)));
+    return t;
+}
+
 template <class T, class ReadItem>
 std::vector<T> read_list(const JsonValue& list, const std::string& where, ReadItem read_item) {
     of_kind(list, JsonValue::Kind::array, where);
@@ -110,6 +121,8 @@ FileResult read_file(const JsonValue& v, const std::string& where) {
     // Reports of irlint 0.1.0 lack the list; their JUnit shows the file as a whole only.
     if (const JsonValue* layers = v.find(k::checked_layers))
         f.checked_layers = read_list<CheckedLayer>(*layers, where + ".checked_layers", read_checked_layer);
+    if (const JsonValue* types = v.find(k::op_types))  // contract v4
+        f.op_types = read_list<OpTypeCoverage>(*types, where + ".op_types", read_op_type);
     return f;
 }
 

@@ -12,7 +12,7 @@ inline constexpr std::string_view tool = "tool", version = "version", files = "f
 // A file of `files`.
 inline constexpr std::string_view path = "path", layers = "layers", checked = "checked",
                                   checked_by_invariants = "checked_by_invariants", diagnostics = "diagnostics",
-                                  checked_layers = "checked_layers";
+                                  checked_layers = "checked_layers", op_types = "op_types";
 // A finding of `diagnostics`.
 inline constexpr std::string_view severity = "severity", rule = "rule", message = "message", line = "line",
                                   layer_id = "layer_id", layer_name = "layer_name", layer_type = "layer_type",

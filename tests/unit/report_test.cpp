@@ -44,6 +44,7 @@ std::vector<FileResult> sample_files() {
     b.checked = 1;
     b.checked_by_invariants = 1;
     b.checked_layers = {{kPool1, 12}, {kReshape, 14, true}};
+    b.op_types = {{"MaxPool", 1, 1, 0}, {"Reshape", 1, 0, 1}};
     return {a, b};
 }
 
@@ -100,6 +101,8 @@ TEST_CASE("json report: written, read back and written again gives the same byte
           std::string::npos);
     CHECK(json.find("{\"id\":\"3\",\"name\":\"reshape\",\"type\":\"Reshape\",\"line\":14,\"how\":\"invariants\"}") !=
           std::string::npos);
+    CHECK(json.find("\"op_types\":[{\"type\":\"MaxPool\",\"layers\":1,\"checked\":1,\"checked_by_invariants\":0},"
+                    "{\"type\":\"Reshape\",\"layers\":1,\"checked\":0,\"checked_by_invariants\":1}]") != std::string::npos);
     std::string error;
     const auto back = read_check_report(json, error);
     REQUIRE_MESSAGE(back.has_value(), error);
