@@ -378,3 +378,13 @@ TEST_CASE("layers whose values are unknown: one values-unknown note per op type,
     CHECK(d.message.find("; e.g. layer 2 'r0': the target shape (input 1) is not known") != std::string::npos);
     CHECK(d.message.find("r1") == std::string::npos);
 }
+
+TEST_CASE("infer's status: 'invariants' for an ok layer checked by invariants only") {
+    LayerShapes row;
+    row.status = LayerStatus::ok;
+    CHECK(layer_status_name(row) == "ok");
+    row.checked_by_invariants = true;
+    CHECK(layer_status_name(row) == "invariants");
+    row.status = LayerStatus::mismatch;  // a violated invariant is a mismatch
+    CHECK(layer_status_name(row) == "mismatch");
+}
