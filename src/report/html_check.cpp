@@ -128,7 +128,7 @@ public:
         for (const Diagnostic& d : f.diagnostics) ++rules_[d.rule][static_cast<size_t>(d.severity)];
         add_op_types(f.op_types);
         if (f.diagnostics.empty()) {
-            clean_.push_back(fmt::format("<li><span class=\"mono\">{}</span><br>{}</li>", html_text(f.path, kPrintedMessageChars),
+            clean_.push_back(fmt::format("<li><span class=\"mono\">{}</span>{}</li>", html_text(f.path, kPrintedMessageChars),
                                          file_coverage(f)));
             return "";
         }
