@@ -109,6 +109,7 @@ CheckRequest request_for(const CheckOptions& o) {
     r.jobs = o.jobs;
     r.list_checked_layers = lists_checked_layers(o.format);
     r.check_onnx = check_onnx_model_file;
+    r.process_exits_after = true;
     return r;
 }
 

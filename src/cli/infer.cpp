@@ -25,7 +25,8 @@ void setup_infer(CLI::App& app, InferOptions& o) {
   irlint infer model.xml --reshape 1,3,320,320 every layer inferred again from a new input shape
   irlint infer model.xml --reshape data=8,3,224,224 -o model_b8.xml
 
-Exit codes: 0 every selected layer ok, 1 a mismatch or an invalid layer, 2 usage errors or no such layer.)");
+Exit codes: 0 every selected layer ok (or a mismatch absorbed downstream), 1 an error finding or an invalid layer,
+2 usage errors or no such layer.)");
     app.add_option("model", o.model, "IR .xml or ONNX .onnx file")->required();
     app.add_option("--layer", o.layers, "Only this layer, by id or name (repeatable)");
     app.add_flag("--all", o.all, "List every layer, not only the pooling layers and the layers with findings");
@@ -256,8 +257,9 @@ int run_infer(const InferOptions& o) {
         emit_output("", render_json(rows, findings, *checked));
     else
         print_text(o, *checked, findings, rows, report.layers.size() - rows.size());
+    // A mismatch that a layer downstream absorbs is a warning (its finding's consequence), as in `check`.
     const bool bad = std::any_of(rows.begin(), rows.end(), [](const LayerShapes* r) {
-        return r->status == LayerStatus::mismatch || r->status == LayerStatus::invalid;
+        return r->status == LayerStatus::invalid;
     });
     const bool errors = std::any_of(findings.begin(), findings.end(),
                                     [](const Diagnostic& d) { return d.severity == Severity::error; });

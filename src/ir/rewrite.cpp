@@ -48,8 +48,7 @@ public:
     bool dims(const pugi::xml_node& port, const std::vector<int64_t>& dims) {
         std::vector<pugi::xml_node> dim_nodes;
         for (const pugi::xml_node d : port.children("dim")) dim_nodes.push_back(d);
-        if (dim_nodes.size() != dims.size())
-            return fail(fmt::format("it has {} <dim> elements, the fix has {} dims", dim_nodes.size(), dims.size()));
+        if (dim_nodes.size() != dims.size()) return other_rank(dim_nodes, dims);
         for (size_t i = 0; i < dims.size(); ++i)
             if (!dim(dim_nodes[i], dims[i])) return false;
         return true;
@@ -74,6 +73,44 @@ public:
     const std::string& error() const { return error_; }
 
 private:
+    // The port's <dim> elements replaced as a whole, separated as the file separates them (or as the first is
+    // indented).
+    bool other_rank(const std::vector<pugi::xml_node>& nodes, const std::vector<int64_t>& dims) {
+        if (nodes.empty()) return fail("it has no <dim> element, the fix has " + std::to_string(dims.size()));
+        const auto first = element_span(nodes.front());
+        const auto last = element_span(nodes.back());
+        if (!first || !last) return fail("a <dim> holds something other than a number");
+        const std::string_view gap = nodes.size() > 1 ? between(*first, *element_span(nodes[1])) : indent(first->first);
+        std::string replacement;
+        for (size_t i = 0; i < dims.size(); ++i)
+            replacement += fmt::format("{}<dim>{}</dim>", i ? gap : std::string_view{}, dims[i]);
+        edits_.push_back({first->first, last->second - first->first, std::move(replacement)});
+        return true;
+    }
+
+    // Where a plain <dim>N</dim> element starts and ends in the text.
+    std::optional<std::pair<size_t, size_t>> element_span(const pugi::xml_node& node) const {
+        const pugi::xml_node text = node.first_child();
+        const auto at = text && text.type() == pugi::node_pcdata ? offset_in(copy_, text.value()) : std::nullopt;
+        if (!at) return std::nullopt;
+        const size_t open = text_.rfind('<', *at);
+        const size_t close = text_.find("</dim>", *at);
+        if (open == std::string_view::npos || close == std::string_view::npos) return std::nullopt;
+        return std::pair{open, close + std::strlen("</dim>")};
+    }
+
+    std::string_view between(std::pair<size_t, size_t> a, std::pair<size_t, size_t> b) const {
+        return text_.substr(a.second, b.first - a.second);
+    }
+
+    // The line break and indentation before offset `at` (nothing when the element does not start a line).
+    std::string_view indent(size_t at) const {
+        const size_t line = text_.find_last_not_of(" \t", at - 1);
+        if (line == std::string_view::npos || text_[line] != '\n') return {};
+        const size_t start = line > 0 && text_[line - 1] == '\r' ? line - 1 : line;
+        return text_.substr(start, at - start);
+    }
+
     bool dim(const pugi::xml_node& node, int64_t value) {
         const pugi::xml_node text = node.first_child();
         const auto at = text && text.type() == pugi::node_pcdata && !text.next_sibling()

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/exit_keep.hpp"
 #include "onnx/onnx_divergence.hpp"
 #include "onnx/onnx_graph.hpp"
 #include "rules/registry.hpp"
@@ -107,7 +108,7 @@ std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& 
     return std::nullopt;
 }
 
-FileResult check_onnx_file(const std::string& path) {
+FileResult check_onnx_file(const std::string& path, bool keep) {
     FileResult out;
     out.path = path;
     OnnxRead read = read_onnx(path, OnnxParts::header);
@@ -115,7 +116,7 @@ FileResult check_onnx_file(const std::string& path) {
         out.diagnostics.push_back(make_finding(rule::ir_structure, read.error));
         return out;
     }
-    const auto c = check_onnx(std::move(*read.model));
+    std::unique_ptr<OnnxCheck> c = check_onnx(std::move(*read.model));
     out.layers = c->onnx.node_count();
     out.checked = c->report.checked;
     out.checked_by_invariants = c->report.checked_by_invariants;
@@ -134,6 +135,7 @@ FileResult check_onnx_file(const std::string& path) {
         out.op_types.push_back(std::move(t));
     }
     out.diagnostics = c->report.diagnostics;
+    if (keep) keep_until_exit(std::move(c));
     return out;
 }
 

@@ -44,7 +44,8 @@ std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& 
 // as inferred).
 OnnxSummary summarize_onnx(const OnnxCheck& c);
 
-// `check` of one .onnx file.
-FileResult check_onnx_file(const std::string& path);
+// `check` of one .onnx file; with keep_until_exit, the model and report are left to the process's exit
+// (core/exit_keep.hpp).
+FileResult check_onnx_file(const std::string& path, bool keep_until_exit = false);
 
 }  // namespace irlint

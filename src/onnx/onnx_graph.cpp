@@ -6,7 +6,6 @@
 #include <iterator>
 #include <span>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -182,10 +181,21 @@ public:
     }
 
 private:
+    // A value of a graph: as the graph declares it, and the layer output that produces it (one table for
+    // both: a large model's names are looked up a few times each, and each table entry is an allocation).
+    struct Value {
+        static constexpr size_t kNone = SIZE_MAX;
+        ValueDecl decl;
+        bool initializer = false;
+        size_t layer = kNone;  // the producing layer's index in the graph, kNone until one is found
+        size_t port = 0;       // its output index
+        bool produced() const { return layer != kNone; }
+    };
+
     // What a graph sees: its own values, then its enclosing graphs' (ONNX bodies read outer values by name).
     struct Scope {
         const Scope* outer = nullptr;
-        std::unordered_map<std::string_view, ValueDecl> values;  // views into the graph's proto
+        std::unordered_map<std::string_view, Value> values;  // views into the graph's proto or the Model's arena
         bool defines(std::string_view name) const {
             for (const Scope* s = this; s; s = s->outer)
                 if (s->values.count(name)) return true;
@@ -193,23 +203,17 @@ private:
         }
         const ValueDecl* find(std::string_view name) const {
             for (const Scope* s = this; s; s = s->outer)
-                if (const auto it = s->values.find(name); it != s->values.end()) return &it->second;
+                if (const auto it = s->values.find(name); it != s->values.end()) return &it->second.decl;
             return nullptr;
+        }
+        const Value* local(std::string_view name) const {
+            const auto it = values.find(name);
+            return it == values.end() ? nullptr : &it->second;
         }
     };
     using Opsets = std::map<std::string, int64_t>;
     // A function's attributes at one call: the call's attributes by name (ref_attr_name refers to them).
     using CallAttrs = std::map<std::string, const onnx::AttributeProto*>;
-
-    struct Source {
-        size_t layer;
-        size_t port;
-    };
-
-    struct GraphState {
-        size_t index = 0;  // into Model::graphs (which may grow while the graph's bodies are built)
-        std::unordered_map<std::string_view, Source> producers;  // views into the proto or the Model's arena
-    };
 
     // A copy of `s` in the Model's arena.
     std::string_view text(std::string_view s) {
@@ -265,26 +269,24 @@ private:
 
     size_t build_graph(const onnx::GraphProto& g, std::string owner, const Opsets& opsets, const Scope& outer,
                        const CallAttrs& call, int depth) {
-        GraphState st;
-        st.index = m_.graphs.size();
+        const size_t index = m_.graphs.size();  // into Model::graphs, which may grow while the bodies are built
         layers_built_ += static_cast<size_t>(g.node_size());
         m_.graphs.push_back(Graph{std::move(owner), {}, {}});
         Scope scope{&outer, {}};
         check_value_names(g);
         declare_values(g, scope);
-        // Sized by what the file holds (its lists are parsed), not by a number it states.
-        st.producers.reserve(static_cast<size_t>(g.node_size() + g.input_size() + g.initializer_size()));
         std::vector<Layer> layers;
+        // Sized by what the file holds (its lists are parsed), not by a number it states.
         layers.reserve(static_cast<size_t>(g.node_size() + g.input_size() + g.initializer_size() + g.output_size()));
         for (int i = 0; i < g.node_size(); ++i) layers.push_back(node_layer(g.node(i), i, opsets, scope, call, depth));
-        add_inputs_and_constants(g, scope, layers, st);
-        for (size_t i = 0; i < static_cast<size_t>(g.node_size()); ++i) note_outputs(layers[i], i, st);
-        add_outer_values(layers, outer, scope, st);
+        add_inputs_and_constants(g, scope, layers);
+        for (size_t i = 0; i < static_cast<size_t>(g.node_size()); ++i) note_outputs(layers[i], i, scope);
+        add_outer_values(layers, outer, scope);
         add_results(g, scope, layers);
-        Graph& graph = m_.graphs[st.index];
+        Graph& graph = m_.graphs[index];
         graph.layers = std::move(layers);
-        connect(graph, st, scope);
-        return st.index;
+        connect(graph, scope);
+        return index;
     }
 
     // ONNX's checker refuses a graph input, output or initializer without a name: nothing could refer to it.
@@ -305,14 +307,14 @@ private:
         scope.values.reserve(static_cast<size_t>(g.initializer_size() + g.input_size() + g.value_info_size() +
                                                  g.output_size() + g.node_size()));
         for (const auto& init : g.initializer()) {
-            ValueDecl v;
-            v.type = element_type_from_onnx(init.data_type());
-            v.dims = m_.store(std::span<const int64_t>(init.dims().data(), static_cast<size_t>(init.dims_size())));
-            scope.values[init.name()] = v;
+            Value& v = scope.values[init.name()];
+            v.decl.type = element_type_from_onnx(init.data_type());
+            v.decl.dims = m_.store(std::span<const int64_t>(init.dims().data(), static_cast<size_t>(init.dims_size())));
+            v.initializer = true;
         }
         std::vector<int64_t> scratch;
         for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
-            for (const auto& vi : *list) merge_decl(scope.values[vi.name()], value_decl(vi.type(), m_, scratch));
+            for (const auto& vi : *list) merge_decl(scope.values[vi.name()].decl, value_decl(vi.type(), m_, scratch));
         for (const auto& n : g.node())
             for (const auto& o : n.output())
                 if (!o.empty()) scope.values.try_emplace(o);
@@ -468,21 +470,21 @@ private:
         l.bodies = m_.store(std::span<const size_t>(bodies));
     }
 
-    void add_inputs_and_constants(const onnx::GraphProto& g, const Scope& scope, std::vector<Layer>& layers,
-                                  GraphState& st) {
-        std::unordered_set<std::string_view> initialized;
-        for (const auto& init : g.initializer()) initialized.insert(init.name());
+    void add_inputs_and_constants(const onnx::GraphProto& g, Scope& scope, std::vector<Layer>& layers) {
         for (const auto& vi : g.input()) {
-            if (initialized.count(vi.name()) || st.producers.count(vi.name())) continue;
+            Value& v = scope.values[vi.name()];
+            if (v.initializer || v.produced()) continue;
             Layer l = base_layer(layers.size(), text(vi.name()), "Parameter");
             l.kind = LayerKind::parameter;
             const Port out[] = {make_port(0, vi.name(), scope)};
             l.outputs = m_.store(std::span<const Port>(out));
-            st.producers[vi.name()] = {layers.size(), 0};
+            v.layer = layers.size();
+            v.port = 0;
             layers.push_back(l);
         }
         for (const auto& init : g.initializer()) {
-            if (st.producers.count(init.name())) {
+            Value& v = scope.values[init.name()];
+            if (v.produced()) {
                 finding(rule::ir_structure, fmt::format("initializer '{}' is given twice", excerpt(init.name())));
                 continue;
             }
@@ -492,16 +494,21 @@ private:
             m_.tensors.push_back(inline_tensor(init));
             const Port out[] = {make_port(0, init.name(), scope)};
             l.outputs = m_.store(std::span<const Port>(out));
-            st.producers[init.name()] = {layers.size(), 0};
+            v.layer = layers.size();
+            v.port = 0;
             layers.push_back(l);
         }
     }
 
-    void note_outputs(const Layer& l, size_t i, GraphState& st) {
+    void note_outputs(const Layer& l, size_t i, Scope& scope) {
         for (size_t k = 0; k < l.outputs.size(); ++k) {
             const std::string_view name = l.outputs[k].names;
             if (name.empty()) continue;
-            if (!st.producers.emplace(name, Source{i, k}).second)
+            Value& v = scope.values[name];
+            if (!v.produced()) {
+                v.layer = i;
+                v.port = k;
+            } else
                 finding(rule::ir_structure,
                         fmt::format("value '{}' is produced twice (node {} and an earlier node, input or initializer); "
                                     "ONNX requires each name to be assigned once",
@@ -512,20 +519,27 @@ private:
 
     // A body reads values of the graphs around it by name: each becomes a Parameter of the body, declared as
     // the outer graph declares it.
-    void add_outer_values(std::vector<Layer>& layers, const Scope& outer, const Scope& scope, GraphState& st) {
+    void add_outer_values(std::vector<Layer>& layers, const Scope& outer, Scope& scope) {
         std::vector<std::string_view> wanted;
         for (const Layer& l : layers)
             for (const Port& p : l.inputs)
-                if (!p.omitted && !st.producers.count(p.names) && outer.defines(p.names)) wanted.push_back(p.names);
+                if (!p.omitted && !produced_here(scope, p.names) && outer.defines(p.names)) wanted.push_back(p.names);
         for (const std::string_view name : wanted) {
-            if (st.producers.count(name)) continue;
+            if (produced_here(scope, name)) continue;
             Layer l = base_layer(layers.size(), name, "Parameter");
             l.kind = LayerKind::parameter;
             const Port out[] = {make_port(0, name, scope)};
             l.outputs = m_.store(std::span<const Port>(out));
-            st.producers[name] = {layers.size(), 0};
+            Value& v = scope.values[name];
+            v.layer = layers.size();
+            v.port = 0;
             layers.push_back(l);
         }
+    }
+
+    static bool produced_here(const Scope& scope, std::string_view name) {
+        const Value* v = scope.local(name);
+        return v && v->produced();
     }
 
     void add_results(const onnx::GraphProto& g, const Scope& scope, std::vector<Layer>& layers) {
@@ -538,24 +552,23 @@ private:
         }
     }
 
-    void connect(Graph& graph, GraphState& st, const Scope& scope) {
-        (void)scope;
+    void connect(Graph& graph, const Scope& scope) {
         for (size_t i = 0; i < graph.layers.size(); ++i) {
             Layer& l = graph.layers[i];
             for (size_t p = 0; p < l.inputs.size(); ++p) {
                 const Port& in = l.inputs[p];
                 if (in.omitted) continue;
-                const auto src = st.producers.find(in.names);
-                if (src == st.producers.end()) {
+                const Value* src = scope.local(in.names);
+                if (!src || !src->produced()) {
                     undefined_input(l, p);
                     continue;
                 }
-                const Layer& from = graph.layers[src->second.layer];
+                const Layer& from = graph.layers[src->layer];
                 Edge e;
                 e.from_layer = from.id;
                 e.from_layer_number = from.id_number;
-                e.from_port = from.outputs[src->second.port].id;
-                e.from_port_number = from.outputs[src->second.port].id_number;
+                e.from_port = from.outputs[src->port].id;
+                e.from_port_number = from.outputs[src->port].id_number;
                 e.to_layer = l.id;
                 e.to_layer_number = l.id_number;
                 e.to_port = in.id;

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/deadline.hpp"
+#include "core/exit_keep.hpp"
 #include "core/hash.hpp"
 #include "ir/reader.hpp"
 #include "pipeline/ordered_pool.hpp"
@@ -61,9 +62,10 @@ std::vector<OpTypeCoverage> op_types(const Model& model, const ModelReport& repo
 }
 
 // A directory of models often holds other XML files: found by a walk, a non-IR file is skipped with a
-// note; named on the command line, it is an error. The model is freed before the result is returned.
-FileResult check_one(const InputFile& file, const CheckRequest& request) {
-    if (names_onnx_model(file.path)) return request.check_onnx(file.path);
+// note; named on the command line, it is an error. The model is freed before the result is returned, unless
+// it is kept until the process exits.
+FileResult check_one(const InputFile& file, const CheckRequest& request, bool keep) {
+    if (names_onnx_model(file.path)) return request.check_onnx(file.path, keep);
     FileResult out;
     out.path = file.path;
     ReadResult read = read_model(file.path);
@@ -88,12 +90,17 @@ FileResult check_one(const InputFile& file, const CheckRequest& request) {
                            std::make_move_iterator(report.diagnostics.end()));
     std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
                      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+    if (keep) {
+        keep_until_exit(std::make_shared<ModelReport>(std::move(report)));
+        keep_until_exit(std::make_shared<Model>(std::move(*read.model)));
+    }
     return out;
 }
 
 // One file's failure (memory, most likely) or its spent time budget is reported on that file (check-failed)
 // and does not end the run; any other exception is a bug, reported on the file as well, and the run exits 2.
-FileResult check_one_safely(const InputFile& file, const CheckRequest& request, std::atomic<bool>& internal_failure) {
+FileResult check_one_safely(const InputFile& file, const CheckRequest& request, bool keep,
+                            std::atomic<bool>& internal_failure) {
     using namespace std::chrono;
     const double timeout_seconds = request.timeout_per_file;
     const ScopedDeadline deadline(timeout_seconds > 0 ? std::optional(steady_clock::now() +
@@ -107,7 +114,7 @@ FileResult check_one_safely(const InputFile& file, const CheckRequest& request, 
         return out;
     };
     try {
-        return check_one(file, request);
+        return check_one(file, request, keep);
     } catch (const DeadlineExceeded&) {
         return failed(fmt::format("checking took longer than --timeout-per-file {} s; the file was not checked fully",
                                   timeout_seconds));
@@ -285,9 +292,10 @@ CheckRun check_planned(const CheckPlan& plan, const CheckRequest& request, const
     run.planned = plan.jobs.size();
     Fingerprints prints;
     std::atomic<bool> internal_failure{false};
+    const bool keep = request.process_exits_after && plan.jobs.size() == 1;
     auto check = [&](size_t i) {
         const CheckJob& job = plan.jobs[i];
-        FileResult r = check_one_safely(job.file, request, internal_failure);
+        FileResult r = check_one_safely(job.file, request, keep, internal_failure);
         job.settings.selection.apply(r.diagnostics);
         apply_baseline(job, r.diagnostics, plan.filter, prints);
         if (hooks.checked) hooks.checked(r);

@@ -40,7 +40,11 @@ struct CheckRequest {
     int jobs = 0;                         // threads; 0: the hardware's
     bool list_checked_layers = false;     // FileResult::checked_layers filled (JSON, JUnit, Python)
     bool keep_files = false;              // CheckRun::files holds every file's result
-    std::function<FileResult(const std::string& path)> check_onnx;  // checks an .onnx file
+    // The command line: a run of one file leaves that file's model and report to the process's exit
+    // (core/exit_keep.hpp). A long-lived caller (Python) frees each.
+    bool process_exits_after = false;
+    // Checks an .onnx file; with keep_until_exit, its model and report are not freed (core/exit_keep.hpp).
+    std::function<FileResult(const std::string& path, bool keep_until_exit)> check_onnx;
 };
 
 // Why a run could not start: the command line's exit-2 cases. `config` is an irlint.toml that cannot be

@@ -20,6 +20,31 @@ std::string dims_json(const Shape& shape) {
     return json.end().take();
 }
 
+namespace {
+
+std::string_view consequence_kind_name(Consequence::Kind kind) {
+    switch (kind) {
+        case Consequence::Kind::absorbed: return "absorbed";
+        case Consequence::Kind::reaches: return "reaches";
+        case Consequence::Kind::breaks: return "breaks";
+    }
+    return "reaches";
+}
+
+void write_consequence(JsonWriter& json, const Consequence& c) {
+    json.key(k::consequence).begin_object().field(k::kind, consequence_kind_name(c.kind));
+    if (c.kind == Consequence::Kind::reaches) {
+        json.key(k::outputs).begin_array();
+        for (const std::string& name : c.outputs) json.string(name);
+        json.end().field(k::layers, c.layers);
+    } else {
+        json.key(k::by).begin_object().field(k::id, c.by.id).field(k::name, c.by.name).field(k::type, c.by.type).end();
+    }
+    json.end();
+}
+
+}  // namespace
+
 void write_diagnostic(JsonWriter& json, const Diagnostic& d) {
     json.begin_object()
         .field(k::severity, severity_name(d.severity))
@@ -30,6 +55,7 @@ void write_diagnostic(JsonWriter& json, const Diagnostic& d) {
         .field(k::layer_name, d.layer.name)
         .field(k::layer_type, d.layer.type);
     if (!d.fingerprint.empty()) json.field(k::fingerprint, d.fingerprint);
+    if (d.consequence) write_consequence(json, *d.consequence);
     json.end();
 }
 

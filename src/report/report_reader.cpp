@@ -60,6 +60,30 @@ LayerRef layer_at(const JsonValue& object, const std::string& where, std::string
     return {string_at(object, id, where), string_at(object, name, where), string_at(object, type, where)};
 }
 
+Consequence read_consequence(const JsonValue& v, const std::string& where) {
+    of_kind(v, JsonValue::Kind::object, where);
+    Consequence c;
+    const std::string kind = string_at(v, k::kind, where);
+    if (kind == "reaches") {
+        const JsonValue& outputs = member(v, k::outputs, where);
+        of_kind(outputs, JsonValue::Kind::array, where + ".outputs");
+        for (size_t i = 0; i < outputs.items.size(); ++i) {
+            const std::string at = fmt::format("{}.outputs[{}]", where, i);
+            of_kind(outputs.items[i], JsonValue::Kind::string, at);
+            c.outputs.push_back(outputs.items[i].string);
+        }
+        c.layers = static_cast<size_t>(count_at(v, k::layers, where, INT64_MAX));
+        return c;
+    }
+    if (kind != "absorbed" && kind != "breaks")
+        fail(where + ".kind", fmt::format("expected \"absorbed\", \"reaches\" or \"breaks\", found \"{}\"", excerpt(kind)));
+    c.kind = kind == "absorbed" ? Consequence::Kind::absorbed : Consequence::Kind::breaks;
+    const JsonValue& by = member(v, k::by, where);
+    of_kind(by, JsonValue::Kind::object, where + ".by");
+    c.by = layer_at(by, where + ".by", k::id, k::name, k::type);
+    return c;
+}
+
 Diagnostic read_diagnostic(const JsonValue& v, const std::string& where) {
     of_kind(v, JsonValue::Kind::object, where);
     Diagnostic d;
@@ -69,6 +93,7 @@ Diagnostic read_diagnostic(const JsonValue& v, const std::string& where) {
     d.line = static_cast<int>(count_at(v, k::line, where, INT_MAX));
     d.layer = layer_at(v, where, k::layer_id, k::layer_name, k::layer_type);
     if (v.find(k::fingerprint)) d.fingerprint = string_at(v, k::fingerprint, where);
+    if (const JsonValue* c = v.find(k::consequence)) d.consequence = read_consequence(*c, where + ".consequence");
     return d;
 }
 

@@ -17,6 +17,9 @@ inline constexpr std::string_view path = "path", layers = "layers", checked = "c
 inline constexpr std::string_view severity = "severity", rule = "rule", message = "message", line = "line",
                                   layer_id = "layer_id", layer_name = "layer_name", layer_type = "layer_type",
                                   fingerprint = "fingerprint";
+// A finding's `consequence` (contract v4): its `kind`, the layer `by` (an object of id, name, type), or the
+// `outputs` it reaches and through how many `layers`.
+inline constexpr std::string_view consequence = "consequence", kind = "kind", by = "by", outputs = "outputs";
 // A layer of `checked_layers` (and `line`); `how` is one of the two values below.
 inline constexpr std::string_view id = "id", name = "name", type = "type", how = "how";
 inline constexpr std::string_view how_full = "full", how_invariants = "invariants";

@@ -12,6 +12,7 @@
 #include "core/deadline.hpp"
 #include "core/text.hpp"
 #include "ir/const_data.hpp"
+#include "rules/consequence.hpp"
 #include "rules/op_rules.hpp"
 #include "rules/registry.hpp"
 #include "rules/structure.hpp"
@@ -112,6 +113,7 @@ private:
 
     void check_graph(size_t g) {
         const Graph& graph = model_.graphs[g];
+        const size_t first_finding = r_.diagnostics.size();
         const GraphIndex index = check_structure(graph, r_.diagnostics, model_.format);
         constexpr size_t kNoRow = static_cast<size_t>(-1);
         std::vector<LayerShapes> rows;  // the layers that have one, in file order
@@ -151,6 +153,7 @@ private:
             else if (opset_named(graph.layers[i]))
                 ++unsupported_[graph.layers[i].type];
         }
+        if (g == 0 && !onnx() && !reinferring()) add_graph_consequences(graph, index, rows, row_of, first_finding);
         for (size_t i : index.cyclic)
             if (row_of[i] != kNoRow && rows[row_of[i]].status != LayerStatus::mismatch) {
                 rows[row_of[i]].status = LayerStatus::invalid;
@@ -161,6 +164,26 @@ private:
             r_.layers = std::move(rows);
         else
             r_.layers.insert(r_.layers.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
+    }
+
+    // What each shape or type mismatch of the model's own graph changes downstream (rules/consequence.hpp).
+    void add_graph_consequences(const Graph& graph, const GraphIndex& index, const std::vector<LayerShapes>& rows,
+                                const std::vector<size_t>& row_of, size_t first_finding) {
+        const std::span<Diagnostic> findings(r_.diagnostics.begin() + static_cast<std::ptrdiff_t>(first_finding),
+                                             r_.diagnostics.end());
+        if (std::none_of(findings.begin(), findings.end(), [](const Diagnostic& d) {
+                return d.severity == Severity::error && !d.port.empty() &&
+                       (d.rule == rule::output_shape_mismatch.id || d.rule == rule::output_type_mismatch.id);
+            }))
+            return;
+        std::vector<const LayerShapes*> row_at(graph.layers.size(), nullptr);
+        std::vector<uint8_t> carries_values(graph.layers.size(), 0);
+        for (size_t i = 0; i < graph.layers.size(); ++i) {
+            if (row_of[i] < rows.size()) row_at[i] = &rows[row_of[i]];
+            for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k)
+                if (values_[k].state == ValueSlot::State::known) carries_values[i] = 1;
+        }
+        add_consequences(CheckedGraph{graph, index, row_at, carries_values}, findings);
     }
 
     // "opset0" names no opset: an error on any layer. Other versions are judged where they matter.

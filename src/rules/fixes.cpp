@@ -11,11 +11,31 @@ namespace irlint {
 
 namespace {
 
-bool reported(const Diagnostics& findings, const Rule& rule, const Layer& layer, std::string_view port) {
-    return std::any_of(findings.begin(), findings.end(), [&](const Diagnostic& d) {
+const Diagnostic* reported_finding(const Diagnostics& findings, const Rule& rule, const Layer& layer,
+                                   std::string_view port) {
+    const auto it = std::find_if(findings.begin(), findings.end(), [&](const Diagnostic& d) {
         return d.rule == rule.id && d.port == port && d.layer.id == layer.id && d.layer.name == layer.name &&
                d.layer.type == layer.type;
     });
+    return it == findings.end() ? nullptr : &*it;
+}
+
+bool reported(const Diagnostics& findings, const Rule& rule, const Layer& layer, std::string_view port) {
+    return reported_finding(findings, rule, layer, port) != nullptr;
+}
+
+// A finding whose inferred dims a layer downstream takes and gives its declared outputs anyway: OpenVINO
+// runs the model with them, so they are safe to write even where the rank differs.
+bool absorbed(const Diagnostic* finding) {
+    return finding && finding->consequence && finding->consequence->kind == Consequence::Kind::absorbed;
+}
+
+// The inferred dims of another rank, for an absorbed finding: each static dim as it is, the others -1.
+std::optional<std::vector<int64_t>> dims_of_other_rank(const Shape& inferred, const Port& port) {
+    if (!port.dims_valid || inferred.rank_dynamic || inferred.rank() == port.dims.size()) return std::nullopt;
+    std::vector<int64_t> dims;
+    for (const Dim& d : inferred.dims) dims.push_back(d.is_static() ? d.length() : -1);
+    return dims;
 }
 
 // The port's dims with every dim that inference makes static and that the port declares otherwise set to the
@@ -64,8 +84,12 @@ void fix_consumers(const Graph& graph, const Layer& layer, const PortFix& output
         const Port* in = input_port(graph, e.to_layer, e.to_port, &consumer);
         if (!in) continue;
         PortFix fix{in, consumer, std::nullopt, std::nullopt};
-        if (output.dims && in->dims_valid && in->dims.size() == output.dims->size() &&
-            !std::equal(in->dims.begin(), in->dims.end(), output.dims->begin()))
+        // A port of another rank is rewritten where it repeats the producer's old dims.
+        const bool same_rank = output.dims && in->dims.size() == output.dims->size();
+        const bool repeats_producer = std::equal(in->dims.begin(), in->dims.end(), output.port->dims.begin(),
+                                                 output.port->dims.end());
+        if (output.dims && in->dims_valid && (same_rank || repeats_producer) &&
+            !std::equal(in->dims.begin(), in->dims.end(), output.dims->begin(), output.dims->end()))
             fix.dims = output.dims;
         if (output.precision && in->precision && *in->precision != *output.precision) fix.precision = output.precision;
         if (fix.dims || fix.precision) plan.ports.push_back(std::move(fix));
@@ -99,8 +123,11 @@ void plan_layer(const Model& model, const LayerShapes& s, const Diagnostics& fin
     for (size_t k = 0; k < layer.outputs.size(); ++k) {
         const Port& port = layer.outputs[k];
         PortFix fix{&port, &layer, std::nullopt, std::nullopt};
-        if (k < s.inferred.size() && reported(findings, rule::output_shape_mismatch, layer, port.id))
+        const Diagnostic* shape_finding = reported_finding(findings, rule::output_shape_mismatch, layer, port.id);
+        if (k < s.inferred.size() && shape_finding) {
             fix.dims = fixed_dims(s.inferred[k], port, s.pool_op.has_value());
+            if (!fix.dims && absorbed(shape_finding)) fix.dims = dims_of_other_rank(s.inferred[k], port);
+        }
         if (k < types.size() && types[k] && port.precision && *port.precision != *types[k] &&
             reported(findings, rule::output_type_mismatch, layer, port.id))
             fix.precision = types[k];

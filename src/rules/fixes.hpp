@@ -28,7 +28,8 @@ struct FixPlan {
 };
 
 // The fixes for the output-shape-mismatch and output-type-mismatch findings in `reported` that have one
-// safe fix: the inferred dims are static and of the declared rank; the precision is the one OpenVINO gives.
+// safe fix: the inferred dims are static and of the declared rank (of any rank when a layer downstream absorbs
+// them: the finding's consequence); the precision is the one OpenVINO gives.
 FixPlan plan_fixes(const Model& model, const ModelReport& report, const Diagnostics& reported);
 
 // True when the file must not be rewritten: XML or structural errors (broken edges, cycles, duplicate ids)

@@ -394,14 +394,16 @@ def test_check_hints(t):
              [1, 1, 3, 4], [1, 1, 2, 3], indices=True)
     code, out, _ = run(t.irlint, ["check", model], 60)
     check("check: ceil_torch hint", code == 1 and "rounding_type=ceil_torch (PyTorch's ceil_mode=True) would give the "
-          "declared dims; it needs MaxPool-14 (opset14 and later) [output-shape-mismatch]" in out, out)
+          "declared dims; it needs MaxPool-14 (opset14 and later); reaches output 'out': [1,1,2,3] becomes [1,1,2,2] "
+          "through 1 layer [output-shape-mismatch]" in out, out)
     model = t.path("hint_same_upper.xml")
     write_ir(model, "AvgPool", "opset1", {"auto_pad": "explicit", "rounding_type": "floor", "exclude-pad": "true",
                                           "kernel": "3", "strides": "2", "pads_begin": "0", "pads_end": "0"},
              [1, 1, 7], [1, 1, 4])
     code, out, _ = run(t.irlint, ["check", model], 60)
     check("check: same_upper hint", code == 1 and "auto_pad=same_upper gives the declared dims (TensorFlow's SAME "
-          "padding, ONNX's SAME_UPPER) [output-shape-mismatch]" in out, out)
+          "padding, ONNX's SAME_UPPER); reaches output 'out': [1,1,4] becomes [1,1,3] through 1 layer "
+          "[output-shape-mismatch]" in out, out)
 
 
 def main():

@@ -6,8 +6,10 @@
 For every .xml in DIR, `irlint check --format json` names the layers it checked. For each layer type among them
 (Parameter, Const and Result aside), one layer chosen at random gets +1 on one static dim of one output port, and
 the same +1 on the input ports its edges feed (so that the edges stay consistent). irlint must then report
-`output-shape-mismatch` on that layer, and no error on any other layer: a wrong port is one finding, not a
-cascade. At least N layer types (default 20) must be planted across the directory. `--every K` plants one type in
+`output-shape-mismatch` on that layer, with its consequence (an error when the dim reaches a model output or
+breaks a layer, a warning when a layer downstream absorbs it), and no error on any other layer: a wrong port is
+one finding, not a cascade. The consequence may be unknown only in a file where some layer is not checked (a
+value its dims depend on is unknown). The closing line counts the consequences by kind. At least N layer types (default 20) must be planted across the directory. `--every K` plants one type in
 K per file (a different one in each file), for builds that run slowly (sanitizers).
 Prints one line per failure and a closing line; exits 1 on any failure.
 """
@@ -27,7 +29,7 @@ IR_OWN_TYPES = {"Parameter", "Const", "Result"}
 
 
 def run_check(irlint, path):
-    code, out, err = irlint_process.run(irlint, ["check", path, "--format", "json", "--min-severity", "error"],
+    code, out, err = irlint_process.run(irlint, ["check", path, "--format", "json", "--min-severity", "warning"],
                                         TIMEOUT_SECONDS)
     if code not in (0, 1):
         raise RuntimeError(f"check {os.path.basename(path)}: exit {code} ({err.strip()[:200]})")
@@ -108,11 +110,41 @@ def plant(text, layer_id, rng):
     return text, port, dim
 
 
-def plant_file(irlint, path, rng, work, every=1):
-    """Failures, and the layer types planted, for one file."""
+# The severity a planted dim's finding has for each kind of consequence.
+SEVERITY_OF = {"absorbed": "warning", "reaches": "error", "breaks": "error"}
+
+
+def planted_finding(diagnostics, layer_id):
+    """The output-shape-mismatch on LAYER_ID: an error, or a warning when absorbed downstream; None if none."""
+    for d in diagnostics:
+        if d.get("rule") == "output-shape-mismatch" and d.get("layer_id") == layer_id and \
+                d.get("severity") in ("error", "warning"):
+            kind = (d.get("consequence") or {}).get("kind")
+            if d.get("severity") == "error" or kind == "absorbed":
+                return d
+    return None
+
+
+def consequence_failure(finding):
+    """What is wrong with the consequence of a planted dim's finding, or None."""
+    c = finding.get("consequence")
+    if not c:
+        return "no consequence"
+    if SEVERITY_OF.get(c.get("kind")) != finding["severity"]:
+        return f"consequence {c.get('kind')} on a finding of severity {finding['severity']}"
+    if c["kind"] == "reaches" and not (c.get("outputs") and c.get("layers", 0) >= 1):
+        return f"consequence {c} names no output"
+    if c["kind"] != "reaches" and not c.get("by", {}).get("id"):
+        return f"consequence {c} names no layer"
+    return None
+
+
+def plant_file(irlint, path, rng, work, every=1, kinds=None):
+    """Failures, and the layer types planted, for one file; KINDS counts the consequences by kind."""
     name = os.path.basename(path)
     report = run_check(irlint, path)
-    known_errors = {(d.get("layer_id"), d.get("rule"), d.get("line")) for d in report["diagnostics"]}
+    known_errors = {(d.get("layer_id"), d.get("rule"), d.get("line")) for d in report["diagnostics"]
+                    if d.get("severity") == "error"}
     by_type = {}
     for c in report.get("checked_layers", []):
         if c["type"] not in IR_OWN_TYPES:
@@ -137,10 +169,19 @@ def plant_file(irlint, path, rng, work, every=1):
             f.write(new_text)
         result = run_check(irlint, planted_path)
         errors = [d for d in result["diagnostics"] if d.get("severity") == "error"]
-        found = any(d.get("rule") == "output-shape-mismatch" and d.get("layer_id") == layer_id for d in errors)
+        finding = planted_finding(result["diagnostics"], layer_id)
         where = f"{name}: layer {layer_id} ({layer_type}) output {port} dim {dim} +1"
-        if not found:
+        if not finding:
             failures.append(f"{where}: no output-shape-mismatch on the layer")
+        elif not finding.get("consequence") and result["checked"] < result["layers"]:
+            # A consumer whose dims depend on values irlint does not know may or may not take the change.
+            if kinds is not None:
+                kinds["unknown"] = kinds.get("unknown", 0) + 1
+        elif consequence_failure(finding):
+            failures.append(f"{where}: {consequence_failure(finding)}: {finding.get('message', '')[:300]}")
+        elif kinds is not None:
+            kind = finding["consequence"]["kind"]
+            kinds[kind] = kinds.get(kind, 0) + 1
         for d in errors:
             if d.get("layer_id") != layer_id and (d.get("layer_id"), d.get("rule"), d.get("line")) not in known_errors:
                 failures.append(f"{where}: also {d.get('rule')} on layer {d.get('layer_id')} "
@@ -159,14 +200,14 @@ def main():
     args = ap.parse_args()
     irlint = os.path.abspath(args.irlint)
     names = sorted(n for n in os.listdir(args.dir) if n.endswith(".xml"))
-    failures, types = [], set()
+    failures, types, kinds = [], set(), {}
     if not names:
         failures.append(f"{args.dir}: no .xml files")
     with tempfile.TemporaryDirectory(prefix="irlint-planted-") as work:
         for name in names:
             rng = random.Random(f"{args.seed}:{name}")
             try:
-                f, t = plant_file(irlint, os.path.join(args.dir, name), rng, work, args.every)
+                f, t = plant_file(irlint, os.path.join(args.dir, name), rng, work, args.every, kinds)
             except (RuntimeError, ValueError, KeyError) as e:
                 f, t = [f"{name}: {e}"], set()
             failures += f
@@ -176,6 +217,7 @@ def main():
     for message in failures:
         print(f"FAIL {message}")
     print(f"{len(types)} layer types planted in {len(names)} files: {', '.join(sorted(types))}; "
+          f"consequences: {', '.join(f'{k} {n}' for k, n in sorted(kinds.items())) or 'none'}; "
           f"{len(failures)} failures")
     return 1 if failures else 0
 

@@ -78,7 +78,7 @@ TEST_CASE("a wrong declared dim is reported with the arithmetic and the fix") {
     CHECK(d->message ==
           "AvgPool-1 output 1 is declared [1,3,16,16], OpenVINO infers [1,3,15,15]: dim 2: floor((32+1+1-5)/2)+1 = "
           "15, declared 16; dim 3: floor((32+1+1-5)/2)+1 = 15, declared 16; rounding_type=ceil gives the declared "
-          "dims");
+          "dims; reaches output 'y': [1,3,16,16] becomes [1,3,15,15] through 1 layer");
     CHECK(r.layers[1].status == LayerStatus::mismatch);
 }
 
