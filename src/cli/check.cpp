@@ -87,7 +87,9 @@ using Clock = std::chrono::steady_clock;
 
 // The JSON and JUnit reports list the checked layers; the others only count them, and a list of a large
 // model's every layer costs a copy of each name.
-bool lists_checked_layers(std::string_view format) { return format == "json" || format == "junit"; }
+bool lists_checked_layers(std::string_view format) {
+    return format == "json" || format == "junit" || format == "html";
+}
 
 CheckRequest request_for(const CheckOptions& o) {
     CheckRequest r;

@@ -82,7 +82,7 @@ std::string render_text(const std::vector<const LayerShapes*>& rows, const Palet
                          printable(r->layer->version), shapes_text(r->inputs, r->input_types),
                          shapes_text(r->declared, declared_types(*r->layer)),
                          r->inferred.empty() ? "-" : shapes_text(r->inferred, r->inferred_types),
-                         std::string(layer_status_name(r->status))});
+                         std::string(layer_status_name(*r))});
     std::array<size_t, 8> width{};
     for (const auto& row : cells)
         for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
@@ -178,7 +178,7 @@ std::string render_json(const std::vector<const LayerShapes*>& rows, const Diagn
         write_shapes(json, "inferred", r->inferred);
         write_types(json, "declared_types", declared_types(l));
         write_types(json, "inferred_types", r->inferred_types);
-        json.field("status", layer_status_name(r->status)).field("checked", r->checked);
+        json.field("status", layer_status_name(*r)).field("checked", r->checked);
         json.field("checked_by_invariants", r->checked_by_invariants);
         if (r->not_checked) json.field("not_checked", *r->not_checked);
         json.end();

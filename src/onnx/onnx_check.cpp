@@ -1,6 +1,7 @@
 #include "onnx/onnx_check.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -61,7 +62,10 @@ void keep_node_rows(OnnxCheck& c, ModelReport&& full, Diagnostics&& adapter_find
                                 std::make_move_iterator(adapter_findings.end()));
     full.layers.resize(std::min(full.layers.size(), nodes));
     c.report.layers = std::move(full.layers);
-    for (const LayerShapes& ls : c.report.layers) c.report.checked += ls.checked;
+    for (const LayerShapes& ls : c.report.layers) {
+        c.report.checked += ls.checked;
+        c.report.checked_by_invariants += ls.checked_by_invariants;
+    }
 }
 
 }  // namespace
@@ -115,8 +119,21 @@ FileResult check_onnx_file(const std::string& path, bool keep) {
     std::unique_ptr<OnnxCheck> c = check_onnx(std::move(*read.model));
     out.layers = c->onnx.node_count();
     out.checked = c->report.checked;
+    out.checked_by_invariants = c->report.checked_by_invariants;
     for (const auto& ls : c->report.layers)
-        if (ls.checked) out.checked_layers.push_back({layer_ref(*ls.layer), 0});
+        if (ls.checked || ls.checked_by_invariants)
+            out.checked_layers.push_back({layer_ref(*ls.layer), 0, !ls.checked});
+    std::map<std::string, OpTypeCoverage> by_type;
+    for (const auto& ls : c->report.layers) {
+        OpTypeCoverage& t = by_type[std::string(ls.layer->type)];
+        ++t.layers;
+        t.checked += ls.checked;
+        t.checked_by_invariants += ls.checked_by_invariants && !ls.checked;
+    }
+    for (auto& [type, t] : by_type) {
+        t.type = type;
+        out.op_types.push_back(std::move(t));
+    }
     out.diagnostics = c->report.diagnostics;
     if (keep) keep_until_exit(std::move(c));
     return out;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <new>
 #include <sstream>
@@ -37,6 +38,29 @@ std::vector<CheckedLayer> checked_layers(const ModelReport& report) {
     return out;
 }
 
+// Per op type (Parameter, Const and Result aside), its layers in every graph and how many were checked.
+std::vector<OpTypeCoverage> op_types(const Model& model, const ModelReport& report) {
+    std::map<std::string_view, OpTypeCoverage> by_type;
+    const auto is_op = [](const Layer& l) {
+        return l.kind != LayerKind::parameter && l.kind != LayerKind::constant && l.kind != LayerKind::result;
+    };
+    for (const Graph& g : model.graphs)
+        for (const Layer& l : g.layers)
+            if (is_op(l)) ++by_type[l.type].layers;
+    for (const LayerShapes& s : report.layers) {
+        if (!is_op(*s.layer)) continue;
+        OpTypeCoverage& t = by_type[s.layer->type];
+        t.checked += s.checked;
+        t.checked_by_invariants += s.checked_by_invariants && !s.checked;
+    }
+    std::vector<OpTypeCoverage> out;
+    for (auto& [type, t] : by_type) {
+        t.type = std::string(type);
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
 // A directory of models often holds other XML files: found by a walk, a non-IR file is skipped with a
 // note; named on the command line, it is an error. The model is freed before the result is returned, unless
 // it is kept until the process exits.
@@ -58,7 +82,10 @@ FileResult check_one(const InputFile& file, const CheckRequest& request, bool ke
     out.layers = read.model->layer_count();
     out.checked = report.checked;
     out.checked_by_invariants = report.checked_by_invariants;
-    if (request.list_checked_layers) out.checked_layers = checked_layers(report);
+    if (request.list_checked_layers) {
+        out.checked_layers = checked_layers(report);
+        out.op_types = op_types(*read.model, report);
+    }
     out.diagnostics.insert(out.diagnostics.end(), std::make_move_iterator(report.diagnostics.begin()),
                            std::make_move_iterator(report.diagnostics.end()));
     std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),

@@ -238,6 +238,9 @@ void bind_report(py::module_& m) {
         .def_property_readonly("layers", [](const Report& r) { return r.summary.layers; }, "Layers in the files.")
         .def_property_readonly("checked", [](const Report& r) { return r.summary.checked; },
                                "Layers whose shapes were inferred and compared.")
+        .def_property_readonly("checked_by_invariants", [](const Report& r) { return r.summary.checked_by_invariants; },
+                               "Layers whose outputs depend on an unknown value, compared by what holds whatever "
+                               "it is (element counts, permutations, the dims kept); not in checked.")
         .def_property_readonly("exit_code", [](const Report& r) { return r.exit_code; },
                                "The exit code `irlint check` would give: 0 clean, 1 findings at --fail-on or a file "
                                "that could not be checked, 2 an internal error.")

@@ -79,8 +79,9 @@ py::dict layer_dict(const LayerShapes& r) {
     out["inferred"] = dims_list(r.inferred);
     out["declared_types"] = types_list(declared_types);
     out["inferred_types"] = types_list(r.inferred_types);
-    out["status"] = std::string(layer_status_name(r.status));
+    out["status"] = std::string(layer_status_name(r));
     out["checked"] = r.checked;
+    out["checked_by_invariants"] = r.checked_by_invariants;
     out["not_checked"] = r.not_checked ? py::object(model_text(*r.not_checked)) : py::none();
     return out;
 }

@@ -27,6 +27,10 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .st-ok { color: #1a7f37; font-weight: 600; }
 .msg { white-space: pre-wrap; word-break: break-word; }
 .rule { white-space: nowrap; }
+td.rule { width: 1%; }
+.bar { display: inline-block; width: 200px; height: 10px; border: 1px solid #8c959f; vertical-align: middle; }
+.bar span { display: inline-block; height: 100%; vertical-align: top; }
+.bar .full { background: #1a7f37; } .bar .inv { background: #bf8700; } .bar .not { background: #d0d7de; }
 .controls { margin: 8px 0 12px; padding: 8px; background: #f6f8fa; border: 1px solid #d0d7de; }
 .controls label { margin-right: 14px; }
 th.sortable { cursor: pointer; } th.sortable::after { content: " \2195"; color: #8c959f; }

@@ -1,6 +1,7 @@
 // `check --format html` and `merge --format html`: the summary, the counts per rule, then every file with
 // its findings. Rows carry their severity and rule as data attributes; the script at the end adds the
 // filters and sortable columns, and without it the tables read as they are.
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -70,21 +71,71 @@ std::string finding_row(const Diagnostic& d) {
         layer_cell(d.layer), html_text(d.message, kPrintedMessageChars), rule_link(d.rule));
 }
 
+// A bar of three parts: layers checked fully, by invariants only, and not checked; the numbers beside it.
+std::string coverage_bar(size_t layers, size_t full, size_t invariants) {
+    const size_t rest = layers - std::min(layers, full + invariants);
+    const auto width = [&](size_t n) { return layers ? 100.0 * static_cast<double>(n) / static_cast<double>(layers) : 0.0; };
+    return fmt::format(
+        "<span class=\"bar\" role=\"img\" aria-label=\"{1} checked fully, {2} by invariants, {3} not checked\">"
+        "<span class=\"full\" style=\"width:{4:.2f}%\"></span><span class=\"inv\" style=\"width:{5:.2f}%\"></span>"
+        "<span class=\"not\" style=\"width:{6:.2f}%\"></span></span> "
+        "<span class=\"note\">{1} of {0} checked fully, {2} by invariants, {3} not checked</span>",
+        layers, full, invariants, rest, width(full), width(invariants), width(rest));
+}
+
+OpTypeCoverage total_of(const std::vector<OpTypeCoverage>& types) {
+    OpTypeCoverage all;
+    for (const OpTypeCoverage& t : types) {
+        all.layers += t.layers;
+        all.checked += t.checked;
+        all.checked_by_invariants += t.checked_by_invariants;
+    }
+    return all;
+}
+
+// Per op type, least covered first: its layers and the bar.
+std::string op_type_table(const std::vector<OpTypeCoverage>& types) {
+    std::vector<const OpTypeCoverage*> sorted;
+    for (const OpTypeCoverage& t : types) sorted.push_back(&t);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const OpTypeCoverage* a, const OpTypeCoverage* b) {
+        return a->layers - a->checked > b->layers - b->checked;
+    });
+    std::string rows;
+    for (const OpTypeCoverage* t : sorted)
+        rows += fmt::format("<tr><td class=\"mono\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
+                            html_text(t->type), t->layers, coverage_bar(t->layers, t->checked, t->checked_by_invariants));
+    return fmt::format("<table class=\"coverage\"><thead><tr><th>op type</th><th class=\"num\">layers</th>"
+                       "<th>checked</th></tr></thead><tbody>\n{}</tbody></table>\n",
+                       rows);
+}
+
+// The file's op layers (Parameter, Const and Result aside) as a bar, and per op type in a folded table.
+std::string file_coverage(const FileResult& f) {
+    if (f.op_types.empty())
+        return fmt::format("<p class=\"note\">{} layers: {} checked fully, {} by invariants</p>\n", f.layers, f.checked,
+                           f.checked_by_invariants);
+    const OpTypeCoverage all = total_of(f.op_types);
+    return fmt::format("<p>{} layers; op layers: {}</p>\n<details><summary>per op type</summary>{}</details>\n",
+                       f.layers, coverage_bar(all.layers, all.checked, all.checked_by_invariants),
+                       op_type_table(f.op_types));
+}
+
 class HtmlReporter : public Reporter {
 public:
     std::string begin() override { return ""; }
 
     std::string file(const FileResult& f) override {
         for (const Diagnostic& d : f.diagnostics) ++rules_[d.rule][static_cast<size_t>(d.severity)];
+        add_op_types(f.op_types);
         if (f.diagnostics.empty()) {
-            clean_.push_back(f.path);
+            clean_.push_back(fmt::format("<li><span class=\"mono\">{}</span>{}</li>", html_text(f.path, kPrintedMessageChars),
+                                         file_coverage(f)));
             return "";
         }
         sections_ += fmt::format(
-            "<section class=\"file\"><h3 class=\"mono\">{}</h3>\n<p class=\"note\">{} layers, {} layers checked"
-            "</p>\n<table class=\"findings\"><thead><tr><th class=\"sortable num\">line</th><th class=\"sortable\">severity</th>"
+            "<section class=\"file\"><h3 class=\"mono\">{}</h3>\n{}<table class=\"findings\"><thead><tr><th class=\"sortable num\">line</th><th class=\"sortable\">severity</th>"
             "<th class=\"sortable\">layer</th><th>message</th><th class=\"sortable\">rule</th></tr></thead><tbody>\n",
-            html_text(f.path, kPrintedMessageChars), f.layers, f.checked);
+            html_text(f.path, kPrintedMessageChars), file_coverage(f));
         for (const Diagnostic& d : f.diagnostics) sections_ += finding_row(d);
         sections_ += "</tbody></table></section>\n";
         return "";
@@ -92,7 +143,7 @@ public:
 
     std::string end(const Summary& s) override {
         std::string body = "<h1>irlint check report</h1>\n";
-        body += summary_table(s) + rule_table() + controls();
+        body += summary_table(s) + coverage() + rule_table() + controls();
         body += fmt::format("<h2>Files with findings</h2>\n{}", sections_.empty() ? "<p>None.</p>\n" : sections_);
         body += clean_list();
         return html_page("irlint check report", body, kCheckScript);
@@ -102,13 +153,34 @@ private:
     static std::string summary_table(const Summary& s) {
         std::string rows = fmt::format(
             "<tr><th>files</th><td class=\"num\" id=\"sum-files\">{}</td></tr><tr><th>layers</th><td class=\"num\">{}"
-            "</td></tr><tr><th>layers checked</th><td class=\"num\">{}</td></tr><tr><th>errors</th>"
+            "</td></tr><tr><th>layers checked fully</th><td class=\"num\" id=\"sum-checked\">{}</td></tr>"
+            "<tr><th>layers checked by invariants</th><td class=\"num\" id=\"sum-invariants\">{}</td></tr><tr><th>errors</th>"
             "<td class=\"num sev-error\" id=\"sum-errors\">{}</td></tr><tr><th>warnings</th><td class=\"num "
             "sev-warning\" id=\"sum-warnings\">{}</td></tr><tr><th>notes</th><td class=\"num\" id=\"sum-notes\">{}"
             "</td></tr>",
-            s.files, s.layers, s.checked, s.errors, s.warnings, s.notes);
+            s.files, s.layers, s.checked, s.checked_by_invariants, s.errors, s.warnings, s.notes);
         if (s.wall_seconds) rows += fmt::format("<tr><th>wall time</th><td class=\"num\">{:.2f} s</td></tr>", *s.wall_seconds);
         return fmt::format("<h2>Summary</h2>\n<table class=\"summary\">{}</table>\n", rows);
+    }
+
+    void add_op_types(const std::vector<OpTypeCoverage>& types) {
+        for (const OpTypeCoverage& t : types) {
+            OpTypeCoverage& all = op_types_[t.type];
+            all.type = t.type;
+            all.layers += t.layers;
+            all.checked += t.checked;
+            all.checked_by_invariants += t.checked_by_invariants;
+        }
+    }
+
+    // Every file's op layers together, as a bar and per op type.
+    std::string coverage() const {
+        if (op_types_.empty()) return "";
+        std::vector<OpTypeCoverage> types;
+        for (const auto& [type, t] : op_types_) types.push_back(t);
+        const OpTypeCoverage all = total_of(types);
+        return fmt::format("<h2>Coverage</h2>\n<p>Op layers (Parameter, Const and Result aside): {}</p>\n{}",
+                           coverage_bar(all.layers, all.checked, all.checked_by_invariants), op_type_table(types));
     }
 
     std::string rule_table() const {
@@ -140,14 +212,15 @@ private:
     std::string clean_list() const {
         if (clean_.empty()) return "";
         std::string items;
-        for (const std::string& path : clean_) items += fmt::format("<li class=\"mono\">{}</li>", html_text(path, kPrintedMessageChars));
+        for (const std::string& item : clean_) items += item;
         return fmt::format("<h2>Files without findings</h2>\n<details><summary>{} file{}</summary><ul>{}</ul></details>\n",
                            clean_.size(), clean_.size() == 1 ? "" : "s", items);
     }
 
     std::map<std::string, std::array<size_t, 3>> rules_;  // rule -> counts by Severity (note, warning, error)
     std::string sections_;
-    std::vector<std::string> clean_;
+    std::vector<std::string> clean_;  // list items: the path and its coverage
+    std::map<std::string, OpTypeCoverage> op_types_;  // over every file
 };
 
 }  // namespace

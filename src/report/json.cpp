@@ -67,10 +67,21 @@ void write_checked_layer(JsonWriter& json, const CheckedLayer& c) {
         .field(k::name, c.layer.name)
         .field(k::type, c.layer.type)
         .field(k::line, c.line)
+        .field(k::how, c.by_invariants ? k::how_invariants : k::how_full)
+        .end();
+}
+
+void write_op_type(JsonWriter& json, const OpTypeCoverage& t) {
+    json.begin_object()
+        .field(k::type, t.type)
+        .field(k::layers, t.layers)
+        .field(k::checked, t.checked)
+        .field(k::checked_by_invariants, t.checked_by_invariants)
         .end();
 }
 
 // The report documented in docs/cli.md, on one line. `checked_layers` and the summary's `layers` and `checked`
+// (and `checked_by_invariants`, contract v4)
 // extend the original keys (which keep their order), so that `merge` can rebuild every format from it.
 class JsonReporter : public Reporter {
 public:
@@ -83,10 +94,12 @@ public:
 
     std::string file(const FileResult& f) override {
         json_.begin_object().field(k::path, f.path).field(k::layers, f.layers).field(k::checked, f.checked);
-        json_.key(k::diagnostics).begin_array();
+        json_.field(k::checked_by_invariants, f.checked_by_invariants).key(k::diagnostics).begin_array();
         for (const Diagnostic& d : f.diagnostics) write_diagnostic(json_, d);
         json_.end().key(k::checked_layers).begin_array();
         for (const CheckedLayer& c : f.checked_layers) write_checked_layer(json_, c);
+        json_.end().key(k::op_types).begin_array();
+        for (const OpTypeCoverage& t : f.op_types) write_op_type(json_, t);
         json_.end().end();
         return json_.take();
     }
@@ -94,7 +107,8 @@ public:
     std::string end(const Summary& s) override {
         json_.end().key(k::summary).begin_object();
         json_.field(k::files, s.files).field(k::errors, s.errors).field(k::warnings, s.warnings).field(k::notes, s.notes);
-        json_.field(k::layers, s.layers).field(k::checked, s.checked).end();
+        json_.field(k::layers, s.layers).field(k::checked, s.checked);
+        json_.field(k::checked_by_invariants, s.checked_by_invariants).end();
         if (shard_) {
             json_.key(k::shard).begin_object().field(k::index, shard_->index).field(k::count, shard_->count);
             json_.field(k::run, shard_->run).end();

@@ -43,6 +43,7 @@ namespace {
 struct TestCase {
     std::string name;
     int line = 0;
+    bool by_invariants = false;  // a layer checked by invariants only: said in a property of the case
     std::vector<const Diagnostic*> findings;
 
     bool failed() const {
@@ -56,11 +57,11 @@ bool same_layer(const LayerRef& a, const LayerRef& b) { return a.id == b.id && a
 
 // Case 0 is the file: its findings are those of no checked layer (XML, structure, other layer types).
 std::vector<TestCase> test_cases(const FileResult& f) {
-    std::vector<TestCase> cases{{"file", 0, {}}};
+    std::vector<TestCase> cases{{"file", 0, false, {}}};
     for (const CheckedLayer& c : f.checked_layers) {
         std::string name = layer_prefix(c.layer);
         name.resize(name.size() - 2);  // without the ": " that introduces a message
-        cases.push_back({std::move(name), c.line, {}});
+        cases.push_back({std::move(name), c.line, c.by_invariants, {}});
     }
     for (const Diagnostic& d : f.diagnostics) {
         size_t k = 0;
@@ -75,8 +76,9 @@ std::string test_case_xml(const std::string& path, const TestCase& c) {
     const std::string line = c.line > 0 ? fmt::format(" line=\"{}\"", c.line) : "";
     std::string out = fmt::format("    <testcase classname=\"{0}\" name=\"{1}\" file=\"{0}\"{2}", xml_escape(path),
                                   xml_escape(c.name), line);
-    if (c.findings.empty()) return out + "/>\n";
+    if (c.findings.empty() && !c.by_invariants) return out + "/>\n";
     out += ">\n";
+    if (c.by_invariants) out += "      <properties><property name=\"how\" value=\"invariants\"/></properties>\n";
     std::string other;  // warnings and notes do not fail a test; they are shown as its output
     for (const Diagnostic* d : c.findings) {
         const std::string text = finding_line(path, *d, Palette::plain());

@@ -25,6 +25,14 @@ struct CheckedLayer {
     bool operator==(const CheckedLayer&) const = default;
 };
 
+// How the layers of one op type in a file were checked: fully, by invariants only, or not (the rest).
+struct OpTypeCoverage {
+    std::string type;
+    size_t layers = 0, checked = 0, checked_by_invariants = 0;
+
+    bool operator==(const OpTypeCoverage&) const = default;
+};
+
 struct FileResult {
     std::string path;
     size_t layers = 0;
@@ -32,6 +40,7 @@ struct FileResult {
     size_t checked_by_invariants = 0;  // ModelReport::checked_by_invariants
     Diagnostics diagnostics;
     std::vector<CheckedLayer> checked_layers;
+    std::vector<OpTypeCoverage> op_types;  // by type name; Parameter, Const and Result left out (JSON "op_types")
 
     bool operator==(const FileResult&) const = default;
 };

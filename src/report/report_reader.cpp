@@ -97,9 +97,31 @@ Diagnostic read_diagnostic(const JsonValue& v, const std::string& where) {
     return d;
 }
 
+// "how" is absent from reports older than contract v4: their layers were all checked fully.
+bool by_invariants_at(const JsonValue& object, const std::string& where) {
+    if (!object.find(k::how)) return false;
+    const std::string how = string_at(object, k::how, where);
+    if (how == k::how_invariants) return true;
+    if (how == k::how_full) return false;
+    fail(where + ".how", fmt::format("expected \"{}\" or \"{}\", found \"{}\"", k::how_full, k::how_invariants,
+                                     excerpt(how)));
+}
+
 CheckedLayer read_checked_layer(const JsonValue& v, const std::string& where) {
     of_kind(v, JsonValue::Kind::object, where);
-    return {layer_at(v, where, k::id, k::name, k::type), static_cast<int>(count_at(v, k::line, where, INT_MAX))};
+    return {layer_at(v, where, k::id, k::name, k::type), static_cast<int>(count_at(v, k::line, where, INT_MAX)),
+            by_invariants_at(v, where)};
+}
+
+OpTypeCoverage read_op_type(const JsonValue& v, const std::string& where) {
+    of_kind(v, JsonValue::Kind::object, where);
+    OpTypeCoverage t;
+    t.type = string_at(v, k::type, where);
+    t.layers = static_cast<size_t>(count_at(v, k::layers, where, INT64_MAX));
+    t.checked = static_cast<size_t>(count_at(v, k::checked, where, static_cast<int64_t>(t.layers)));
+    t.checked_by_invariants = static_cast<size_t>(
+        count_at(v, k::checked_by_invariants, where, static_cast<int64_t>(t.layers - t.checked)));
+    return t;
 }
 
 template <class T, class ReadItem>
@@ -118,10 +140,14 @@ FileResult read_file(const JsonValue& v, const std::string& where) {
     if (f.path.empty()) fail(where + ".path", "empty path");
     f.layers = static_cast<size_t>(count_at(v, k::layers, where, INT64_MAX));
     f.checked = static_cast<size_t>(count_at(v, k::checked, where, INT64_MAX));
+    if (v.find(k::checked_by_invariants))  // contract v4
+        f.checked_by_invariants = static_cast<size_t>(count_at(v, k::checked_by_invariants, where, INT64_MAX));
     f.diagnostics = read_list<Diagnostic>(member(v, k::diagnostics, where), where + ".diagnostics", read_diagnostic);
     // Reports of irlint 0.1.0 lack the list; their JUnit shows the file as a whole only.
     if (const JsonValue* layers = v.find(k::checked_layers))
         f.checked_layers = read_list<CheckedLayer>(*layers, where + ".checked_layers", read_checked_layer);
+    if (const JsonValue* types = v.find(k::op_types))  // contract v4
+        f.op_types = read_list<OpTypeCoverage>(*types, where + ".op_types", read_op_type);
     return f;
 }
 

@@ -10,8 +10,9 @@ namespace irlint::report_key {
 inline constexpr std::string_view tool = "tool", version = "version", files = "files", summary = "summary",
                                   shard = "shard";
 // A file of `files`.
-inline constexpr std::string_view path = "path", layers = "layers", checked = "checked", diagnostics = "diagnostics",
-                                  checked_layers = "checked_layers";
+inline constexpr std::string_view path = "path", layers = "layers", checked = "checked",
+                                  checked_by_invariants = "checked_by_invariants", diagnostics = "diagnostics",
+                                  checked_layers = "checked_layers", op_types = "op_types";
 // A finding of `diagnostics`.
 inline constexpr std::string_view severity = "severity", rule = "rule", message = "message", line = "line",
                                   layer_id = "layer_id", layer_name = "layer_name", layer_type = "layer_type",
@@ -19,8 +20,9 @@ inline constexpr std::string_view severity = "severity", rule = "rule", message 
 // A finding's `consequence` (contract v4): its `kind`, the layer `by` (an object of id, name, type), or the
 // `outputs` it reaches and through how many `layers`.
 inline constexpr std::string_view consequence = "consequence", kind = "kind", by = "by", outputs = "outputs";
-// A layer of `checked_layers` (and `line`).
-inline constexpr std::string_view id = "id", name = "name", type = "type";
+// A layer of `checked_layers` (and `line`); `how` is one of the two values below.
+inline constexpr std::string_view id = "id", name = "name", type = "type", how = "how";
+inline constexpr std::string_view how_full = "full", how_invariants = "invariants";
 // `summary` (and `files`, `layers`, `checked`).
 inline constexpr std::string_view errors = "errors", warnings = "warnings", notes = "notes";
 // `shard`.

@@ -65,7 +65,8 @@ public:
         out += fmt::format("{}\n", fmt::styled("irlint summary", palette_.bold));
         out += row("files", fmt::to_string(s.files));
         out += row("layers", fmt::to_string(s.layers));
-        out += row("layers checked", fmt::format("{} of {}", s.checked, s.layers));
+        out += row("layers checked",
+                   fmt::format("{} of {} ({} by invariants)", s.checked, s.layers, s.checked_by_invariants));
         out += row("errors", fmt::format("{}", fmt::styled(s.errors, count_style(s.errors, palette_.error))));
         out += row("warnings", fmt::format("{}", fmt::styled(s.warnings, count_style(s.warnings, palette_.warning))));
         out += row("notes", fmt::to_string(s.notes));

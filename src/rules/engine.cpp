@@ -29,14 +29,29 @@ std::string_view layer_status_name(LayerStatus s) {
     return "unsupported";
 }
 
+std::string_view layer_status_name(const LayerShapes& row) {
+    if (row.status == LayerStatus::ok && row.checked_by_invariants) return "invariants";
+    return layer_status_name(row.status);
+}
+
 namespace {
 
 // Parameter, Const, Result, the pooling types and the registry's ops have rules; every other layer is only
 // counted.
 bool has_rules(const Layer& l) { return l.kind != LayerKind::other || op_type_known(l.type); }
 
-// "Const data not available: ..." is said once per layer that needed it, in a note that lists them.
-constexpr size_t kMaxNotCheckedExamples = 3;
+// Why the values a layer needed are unknown ("Const data not available: ..."), said once per op type in its
+// values-unknown note.
+constexpr size_t kMaxValueUnknownCauses = 3;
+
+// The layers of one op type whose dims depend on values irlint does not know: its values-unknown note.
+struct ValuesUnknown {
+    size_t count = 0, by_invariants = 0;
+    const Layer* example = nullptr;  // the first such layer in the file
+    std::string example_reason;
+    std::vector<std::string> causes;  // why the values are unknown, each once
+    size_t more_causes = 0;
+};
 
 class ModelChecker {
 public:
@@ -49,7 +64,7 @@ public:
         const size_t graphs = onnx() ? std::min<size_t>(model_.graphs.size(), 1) : model_.graphs.size();
         for (size_t g = 0; g < graphs; ++g) check_graph(g);
         report_unsupported();
-        report_not_checked();
+        report_values_unknown();
         report_missing_bin();
         std::stable_sort(r_.diagnostics.begin(), r_.diagnostics.end(),
                          [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
@@ -300,8 +315,8 @@ private:
             // Const's own, which the op that needed it cannot see.
             if (value_miss_.empty() && !model_.bin_present && !onnx())
                 value_miss_ = "Const data not available: no .bin beside the .xml";
+            note_values_unknown(l, *shapes.not_checked, shapes.checked_by_invariants);
             if (!value_miss_.empty()) shapes.not_checked = fmt::format("{} ({})", *shapes.not_checked, value_miss_);
-            note_not_checked(l, *shapes.not_checked);
         }
     }
 
@@ -361,10 +376,18 @@ private:
         }
     }
 
-    void note_not_checked(const Layer& l, const std::string& reason) {
-        NotChecked& n = not_checked_[std::string(l.type)];
-        ++n.count;
-        if (n.examples.size() < kMaxNotCheckedExamples) n.examples.push_back(fmt::format("{} '{}': {}", l.id, l.name, reason));
+    // `reason` is the op's (what it needed); value_miss_ why that value is unknown, said once per type.
+    void note_values_unknown(const Layer& l, const std::string& reason, bool by_invariants) {
+        ValuesUnknown& v = values_unknown_[std::string(l.type)];
+        ++v.count;
+        v.by_invariants += by_invariants;
+        if (!v.example || l.line < v.example->line) {  // the first in the file, whatever the order of inference
+            v.example = &l;
+            v.example_reason = reason;
+        }
+        if (value_miss_.empty() || std::find(v.causes.begin(), v.causes.end(), value_miss_) != v.causes.end()) return;
+        if (v.causes.size() < kMaxValueUnknownCauses) v.causes.push_back(value_miss_);
+        else ++v.more_causes;
     }
 
     // The values of input p of layer i, when an op can know them: the producer's propagated values, or a
@@ -593,18 +616,28 @@ private:
                          counted(counts.size(), "type"), total == 1 ? "was" : "were", fmt::join(parts, ", ")));
     }
 
-    void report_not_checked() {
-        if (not_checked_.empty()) return;
-        size_t total = 0;
-        std::vector<std::string> parts;
-        for (const auto& [type, n] : not_checked_) {
-            total += n.count;
-            parts.push_back(fmt::format("{} x{} (e.g. {})", type, n.count, fmt::join(n.examples, "; ")));
+    // One note per op type, on the line of its first such layer; the layer ref holds the type alone, so that
+    // each type's note has its own fingerprint.
+    void report_values_unknown() {
+        for (const auto& [type, v] : values_unknown_) {
+            const Layer& e = *v.example;
+            r_.diagnostics.push_back(Diagnostic{Severity::note, std::string(rule::values_unknown.id),
+                                                values_unknown_message(type, v), e.line, LayerRef{"", "", type}});
         }
-        emit(Severity::note, rule::unsupported_op, 0,
-             fmt::format("{} not counted as checked: the dims they infer depend on values irlint does not know "
-                         "({}'s result without them was compared): {}",
-                         counted(total, "layer"), onnx() ? "ONNX" : "OpenVINO", fmt::join(parts, "; ")));
+    }
+
+    static std::string values_unknown_message(const std::string& type, const ValuesUnknown& v) {
+        const size_t not_checked = v.count - v.by_invariants;
+        const std::string how = not_checked == 0 ? "checked by invariants only"
+                          : v.by_invariants == 0
+                              ? "not checked"
+                              : fmt::format("{} checked by invariants only, {} not checked", v.by_invariants, not_checked);
+        std::string causes = fmt::format("{}", fmt::join(v.causes, "; "));
+        if (v.more_causes) causes += fmt::format("; {} more", counted(v.more_causes, "reason"));
+        if (!causes.empty()) causes = " (" + causes + ")";
+        return fmt::format("{} {}: {} dims depend on values irlint does not know{}; e.g. layer {} '{}': {}",
+                           counted(v.count, type + " layer"), how, v.count == 1 ? "its" : "their", causes,
+                           v.example->id, v.example->name, v.example_reason);
     }
 
     void report_missing_bin() {
@@ -685,11 +718,7 @@ private:
     std::deque<Shape> refined_;           // ONNX: declared dims narrowed by the inferred ones, as consumers see them
     std::unordered_map<int32_t, std::vector<double>> inline_reals_;  // integer inline tensors read as reals
     std::map<std::string_view, size_t> unsupported_;  // views of the model's text
-    struct NotChecked {
-        size_t count = 0;
-        std::vector<std::string> examples;
-    };
-    std::map<std::string, NotChecked> not_checked_;  // per layer type
+    std::map<std::string, ValuesUnknown> values_unknown_;  // per layer type
     std::vector<ValueSlot> values_;                   // parallel to produced_
     std::unordered_map<size_t, std::optional<std::vector<double>>> reals_;  // by index into produced_
     std::string value_miss_;                          // why the last value an op asked for is unknown

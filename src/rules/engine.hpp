@@ -43,6 +43,10 @@ struct LayerShapes {
     std::optional<std::vector<int64_t>> output_size;  // adaptive pools: the Const values, when readable
 };
 
+// A row's status as `infer` shows it: "invariants" for an ok layer checked by invariants only, else
+// layer_status_name.
+std::string_view layer_status_name(const LayerShapes& row);
+
 struct ModelReport {
     std::vector<LayerShapes> layers;  // every layer (LayerRows::all), graphs in order, layers in file order
     Diagnostics diagnostics;          // sorted by line

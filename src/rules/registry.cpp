@@ -11,6 +11,7 @@ constexpr std::array kRules = {
     rule::xml_malformed,        rule::ir_structure,       rule::edge_shape_mismatch,
     rule::edge_type_mismatch,   rule::attr_invalid,       rule::input_invalid,  rule::output_shape_mismatch,
     rule::output_type_mismatch, rule::const_data_invalid, rule::unsupported_op,
+    rule::values_unknown,
     rule::check_failed,         rule::onnx_shape_inference_mismatch, rule::runtime_divergence,
     rule::reshape_incompatible,
 };

@@ -46,7 +46,10 @@ inline constexpr Rule output_type_mismatch{"output-type-mismatch", Severity::err
 inline constexpr Rule const_data_invalid{"const-data-invalid", Severity::error, false,
                                          "A Const layer's data description or its bytes in the .bin are invalid."};
 inline constexpr Rule unsupported_op{"unsupported-op", Severity::note, false,
-                                     "Layers irlint has no rules for were not checked."};
+                                     "Layers of op types irlint has no inference for were not checked."};
+inline constexpr Rule values_unknown{
+    "values-unknown", Severity::note, false,
+    "Layers whose dims depend on values irlint does not know were checked by invariants only, or not at all."};
 // The file could not be checked (out of memory, no ONNX support, an internal error, the time limit); never
 // hidden, lowered or accepted by a baseline (policy/rule_selection.hpp).
 inline constexpr Rule check_failed{

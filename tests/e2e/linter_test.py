@@ -40,7 +40,7 @@ def expect(cond, what):
 
 CONTRACT_RULES = ["xml-malformed", "ir-structure", "edge-shape-mismatch", "edge-type-mismatch", "attr-invalid",
                   "input-invalid", "output-shape-mismatch", "output-type-mismatch", "const-data-invalid", "unsupported-op",
-                  "check-failed", "onnx-shape-inference-mismatch", "runtime-divergence", "reshape-incompatible"]
+                  "values-unknown", "check-failed", "onnx-shape-inference-mismatch", "runtime-divergence", "reshape-incompatible"]
 
 
 @check
@@ -128,7 +128,7 @@ def min_severity_and_statistics():
     shown = run("check", model, "--min-severity", "note")
     expect("[const-data-invalid]" in shown.stdout and "hidden" not in shown.stdout, shown.stdout)
     machine = json.loads(run("check", model, "--format", "json").stdout)
-    expect(sorted(rules_of_report(machine)) == ["const-data-invalid", "unsupported-op"],
+    expect(sorted(rules_of_report(machine)) == ["const-data-invalid", "values-unknown"],
            f"json default shows notes: {machine}")
 
 

@@ -361,7 +361,7 @@ def infers_nothing(layer):
 
 
 def unsupported(doc):
-    if any(d.get("rule") == "unsupported-op" for d in doc.get("diagnostics", [])):
+    if any(d.get("rule") in ("unsupported-op", "values-unknown") for d in doc.get("diagnostics", [])):
         return True
     return any(layer.get("status") == "unsupported" and infers_nothing(layer) for layer in doc["layers"])
 

@@ -44,7 +44,8 @@ def test_same_findings_as_the_cli_json(testdata_run):
     assert len(ours) == len(report) > 100
     summary = expected["summary"]
     assert (report.errors, report.warnings, report.notes) == (summary["errors"], summary["warnings"], summary["notes"])
-    assert (report.layers, report.checked) == (summary["layers"], summary["checked"])
+    assert (report.layers, report.checked, report.checked_by_invariants) == \
+        (summary["layers"], summary["checked"], summary["checked_by_invariants"])
 
 
 def test_to_json_is_the_cli_json_byte_for_byte(testdata_run):

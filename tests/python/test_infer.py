@@ -22,7 +22,7 @@ def test_layers_and_endpoints_are_the_clis(binary, testdata, name):
     result = irlint.infer(model)
     expected = cli_json(binary, str(model), "--all")
     keys = ("id", "name", "type", "version", "inputs", "declared", "inferred", "declared_types", "inferred_types",
-            "status", "checked")
+            "status", "checked", "checked_by_invariants")
     assert [{k: l[k] for k in keys} for l in result.layers] == [{k: l[k] for k in keys} for l in expected["layers"]]
     assert result.inputs == expected["model"]["inputs"]
     assert result.outputs == expected["model"]["outputs"]

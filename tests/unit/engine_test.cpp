@@ -380,3 +380,52 @@ TEST_CASE("a layer whose value is unknown is checked by its op's invariants") {
     CHECK(d->message == "Reshape-1 output 2: Reshape keeps 1x255x80x80 = 1632000 elements, declared [1,3,85,6401] has "
                         "1632255 (the target shape (input 1) is not known)");
 }
+
+TEST_CASE("layers whose values are unknown: one values-unknown note per op type, the reason said once") {
+    std::string layers, edges;
+    for (int k = 0; k < 3; ++k) {
+        const std::string r = std::to_string(2 + 2 * k), out = std::to_string(3 + 2 * k);
+        layers += R"(<layer id=")" + r + R"(" name="r)" + std::to_string(k) + R"(" type="Pad" version="opset1">
+  <data pad_mode="constant"/><input><port id="0" precision="FP32"><dim>2</dim><dim>6</dim></port>
+  <port id="1" precision="I64"><dim>2</dim></port><port id="2" precision="I64"><dim>2</dim></port></input>
+  <output><port id="3" precision="FP32"><dim>3</dim><dim>4</dim></port></output></layer>
+<layer id=")" + out + R"(" name="y)" + std::to_string(k) + R"(" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>3</dim><dim>4</dim></port></input></layer>
+)";
+        edges += R"(<edge from-layer="0" from-port="0" to-layer=")" + r + R"(" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer=")" + r + R"(" to-port="1"/>
+<edge from-layer="1" from-port="0" to-layer=")" + r + R"(" to-port="2"/>
+<edge from-layer=")" + r + R"(" from-port="3" to-layer=")" + out + R"(" to-port="0"/>
+)";
+    }
+    const ModelReport r = check(R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data element_type="f32" shape="2,6"/>
+  <output><port id="0" precision="FP32"><dim>2</dim><dim>6</dim></port></output></layer>
+<layer id="1" name="target" type="Const" version="opset1"><data element_type="i64" shape="2" offset="0" size="16"/>
+  <output><port id="0" precision="I64"><dim>2</dim></port></output></layer>
+)" + layers + "</layers><edges>" + edges + "</edges></net>");
+    CHECK_FALSE(find(r, "unsupported-op"));
+    REQUIRE(std::count_if(r.diagnostics.begin(), r.diagnostics.end(),
+                          [](const Diagnostic& d) { return d.rule == "values-unknown"; }) == 1);
+    const Diagnostic& d = *find(r, "values-unknown");
+    CHECK(d.severity == Severity::note);
+    CHECK(d.layer == LayerRef{"", "", "Pad"});  // a fingerprint per op type
+    INFO(d.message);
+    CHECK(d.line == 6);                             // the first such layer's
+    CHECK(d.message.rfind("3 Pad layers ", 0) == 0);
+    const std::string cause = "(Const data not available: no .bin beside the .xml)";
+    CHECK(d.message.find(cause) != std::string::npos);
+    CHECK(d.message.find(cause) == d.message.rfind(cause));
+    CHECK(d.message.find("; e.g. layer 2 'r0': pads_begin or pads_end values are unknown") != std::string::npos);
+    CHECK(d.message.find("r1") == std::string::npos);
+}
+
+TEST_CASE("infer's status: 'invariants' for an ok layer checked by invariants only") {
+    LayerShapes row;
+    row.status = LayerStatus::ok;
+    CHECK(layer_status_name(row) == "ok");
+    row.checked_by_invariants = true;
+    CHECK(layer_status_name(row) == "invariants");
+    row.status = LayerStatus::mismatch;  // a violated invariant is a mismatch
+    CHECK(layer_status_name(row) == "mismatch");
+}

@@ -79,6 +79,32 @@ TEST_CASE("the check page: summary, rule counts, linked rule ids, escaped model 
     CHECK(page.find("id=\"controls\" hidden") != std::string::npos);
 }
 
+TEST_CASE("the check page: layers checked fully and by invariants, a coverage bar per file and per op type") {
+    FileResult f;
+    f.path = "a.xml";
+    f.layers = 12;
+    f.checked = 8;
+    f.checked_by_invariants = 2;
+    f.op_types = {{"Reshape", 4, 1, 2}, {"Relu", 6, 6, 0}};
+    f.diagnostics.push_back(make_finding(rule::values_unknown, "1 Reshape layer not checked", 9));
+    FileResult g = f;
+    g.path = "b.xml";
+    g.diagnostics.clear();
+    const std::string page = render_report("html", ReportOptions{}, {f, g});
+    CHECK(page.find("pooling") == std::string::npos);
+    CHECK(page.find("<th>layers checked fully</th><td class=\"num\" id=\"sum-checked\">16<") != std::string::npos);
+    CHECK(page.find("<th>layers checked by invariants</th><td class=\"num\" id=\"sum-invariants\">4<") !=
+          std::string::npos);
+    // over both files, then each file (with findings, and in the list without): 3 bars of all op layers
+    CHECK(count(page, "aria-label=\"14 checked fully, 4 by invariants, 2 not checked\"") == 1);
+    CHECK(count(page, "7 of 10 checked fully, 2 by invariants, 1 not checked") == 2);
+    // per op type, least covered first, with widths in percent
+    CHECK(page.find("<td class=\"mono\">Reshape</td><td class=\"num\">8</td>") <
+          page.find("<td class=\"mono\">Relu</td><td class=\"num\">12</td>"));
+    CHECK(page.find("<span class=\"full\" style=\"width:25.00%\"></span><span class=\"inv\" style=\"width:50.00%\">"
+                    "</span><span class=\"not\" style=\"width:25.00%\"></span>") != std::string::npos);
+}
+
 TEST_CASE("error detail: the worst element, the planes by mismatches, a grid of the largest errors") {
     Pair p;
     const ErrorDetail d = error_detail(p.computed, p.expected, {1e-6, 1e-5});

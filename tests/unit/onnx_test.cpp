@@ -605,8 +605,12 @@ TEST_CASE("onnx: a node whose output depends on a value irlint does not know is 
         s->set_name("s");
         set_shape(s, {2}, onnx::TensorProto::INT64);
     }));
-    REQUIRE(c->report.diagnostics.size() == 1);  // the note that lists the layers not counted as checked
-    CHECK(c->report.diagnostics[0].rule == rule::unsupported_op.id);
+    REQUIRE(c->report.diagnostics.size() == 1);  // the note of the Reshape layers not checked
+    CHECK(c->report.diagnostics[0].rule == rule::values_unknown.id);
+    CHECK(c->report.diagnostics[0].layer.type == "Reshape");
+    CHECK(c->report.diagnostics[0].message.rfind("1 Reshape layer not checked: its dims depend on values irlint does "
+                                                 "not know; e.g. layer 2 ",
+                                                 0) == 0);
     CHECK(c->report.diagnostics[0].severity == Severity::note);
     CHECK(c->report.checked == 2);
     CHECK_FALSE(c->report.layers[2].checked);

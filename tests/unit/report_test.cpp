@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/text.hpp"
 #include "exec/layer_run.hpp"
 #include "report/report.hpp"
@@ -20,8 +22,10 @@ Diagnostic finding(Severity s, std::string rule, std::string message, int line, 
 
 const LayerRef kPool1{"1", "pool1", "MaxPool"};
 const LayerRef kPool2{"2", "pool2", "AvgPool"};
+const LayerRef kReshape{"3", "reshape", "Reshape"};
 
-// Two files: one with findings on two pooling layers and on the file itself, one clean.
+// Two files: one with findings on two pooling layers and on the file itself, one clean with a layer checked
+// by invariants.
 std::vector<FileResult> sample_files() {
     FileResult a;
     a.path = "models/a b.xml";
@@ -38,7 +42,9 @@ std::vector<FileResult> sample_files() {
     b.path = "models/b.xml";
     b.layers = 3;
     b.checked = 1;
-    b.checked_layers = {{kPool1, 12}};
+    b.checked_by_invariants = 1;
+    b.checked_layers = {{kPool1, 12}, {kReshape, 14, true}};
+    b.op_types = {{"MaxPool", 1, 1, 0}, {"Reshape", 1, 0, 1}};
     return {a, b};
 }
 
@@ -87,10 +93,16 @@ TEST_CASE("xml: escaping covers markup, quotes, line breaks and characters XML c
 TEST_CASE("json report: written, read back and written again gives the same bytes") {
     const std::vector<FileResult> files = sample_files();
     const std::string json = render("json", files);
-    CHECK(json.find("\"summary\":{\"files\":2,\"errors\":3,\"warnings\":1,\"notes\":0,\"layers\":8,\"checked\":3}") !=
+    CHECK(json.find("\"summary\":{\"files\":2,\"errors\":3,\"warnings\":1,\"notes\":0,\"layers\":8,\"checked\":3,"
+                    "\"checked_by_invariants\":1}") != std::string::npos);
+    CHECK(json.find("\"checked_layers\":[{\"id\":\"1\",\"name\":\"pool1\",\"type\":\"MaxPool\",\"line\":10,"
+                    "\"how\":\"full\"}") != std::string::npos);
+    CHECK(json.find("{\"path\":\"models/b.xml\",\"layers\":3,\"checked\":1,\"checked_by_invariants\":1,") !=
           std::string::npos);
-    CHECK(json.find("\"checked_layers\":[{\"id\":\"1\",\"name\":\"pool1\",\"type\":\"MaxPool\",\"line\":10}") !=
+    CHECK(json.find("{\"id\":\"3\",\"name\":\"reshape\",\"type\":\"Reshape\",\"line\":14,\"how\":\"invariants\"}") !=
           std::string::npos);
+    CHECK(json.find("\"op_types\":[{\"type\":\"MaxPool\",\"layers\":1,\"checked\":1,\"checked_by_invariants\":0},"
+                    "{\"type\":\"Reshape\",\"layers\":1,\"checked\":0,\"checked_by_invariants\":1}]") != std::string::npos);
     std::string error;
     const auto back = read_check_report(json, error);
     REQUIRE_MESSAGE(back.has_value(), error);
@@ -106,7 +118,27 @@ TEST_CASE("json report: a report without checked_layers (irlint 0.1.0) is read w
     const auto report = read_check_report(old, error);
     REQUIRE_MESSAGE(report.has_value(), error);
     CHECK(report->files.at(0).checked == 1);
+    CHECK(report->files.at(0).checked_by_invariants == 0);
     CHECK(report->files.at(0).checked_layers.empty());
+}
+
+TEST_CASE("json report: a checked layer's \"how\" is full or invariants, and absent means full (before v4)") {
+    const auto read = [](std::string_view how) {
+        const std::string json = fmt::format(
+            R"({{"tool":"irlint","version":"0.9.0","files":[{{"path":"a.xml","layers":2,"checked":1,)"
+            R"("diagnostics":[],"checked_layers":[{{"id":"1","name":"r","type":"Reshape","line":3{}}}]}}],)"
+            R"("summary":{{"files":1,"errors":0,"warnings":0,"notes":0}}}})",
+            how);
+        std::string error;
+        auto report = read_check_report(json, error);
+        return std::make_pair(std::move(report), error);
+    };
+    CHECK_FALSE(read("").first->files.at(0).checked_layers.at(0).by_invariants);
+    CHECK_FALSE(read(R"(,"how":"full")").first->files.at(0).checked_layers.at(0).by_invariants);
+    CHECK(read(R"(,"how":"invariants")").first->files.at(0).checked_layers.at(0).by_invariants);
+    const auto [bad, error] = read(R"(,"how":"partly")");
+    CHECK_FALSE(bad);
+    CHECK(error == "files[0].checked_layers[0].how: expected \"full\" or \"invariants\", found \"partly\"");
 }
 
 TEST_CASE("json report: what is wrong is named by its place in the report") {
@@ -139,11 +171,14 @@ TEST_CASE("json report: what is wrong is named by its place in the report") {
 TEST_CASE("junit: a suite per file, a case per checked layer and one for the file, a failure per error") {
     const std::string xml = render("junit", sample_files());
     CHECK(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0) == 0);
-    // a.xml: file (1 error), pool1 (2 errors), pool2 (a warning only); b.xml: file, pool1
-    CHECK(xml.find("<testsuites name=\"irlint\" tests=\"5\" failures=\"2\" errors=\"0\">") != std::string::npos);
+    // a.xml: file (1 error), pool1 (2 errors), pool2 (a warning only); b.xml: file, pool1, reshape (invariants)
+    CHECK(xml.find("<testsuites name=\"irlint\" tests=\"6\" failures=\"2\" errors=\"0\">") != std::string::npos);
     CHECK(xml.find("<testsuite name=\"models/a b.xml\" tests=\"3\" failures=\"2\"") != std::string::npos);
-    CHECK(xml.find("<testsuite name=\"models/b.xml\" tests=\"2\" failures=\"0\"") != std::string::npos);
-    CHECK(count(xml, "<testcase ") == 5);
+    CHECK(xml.find("<testsuite name=\"models/b.xml\" tests=\"3\" failures=\"0\"") != std::string::npos);
+    CHECK(count(xml, "<testcase ") == 6);
+    CHECK(xml.find("name=\"layer 3 &apos;reshape&apos; (Reshape)\" file=\"models/b.xml\" line=\"14\">\n"
+                   "      <properties><property name=\"how\" value=\"invariants\"/></properties>\n"
+                   "    </testcase>\n") != std::string::npos);
     CHECK(count(xml, "<failure ") == 3);
     CHECK(xml.find("name=\"layer 1 &apos;pool1&apos; (MaxPool)\" file=\"models/a b.xml\" line=\"10\">") !=
           std::string::npos);
@@ -186,7 +221,7 @@ TEST_CASE("text: findings, then a summary table; -q leaves the table out") {
     CHECK(text.find("\n\nirlint summary\n"
                     "  files                   2\n"
                     "  layers                  8\n"
-                    "  layers checked          3 of 8\n"
+                    "  layers checked          3 of 8 (1 by invariants)\n"
                     "  errors                  3\n"
                     "  warnings                1\n"
                     "  notes                   0\n"
