@@ -41,8 +41,8 @@ demo: what the findings mean
   [1,3,16,16] (the arithmetic is in each line, and irlint notes that strides=1,1 would give the declared dims).
   testdata/valid holds models OpenVINO loads and runs: its one warning is a stale precision on a MaxPool-8
   indices port nothing consumes (as Model Optimizer's legacy path and POT wrote it; `irlint check --fix`
-  rewrites it), and its two notes say a .bin is missing on purpose, so an adaptive pool's output_size could
-  not be read and that pool is not counted as checked. Exit code 1 means "errors found", as a CI job would
+  rewrites it), and its note says a .bin is missing on purpose, so an adaptive pool's output_size could not
+  be read and that pool is checked by invariants only (its batch, channels and rank). Exit code 1 means "errors found", as a CI job would
   see it.
   Next: `build/irlint --help`, `build/irlint check --help`, docs/cli.md and docs/rules.md; `--format html -o
   report.html` for a page to read (docs/reports.md).

@@ -73,8 +73,9 @@ std::string ops_markdown() {
         "Where an output depends on the values of an input (Reshape's target shape, TopK's k, Range's bounds, "
         "...), the values come from Const data in the .bin and are carried along the edges through ShapeOf, "
         "Gather, Concat, Squeeze/Unsqueeze, StridedSlice/Slice, Convert and integer arithmetic. When a value is "
-        "unknown, the output is what OpenVINO infers without it (dynamic dims or bounds) and the layer is not "
-        "counted as checked. A layer of a type not listed here is an `unsupported-op` note.\n\n";
+        "unknown, the output is what OpenVINO infers without it (dynamic dims or bounds), and what holds whatever "
+        "the value is (an element count, a permutation, the dims kept) is compared: the layer counts as checked by "
+        "invariants (`values-unknown` notes the layers where nothing can be). A layer of a type not listed here is an `unsupported-op` note.\n\n";
     out += markdown_table(of_format(op_registry(), OpFormat::ir, ""));
     out +=
         "\n## ONNX\n\n"

@@ -979,6 +979,17 @@ TEST_CASE("invariants Reshape: the element count") {
     CHECK(zero.broken({"2,1,8"}) == "output 0: Reshape keeps 0x4 = 0 elements, declared [2,1,8] has 16");
 }
 
+TEST_CASE("invariants AdaptiveAvgPool/AdaptiveMaxPool: the batch, the channels and the rank, whatever output_size") {
+    const auto avg = run_op({"AdaptiveAvgPool", 8, {}, {In("1,64,20,20"), In("2", ElementType::i64)}, {}});
+    REQUIRE(avg.unknown.has_value());
+    CHECK(avg.invariants.size() == 1);
+    CHECK(avg.str() == "[1,64,?,?]");  // the inferred bounds are what the engine compares
+    const auto max = run_op({"AdaptiveMaxPool", 8, {}, {In("2,8,9,9,9"), In("3", ElementType::i64)}, {}});
+    REQUIRE(max.unknown.has_value());
+    CHECK(max.invariants.size() == 1);
+    CHECK(max.str() == "[2,8,?,?,?]");
+}
+
 TEST_CASE("invariants Transpose: a permutation of the input dims") {
     const auto r = run_op({"Transpose", 1, {}, {In("1,3,80,80"), In("4", ElementType::i64)}, {}});
     REQUIRE(r.unknown.has_value());

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/op_registry.hpp"
 #include "rules/pool_attrs.hpp"
 #include "rules/pool_rules.hpp"
@@ -26,7 +27,10 @@ void infer_pool(OpContext& ctx, std::vector<OpOutput>& out) {
     PoolShape shape;
     if (op.is_adaptive()) {
         const auto sizes = ctx.exact_values(1);
-        if (!sizes) ctx.value_unknown("output_size (input 1) is not known");
+        if (!sizes) {
+            ctx.value_unknown("output_size (input 1) is not known");
+            ctx.invariant(invariants::inferred_bounds());  // the batch, the channels and the rank
+        }
         shape = infer_adaptive_shape(ctx.shape(0), ctx.shape(1), sizes);
     } else {
         shape = infer_pool_shape(op, attrs.desc, ctx.shape(0), ctx.explain() ? Formulas::written : Formulas::skipped);
