@@ -68,6 +68,22 @@ TEST_CASE("ops-d PriorBox: unknown or bounded output size, and invalid inputs") 
     CHECK(r.problem() == "flip=\"maybe\" is not true or false");
 }
 
+TEST_CASE("invariants PriorBox and PriorBoxClustered: dim 1 is 4*H*W*priors, whatever H and W") {
+    const auto r = prior_box(0, {{"min_size", "2,3"}, {"aspect_ratio", "2.0"}, {"flip", "true"}}, std::nullopt);
+    REQUIRE(r.unknown.has_value());
+    REQUIRE(r.invariants.size() == 1);  // 3 ratios * 2 min sizes = 6 priors: a multiple of 24
+    CHECK(r.broken({"2,8664"}).empty());
+    CHECK(r.broken({"2,?"}).empty());
+    CHECK(r.broken({"2,8665"}) == "output 0: PriorBox gives 4*H*W*6 priors at dim 1, a multiple of 24; declared "
+                                  "[2,8665] has 8665");
+    OpCase c{"PriorBoxClustered", 0, {{"width", "4.4,2.2"}, {"height", "3.3,1.1"}}, {In("2", i64), In("2", i64)}, {}};
+    const auto clustered = run_op(c);
+    REQUIRE(clustered.invariants.size() == 1);
+    CHECK(clustered.broken({"2,2888"}).empty());
+    CHECK(clustered.broken({"2,2889"}) == "output 0: PriorBoxClustered gives 4*H*W*2 priors at dim 1, a multiple of "
+                                          "8; declared [2,2889] has 2889");
+}
+
 TEST_CASE("ops-d PriorBoxClustered: widths give the priors") {
     OpCase c{"PriorBoxClustered", 0, {{"width", "4.4,2.2"}, {"height", "3.3,1.1"}}, {In("2", i64), In("2", i64)}, {}};
     c.values[0] = V({19, 19});

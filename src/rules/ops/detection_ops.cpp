@@ -10,6 +10,7 @@
 
 #include "core/checked_int.hpp"
 #include "rules/ops/detection_util.hpp"
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/op_registry.hpp"
 #include "rules/ops/shape_util.hpp"
 
@@ -99,6 +100,9 @@ void infer_prior_boxes(OpContext& ctx, std::vector<OpOutput>& out, std::optional
     const TensorValue* size = ctx.value(0);
     if (!size) {
         ctx.value_unknown("the output size (input 0) is not known");
+        if (const auto factor = (CheckedInt(*priors) * 4).get())
+            ctx.invariant(invariants::dim_multiple_of(std::string(ctx.layer().type), 1, *factor,
+                                                      fmt::format("4*H*W*{} priors", *priors)));
     } else if (size->size() != 2) {
         ctx.invalid_input(fmt::format("Output size must have two elements, got {}", size->size()));
         return;

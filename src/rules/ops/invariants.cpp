@@ -218,6 +218,16 @@ Invariant numpy_broadcast_of(std::string op, Shape input) {
     };
 }
 
+Invariant dim_multiple_of(std::string op, size_t axis, int64_t factor, std::string what) {
+    return [op = std::move(op), axis, factor, what = std::move(what)](std::span<const Shape> declared) -> Result {
+        if (declared.empty() || declared[0].rank_dynamic || axis >= declared[0].rank() || factor <= 0) return std::nullopt;
+        const Dim& d = declared[0].dims[axis];
+        if (!d.is_static() || d.length() % factor == 0) return std::nullopt;
+        return violation(0, fmt::format("{} gives {} at dim {}, a multiple of {}; declared {} has {}", op, what, axis,
+                                        factor, declared[0].str(), d.length()));
+    };
+}
+
 Invariant multiples_of(std::string op, Shape input) {
     return [op = std::move(op), input = std::move(input)](std::span<const Shape> declared) -> Result {
         if (declared.empty() || input.rank_dynamic || declared[0].rank_dynamic) return std::nullopt;

@@ -35,6 +35,8 @@ Invariant dims_kept_but(std::string op, Shape input, size_t axis, bool at_most, 
 Invariant numpy_broadcast_of(std::string op, Shape input);
 // Tile: the input aligned right, each output dim a multiple of the input's.
 Invariant multiples_of(std::string op, Shape input);
+// PriorBox: output 0's dim `axis` is a multiple of `factor` (`what` says which product it is).
+Invariant dim_multiple_of(std::string op, size_t axis, int64_t factor, std::string what);
 // Split/VariadicSplit along `axis`: every other dim kept, the outputs' dims on the axis add up to the input's.
 Invariant split_along(std::string op, Shape input, size_t axis, size_t outputs);
 // The same along some axis (Split's axis unknown).
