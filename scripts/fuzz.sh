@@ -5,6 +5,8 @@
 # in build-fuzz/artifacts/. fuzz_onnx is built and run where irlint reads ONNX (libonnx-dev installed).
 #   scripts/fuzz.sh [SECONDS]
 # New inputs that reach new code are kept in build-fuzz/corpus/TARGET and reused by the next run.
+# IRLINT_FUZZ_BUILD_DIR names a build tree configured with clang and -DIRLINT_FUZZ=ON to build the targets in
+# instead (CI's sanitizer build, whose library is already compiled with the fuzzing flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,10 +31,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-build=build-fuzz
+build="${IRLINT_FUZZ_BUILD_DIR:-build-fuzz}"
 targets=(fuzz_ir fuzz_npy fuzz_parsers fuzz_report fuzz_config fuzz_baseline fuzz_fix)
-cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIRLINT_FUZZ=ON \
-  -DBUILD_TESTING=OFF >/dev/null
+if [ -z "${IRLINT_FUZZ_BUILD_DIR:-}" ]; then
+  cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIRLINT_FUZZ=ON \
+    -DBUILD_TESTING=OFF >/dev/null
+elif ! grep -q '^IRLINT_FUZZ:BOOL=ON$' "$build/CMakeCache.txt" 2>/dev/null; then
+  echo "fuzz: $build is not a build tree configured with -DIRLINT_FUZZ=ON" >&2
+  exit 2
+fi
 if grep -q '^IRLINT_ONNX:BOOL=ON$' "$build/CMakeCache.txt"; then
   targets+=(fuzz_onnx)
 fi

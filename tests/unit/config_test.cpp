@@ -187,3 +187,22 @@ TEST_CASE("non-ASCII characters reach the TOML library only as escapes in string
     CHECK_FALSE(inline_table.load(error));
     CHECK(error == inline_table.file.string() + ":1: 'exclude' must be an array of strings");
 }
+
+TEST_CASE("a table header without a key is refused before the TOML library reads it") {
+    std::string error;
+    for (const char* text : {"fail-on = \"never\"\n[[= \"warning\"\n", "fail-on = \"never\"\n  [ \t{a = 1}]\n",
+                             "fail-on = \"never\"\n[\r\n"}) {
+        CAPTURE(text);
+        const TempConfig t(text);
+        CHECK_FALSE(t.load(error));
+        CHECK(error == t.file.string() + ":2: not valid TOML: a table header's '[' or '[[' must be followed by its "
+                                         "key (a bare or quoted key)");
+    }
+    // A '[' that opens a line inside an array is a value, whatever follows it.
+    const TempConfig nested("exclude = [\n[{a = 1}],\n[+1]\n]\n");
+    CHECK_FALSE(nested.load(error));
+    CHECK(error == nested.file.string() + ":2: 'exclude' must be an array of strings");
+    // Quoted and dotted keys, and '[' inside strings and comments, are as before.
+    const TempConfig quoted("exclude = [\"[x\"] # [=\n[ \"severity\" ]\n\"attr-invalid\" = \"off\"\n");
+    CHECK(quoted.load(error));
+}

@@ -103,9 +103,9 @@ public:
     // AvgPool divides by the count converted to the element type; integers truncate toward zero.
     T avg_pool_mean(int64_t count) const {
         if (count == 0) return E::put(0);
+        if constexpr (std::is_integral_v<T> && !E::rounds_every_add) return static_cast<T>(wrapped() / count);
         const double divisor = E::get(E::put(static_cast<double>(count)));
         if constexpr (E::rounds_every_add) return E::put(E::get(rounded_) / static_cast<float>(divisor));
-        else if constexpr (std::is_integral_v<T>) return static_cast<T>(wrapped() / count);
         else return E::put(sum_ / divisor);
     }
 
