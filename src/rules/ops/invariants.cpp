@@ -78,6 +78,17 @@ bool each_matched(const Shape& declared, const Shape& input) {
     return true;
 }
 
+// Whether `out` has at least the rank of `input` and each dim of `input` fits the dim of `out` it lines up
+// with when both are aligned right.
+template <class Fits>
+bool fits_aligned_right(const Shape& input, const Shape& out, Fits fits) {
+    if (out.rank() < input.rank()) return false;
+    const size_t shift = out.rank() - input.rank();
+    for (size_t i = 0; i < input.rank(); ++i)
+        if (!fits(input.dims[i], out.dims[shift + i])) return false;
+    return true;
+}
+
 }  // namespace
 
 Invariant inferred_bounds() {
@@ -204,15 +215,8 @@ Invariant numpy_broadcast_of(std::string op, Shape input) {
     return [op = std::move(op), input = std::move(input)](std::span<const Shape> declared) -> Result {
         if (declared.empty() || input.rank_dynamic || declared[0].rank_dynamic) return std::nullopt;
         const Shape& out = declared[0];
-        const auto broken = [&] {
-            if (out.rank() < input.rank()) return true;
-            const size_t shift = out.rank() - input.rank();
-            for (size_t i = 0; i < input.rank(); ++i)
-                if (input.dims[i].is_static() && input.dims[i] != Dim(1) && !may_equal(out.dims[shift + i], input.dims[i]))
-                    return true;
-            return false;
-        };
-        if (!broken()) return std::nullopt;
+        const auto kept = [](const Dim& in, const Dim& d) { return !in.is_static() || in == Dim(1) || may_equal(d, in); };
+        if (fits_aligned_right(input, out, kept)) return std::nullopt;
         return violation(0, fmt::format("{} keeps each dim of {} other than 1, aligned right; declared {} does not",
                                         op, input.str(), out.str()));
     };
@@ -232,18 +236,11 @@ Invariant multiples_of(std::string op, Shape input) {
     return [op = std::move(op), input = std::move(input)](std::span<const Shape> declared) -> Result {
         if (declared.empty() || input.rank_dynamic || declared[0].rank_dynamic) return std::nullopt;
         const Shape& out = declared[0];
-        const auto broken = [&] {
-            if (out.rank() < input.rank()) return true;
-            const size_t shift = out.rank() - input.rank();
-            for (size_t i = 0; i < input.rank(); ++i) {
-                const Dim& d = out.dims[shift + i];
-                if (!input.dims[i].is_static() || !d.is_static()) continue;
-                const int64_t n = input.dims[i].length();
-                if (n == 0 ? d.length() != 0 : d.length() % n != 0) return true;
-            }
-            return false;
+        const auto repeated = [](const Dim& in, const Dim& d) {
+            if (!in.is_static() || !d.is_static()) return true;
+            return in.length() == 0 ? d.length() == 0 : d.length() % in.length() == 0;
         };
-        if (!broken()) return std::nullopt;
+        if (fits_aligned_right(input, out, repeated)) return std::nullopt;
         return violation(0, fmt::format("{} repeats each dim of {}, aligned right; declared {} has a dim that is not a "
                                         "multiple of its input's", op, input.str(), out.str()));
     };
