@@ -1,7 +1,5 @@
 #include "policy/config.hpp"
 
-
-
 #include <fmt/format.h>
 
 // toml++ header-only: Debian's shared libtomlplusplus is built against the shared libstdc++, which the static
@@ -9,7 +7,16 @@
 // syntax error is a return value like every other problem of the file.
 #define TOML_HEADER_ONLY 1
 #define TOML_EXCEPTIONS 0
+// toml++ 3.3 states facts about the text being parsed that hostile text breaks ('[' and then '=' in a table
+// header, '}' in an array), and reports the error itself right after. Under NDEBUG it makes each such fact an
+// assumption for the optimizer (clang's __builtin_assume: undefined behaviour when false), otherwise an assert
+// that aborts. Neither may run on a configuration file: its headers see no NDEBUG and an assertion that checks
+// nothing, as its own release build has.
+#pragma push_macro("NDEBUG")
+#undef NDEBUG
+#define TOML_ASSERT(expr) static_assert(true)
 #include <toml++/toml.h>
+#pragma pop_macro("NDEBUG")
 
 #include "core/hash.hpp"
 #include "core/read_file.hpp"

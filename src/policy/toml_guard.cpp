@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <cstdint>
 #include <optional>
 
@@ -77,7 +76,6 @@ private:
         if (text_[i] == '"') return basic_string(i + 1, "\"");
         if (text_[i] == '\'') return literal_string(i + 1, "'");
         if (text_[i] == '#') return comment(i);
-        track_structure(i);
         const auto c = at(i);
         if (!c) return text_.size();
         if (c->value >= 0x80) {
@@ -88,28 +86,6 @@ private:
         }
         copy(i, *c);
         return i + c->length;
-    }
-
-    // toml++ 3.3 parses the key of a table header without checking that one starts there: its check is an
-    // assumption (undefined behaviour when false) in a build with NDEBUG. A '[' that opens a line outside any
-    // array or inline table opens a header; the key must follow it.
-    void track_structure(size_t i) {
-        const char ch = text_[i];
-        if (ch == '[' && open_brackets_ == 0 && at_line_start_) check_table_header_key(i + 1);
-        if (ch == '[' || ch == '{') ++open_brackets_;
-        if ((ch == ']' || ch == '}') && open_brackets_ > 0) --open_brackets_;
-        at_line_start_ = ch == '\n' || (at_line_start_ && (ch == ' ' || ch == '\t'));
-    }
-
-    void check_table_header_key(size_t i) {
-        if (i < text_.size() && text_[i] == '[') ++i;
-        while (i < text_.size() && (text_[i] == ' ' || text_[i] == '\t')) ++i;
-        if (i == text_.size()) return;  // toml++ reports the end of the text
-        const char ch = text_[i];
-        const bool bare = std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
-        const bool not_ascii = static_cast<unsigned char>(ch) >= 0x80;  // refused as such when reached
-        if (bare || ch == '"' || ch == '\'' || ch == ']' || not_ascii) return;
-        refuse("not valid TOML: a table header's '[' or '[[' must be followed by its key (a bare or quoted key)");
     }
 
     // Up to the line break, which stays outside; a non-ASCII character becomes a space.
@@ -214,8 +190,6 @@ private:
     std::string_view text_;
     std::string out_;
     int line_ = 1;
-    size_t open_brackets_ = 0;  // '[' and '{' not yet closed, outside strings and comments
-    bool at_line_start_ = true;
     std::optional<TomlRefusal> refusal_;
 };
 

@@ -188,21 +188,21 @@ TEST_CASE("non-ASCII characters reach the TOML library only as escapes in string
     CHECK(error == inline_table.file.string() + ":1: 'exclude' must be an array of strings");
 }
 
-TEST_CASE("a table header without a key is refused before the TOML library reads it") {
+TEST_CASE("text that breaks what the TOML library takes for granted is an error, not an abort") {
+    // toml++ 3.3 asserts (or, with NDEBUG under clang, assumes) that a key follows a table header's '[' and
+    // that no '}' stands where an array element does; irlint builds it with neither.
+    struct Case {
+        std::string text;
+        std::string message;  // after "<file>:"
+    };
     std::string error;
-    for (const char* text : {"fail-on = \"never\"\n[[= \"warning\"\n", "fail-on = \"never\"\n  [ \t{a = 1}]\n",
-                             "fail-on = \"never\"\n[\r\n"}) {
-        CAPTURE(text);
-        const TempConfig t(text);
+    for (const Case& c : {Case{"fail-on = \"never\"\n[[= \"warning\"\n",
+                               "2: not valid TOML: Error while parsing key: expected bare key starting character or "
+                               "string delimiter, saw '=' (column 3)"},
+                          {"exclude = [ }\n", "1: not valid TOML: Error while parsing value: could not determine value type (column 13)"}}) {
+        CAPTURE(c.text);
+        const TempConfig t(c.text);
         CHECK_FALSE(t.load(error));
-        CHECK(error == t.file.string() + ":2: not valid TOML: a table header's '[' or '[[' must be followed by its "
-                                         "key (a bare or quoted key)");
+        CHECK(error == t.file.string() + ":" + c.message);
     }
-    // A '[' that opens a line inside an array is a value, whatever follows it.
-    const TempConfig nested("exclude = [\n[{a = 1}],\n[+1]\n]\n");
-    CHECK_FALSE(nested.load(error));
-    CHECK(error == nested.file.string() + ":2: 'exclude' must be an array of strings");
-    // Quoted and dotted keys, and '[' inside strings and comments, are as before.
-    const TempConfig quoted("exclude = [\"[x\"] # [=\n[ \"severity\" ]\n\"attr-invalid\" = \"off\"\n");
-    CHECK(quoted.load(error));
 }
