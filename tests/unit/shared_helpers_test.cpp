@@ -1,5 +1,6 @@
 // The helpers that several layers share, each written once: integer rounding, the taps of a window, the
-// lowest value of an element type, the plane grid of the diagnosis, globs and whole-file reads.
+// lowest value of an element type, the plane grid of the diagnosis, globs, whole-file reads and the glibc
+// tunable of a process irlint starts.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <fstream>
 
 #include "core/element_type.hpp"
+#include "core/glibc_tunables.hpp"
 #include "core/int_math.hpp"
 #include "core/read_file.hpp"
 #include "core/text.hpp"
@@ -92,4 +94,18 @@ TEST_CASE("read_whole_file: the bytes, or nullopt when the file cannot be opened
     CHECK(*bytes == std::string("a\0b\n", 4));
     std::filesystem::remove(path);
     CHECK_FALSE(read_whole_file(path.string()));
+}
+
+TEST_CASE("a glibc tunable is added to GLIBC_TUNABLES, or the variable added, and the user's own setting stands") {
+    using Env = std::vector<std::string>;
+    const auto with = [](std::vector<const char*> env) {
+        env.push_back(nullptr);
+        return with_glibc_tunable(env.data(), "glibc.malloc.hugetlb=1");
+    };
+    CHECK(with({"PATH=/bin", "HOME=/h"}) == Env{"PATH=/bin", "HOME=/h", "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
+    CHECK(with({"GLIBC_TUNABLES=glibc.malloc.arena_max=2", "A=b"}) ==
+          Env{"GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1", "A=b"});
+    CHECK(with({"GLIBC_TUNABLES="}) == Env{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
+    CHECK(with({"A=b", "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"}) == Env{"A=b", "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"});
+    CHECK(with({}) == Env{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
 }
