@@ -123,6 +123,9 @@ private:
         values_.clear();
         reals_.clear();
         first_output_.assign(1, 0);
+        rows.reserve(graph.layers.size());
+        first_output_.reserve(graph.layers.size() + 1);
+        produced_.reserve(graph.layers.size());
         for (size_t i = 0; i < graph.layers.size(); ++i) {
             const Layer& l = graph.layers[i];
             const Shape* declared = nullptr;  // of the first output; the others follow it
