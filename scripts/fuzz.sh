@@ -15,21 +15,8 @@ case "$seconds" in
   ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;;
 esac
 
-bash scripts/setup.sh
-# clang with its libFuzzer runtime (Debian 12 puts libclang_rt.fuzzer in libclang-rt-14-dev).
-fuzz_packages=(clang libclang-rt-14-dev)
-missing=()
-for p in "${fuzz_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "fuzz: installing ${missing[*]}" >&2
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# clang with the sanitizers' and libFuzzer's runtimes: what setup.sh installs for a clang sanitizer build.
+CXX=clang++ IRLINT_SANITIZE=ON bash scripts/setup.sh
 
 build="${IRLINT_FUZZ_BUILD_DIR:-build-fuzz}"
 targets=(fuzz_ir fuzz_npy fuzz_parsers fuzz_report fuzz_config fuzz_baseline fuzz_fix)

@@ -16,7 +16,8 @@ packages+=(dpkg-dev groff-base python3-yaml)
 packages+=(chromium fonts-dejavu-core)
 # A clang build (CXX=clang++ scripts/test.sh) needs the compiler.
 case "${CXX:-}" in *clang*) packages+=(clang) ;; esac
-# ... and, under the sanitizers, their runtimes and libFuzzer's (Debian 12 puts them in libclang-rt-14-dev).
+# ... and, under the sanitizers (and for scripts/fuzz.sh), their runtimes and libFuzzer's (Debian 12 puts them in
+# libclang-rt-14-dev).
 case "${CXX:-}:${IRLINT_SANITIZE:-OFF}" in *clang*:ON) packages+=(libclang-rt-14-dev) ;; esac
 
 missing=()
