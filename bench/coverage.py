@@ -2,7 +2,7 @@
 """How much of real IRs `irlint check` checks, with and without their .bin: per op type, layers checked fully,
 by invariants only, or not at all, and (--plant) whether a wrong dim planted on one layer of each type is found.
 
-    bench/coverage.py --irlint build/irlint DIR... [--plant] [--seed S] [--markdown]
+    bench/coverage.py --irlint build/irlint DIR... [--plant [--misses]] [--seed S] [--markdown]
 
 Each .xml of each DIR is measured twice: as it is when its .bin is beside it ("with .bin"), and copied alone
 into a temporary directory ("without .bin"), so that its Const data (Reshape targets, axes, ...) is unknown.
@@ -12,7 +12,8 @@ Result are left out of the totals ("op layers").
 
 --plant: for every op type with inference in a file, one of its layers, chosen at random, gets +1 on one static
 output dim (and on the input ports its edges feed), with the planting code of tests/e2e/realir_planted_test.py;
-the plant is found when `irlint check` reports output-shape-mismatch on that layer.
+the plant is found when `irlint check` reports output-shape-mismatch on that layer; --misses lists the others
+with what was reported instead.
 """
 import argparse
 import collections
@@ -57,7 +58,7 @@ def op_layers(irlint, path):
             if layer["type"] not in IR_OWN_TYPES]
 
 
-def plant_one(irlint, path, text, layer_id, rng, work):
+def plant_one(irlint, path, text, layer_id, layer_type, rng, work, misses):
     """True when a +1 planted on LAYER_ID is found on it; None when the layer has no static dim to plant on."""
     planted = realir_planted_test.plant(text, layer_id, rng)
     if not planted:
@@ -72,10 +73,15 @@ def plant_one(irlint, path, text, layer_id, rng, work):
     diagnostics = report.get("files", [{}])[0].get("diagnostics", []) if report.get("files") else []
     for name in os.listdir(work):
         os.remove(os.path.join(work, name))
-    return any(d.get("rule") == "output-shape-mismatch" and d.get("layer_id") == layer_id for d in diagnostics)
+    found = any(d.get("rule") == "output-shape-mismatch" and d.get("layer_id") == layer_id for d in diagnostics)
+    if not found and misses is not None:
+        elsewhere = sorted({f"{d.get('rule')} on {d.get('layer_id')}" for d in diagnostics})
+        misses.append(f"{os.path.basename(path)}: {layer_type} layer {layer_id} port {planted[1]} dim {planted[2]}: "
+                      f"found {', '.join(elsewhere) or 'nothing'}")
+    return found
 
 
-def plant_types(irlint, path, layers, rng, work, tally):
+def plant_types(irlint, path, layers, rng, work, tally, misses):
     """One plant per op type with inference; counted in TALLY[type] = [planted, found]."""
     by_type = collections.defaultdict(list)
     for layer_id, layer_type, _, status in layers:
@@ -84,7 +90,8 @@ def plant_types(irlint, path, layers, rng, work, tally):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     for layer_type in sorted(by_type):
-        found = plant_one(irlint, path, text, rng.choice(by_type[layer_type]), rng, work)
+        found = plant_one(irlint, path, text, rng.choice(by_type[layer_type]), layer_type, rng, work,
+                           misses)
         if found is None:
             continue
         tally[layer_type][0] += 1
@@ -103,6 +110,7 @@ def measure(args):
     counts = {m: collections.defaultdict(collections.Counter) for m in MODES}
     plants = {m: collections.defaultdict(lambda: [0, 0]) for m in MODES}
     files = collections.Counter()
+    misses = {m: [] if args.misses else None for m in MODES}
     with tempfile.TemporaryDirectory(prefix="irlint-coverage-") as tmp:
         alone_dir, work = os.path.join(tmp, "alone"), os.path.join(tmp, "work")
         os.makedirs(alone_dir)
@@ -120,9 +128,9 @@ def measure(args):
                     counts[mode][layer_type][how] += 1
                 if args.plant:
                     rng = random.Random(f"{args.seed}:{mode}:{os.path.basename(path)}")
-                    plant_types(args.irlint, target, layers, rng, work, plants[mode])
+                    plant_types(args.irlint, target, layers, rng, work, plants[mode], misses[mode])
             os.remove(alone)
-    return counts, plants, files
+    return counts, plants, files, misses
 
 
 def percent(n, total):
@@ -179,10 +187,15 @@ def main():
     ap.add_argument("--plant", action="store_true", help="plant a +1 on one layer of each op type per file")
     ap.add_argument("--seed", type=int, default=41)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--misses", action="store_true", help="list each planted dim not found on its layer")
     args = ap.parse_args()
     args.irlint = os.path.abspath(args.irlint)
-    counts, plants, files = measure(args)
+    counts, plants, files, misses = measure(args)
     report(counts, plants, files, args)
+    for m in MODES if args.misses else ():
+        print(f"\nplanted and not found on its layer, {m}:")
+        for line in misses[m]:
+            print("  " + line)
     return 0
 
 

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "ir/reader.hpp"
 #include "exec/layer_run.hpp"
 #include "rules/engine.hpp"
@@ -267,6 +269,61 @@ TEST_CASE("AdaptiveAvgPool reads output_size from the Const in the .bin") {
     const Diagnostic* note = find(dynamic, "const-data-invalid");
     REQUIRE(note);
     CHECK(note->severity == Severity::note);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a Range to a dim known only at run time is checked fully once every Const is read") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "irlint-engine-range";
+    fs::create_directories(dir);
+    {
+        std::ofstream bin(dir / "m.bin", std::ios::binary);
+        const int64_t values[2] = {0, 1};
+        bin.write(reinterpret_cast<const char*>(values), sizeof(values));
+    }
+    const auto scalar = [](int id, const char* name, int offset) {
+        return fmt::format(R"(<layer id="{}" name="{}" type="Const" version="opset1"><data element_type="i64" )"
+                           R"(shape="" offset="{}" size="8"/><output><port id="0" precision="I64"/></output></layer>)",
+                           id, name, offset);
+    };
+    const std::string xml = R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="?" element_type="f32"/>
+  <output><port id="0" precision="FP32"><dim>-1</dim></port></output></layer>
+<layer id="1" name="shape" type="ShapeOf" version="opset3"><data output_type="i64"/>
+  <input><port id="0" precision="FP32"><dim>-1</dim></port></input>
+  <output><port id="1" precision="I64"><dim>1</dim></port></output></layer>)" +
+                            scalar(2, "zero", 0) + R"(
+<layer id="3" name="n" type="Gather" version="opset8"><data batch_dims="0"/>
+  <input><port id="0" precision="I64"><dim>1</dim></port><port id="1" precision="I64"/><port id="2" precision="I64"/></input>
+  <output><port id="3" precision="I64"/></output></layer>)" +
+                            scalar(4, "one", 8) + R"(
+<layer id="5" name="r" type="Range" version="opset4"><data output_type="i64"/>
+  <input><port id="0" precision="I64"/><port id="1" precision="I64"/><port id="2" precision="I64"/></input>
+  <output><port id="3" precision="I64"><dim>-1</dim></port></output></layer>
+<layer id="6" name="y" type="Result" version="opset1"><input><port id="0" precision="I64"><dim>-1</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="3" to-port="0"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="1"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>
+<edge from-layer="2" from-port="0" to-layer="5" to-port="0"/>
+<edge from-layer="3" from-port="3" to-layer="5" to-port="1"/>
+<edge from-layer="4" from-port="0" to-layer="5" to-port="2"/>
+<edge from-layer="5" from-port="3" to-layer="6" to-port="0"/>
+</edges></net>)";
+    ReadResult with_bin = read_model_from_memory(xml, (dir / "m.xml").string());
+    REQUIRE(with_bin.model);
+    REQUIRE(with_bin.model->bin_present);
+    const ModelReport full = check_model(*with_bin.model);
+    CHECK(full.diagnostics.empty());
+    CHECK(full.layers[5].inferred[0].str() == "[?]");
+    CHECK(full.layers[5].checked);
+
+    // Without the .bin, start and step are not known: OpenVINO would know them, so the Range is not fully checked.
+    ReadResult no_bin = read_model_from_memory(xml, (dir / "absent.xml").string());
+    const ModelReport partial = check_model(*no_bin.model);
+    CHECK_FALSE(partial.layers[5].checked);
+    CHECK(partial.layers[5].checked_by_invariants);
     fs::remove_all(dir);
 }
 

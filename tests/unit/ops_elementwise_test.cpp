@@ -704,3 +704,15 @@ TEST_CASE("invariants Reduce: each dim kept or 1, or left out") {
     CHECK(drop.broken({"3,2"}) ==
           "output 0: ReduceMax keeps the dims of [2,3,4] in order, leaving out some; declared [3,2] is not that");
 }
+
+TEST_CASE("invariants Reduce of a 1-D input: any axis is its one axis") {
+    const auto keep = R("ReduceProd", 1, {{"keep_dims", "true"}}, {In("4"), In("1", i64)});
+    REQUIRE(keep.unknown);
+    CHECK(keep.str() == "[1]");
+    CHECK(R("ReduceProd", 1, {}, {In("4"), In("1", i64)}).str() == "[]");
+    CHECK(R("ReduceSum", 1, {{"keep_dims", "true"}}, {In("4"), In("", i64)}).str() == "[1]");
+    // No axes reduce nothing; axes whose count is unknown may be none.
+    CHECK(R("ReduceSum", 1, {{"keep_dims", "true"}}, {In("4"), In("0", i64)}).str() == "[?]");
+    CHECK(R("ReduceSum", 1, {{"keep_dims", "true"}}, {In("4"), In("?", i64)}).str() == "[?]");
+    CHECK(R("ReduceSum", 1, {{"keep_dims", "true"}}, {In("2,4"), In("1", i64)}).str() == "[?,?]");
+}

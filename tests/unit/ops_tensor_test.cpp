@@ -1026,6 +1026,24 @@ TEST_CASE("type_prop Gather-1: indices and axis of any element type") {
     }
 }
 
+TEST_CASE("invariants Interpolate: axes not known change at most one dim each") {
+    const std::vector<std::pair<std::string, std::string>> sizes_attrs{{"mode", "nearest"},
+                                                                       {"shape_calculation_mode", "sizes"}};
+    const auto r = run_op({"Interpolate", 11, sizes_attrs, {In("1,64,64,64"), In("2", i32), In("2", i32)}, {}});
+    REQUIRE(r.unknown);
+    CHECK(r.str() == "[?,?,?,?]");
+    CHECK(r.broken({"1,128,128,64"}).empty());
+    CHECK(r.broken({"2,128,128,64"}) == "output 0: Interpolate changes at most 2 dims of [1,64,64,64] (one per "
+                                        "axis); declared [2,128,128,64] differs at dims 0, 1, 2");
+    CHECK(r.broken({"1,128,128"}) == "output 0: Interpolate keeps the rank of [1,64,64,64]; declared [1,128,128] has rank 3");
+    // Axes known, sizes not: the other dims are kept, the axes' are any.
+    const auto sized = run_op({"Interpolate", 11, sizes_attrs, {In("1,64,64,64"), In("2", i32), In("2", i32)},
+                               {{2, V({1, 2})}}});
+    REQUIRE(sized.unknown);
+    CHECK(sized.str() == "[1,?,?,64]");
+    CHECK(sized.invariants.size() == 1);
+}
+
 TEST_CASE("type_prop Interpolate-4/11: scales beyond the axes' count are not read") {
     const Attrs scales_attrs{{"mode", "nearest"}, {"shape_calculation_mode", "scales"}};
     auto r = run_op(

@@ -104,6 +104,14 @@ Shape reduce_without_axes(const Shape& data, const Shape& axes, bool keep_dims) 
     return Shape::dynamic_rank();
 }
 
+// Axes not known: a 1-D input has one axis for them all (an axis out of range fails at run time), reduced
+// when there is at least one.
+Shape reduce_with_unknown_axes(const Shape& data, const Shape& axes, bool keep_dims) {
+    const auto n = small_static_size(axes);
+    if (!data.rank_dynamic && data.rank() == 1 && n && *n >= 1) return keep_dims ? Shape{false, {Dim(1)}} : Shape{};
+    return reduce_without_axes(data, axes, keep_dims);
+}
+
 template <Reduction R, bool Logical>
 void infer_reduce(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
@@ -134,7 +142,7 @@ void infer_reduce(OpContext& ctx, std::vector<OpOutput>& out) {
         ctx.value_unknown("the reduction axes are not known");
         ctx.invariant(*keep_dims ? invariants::dims_kept_or_one(std::string(ctx.layer().type), data)
                                  : invariants::dims_left_out(std::string(ctx.layer().type), data, false));
-        out.push_back(OpOutput{reduce_without_axes(data, axes_shape, *keep_dims), data_type, std::nullopt, {}});
+        out.push_back(OpOutput{reduce_with_unknown_axes(data, axes_shape, *keep_dims), data_type, std::nullopt, {}});
         return;
     }
     std::string error;

@@ -211,6 +211,22 @@ Invariant dims_kept_but(std::string op, Shape input, size_t axis, bool at_most, 
     };
 }
 
+Invariant dims_kept_but_some(std::string op, Shape input, size_t changed) {
+    return [op = std::move(op), input = std::move(input), changed](std::span<const Shape> declared) -> Result {
+        if (declared.empty() || input.rank_dynamic || declared[0].rank_dynamic) return std::nullopt;
+        if (declared[0].rank() != input.rank())
+            return violation(0, fmt::format("{} keeps the rank of {}; declared {} has rank {}", op, input.str(),
+                                            declared[0].str(), declared[0].rank()));
+        std::vector<size_t> differ;
+        for (size_t i = 0; i < input.rank(); ++i)
+            if (!may_equal(declared[0].dims[i], input.dims[i])) differ.push_back(i);
+        if (differ.size() <= changed) return std::nullopt;
+        return violation(0, fmt::format("{} changes at most {} dim{} of {} (one per axis); declared {} differs at dims {}",
+                                        op, changed, changed == 1 ? "" : "s", input.str(), declared[0].str(),
+                                        fmt::join(differ, ", ")));
+    };
+}
+
 Invariant numpy_broadcast_of(std::string op, Shape input) {
     return [op = std::move(op), input = std::move(input)](std::span<const Shape> declared) -> Result {
         if (declared.empty() || input.rank_dynamic || declared[0].rank_dynamic) return std::nullopt;

@@ -31,6 +31,8 @@ Invariant no_dim_grows(std::string op, Shape input, size_t output = 0);
 Invariant gather_on_some_axis(std::string op, Shape data, Shape indices, int64_t batch_dims);
 // The input's dims except at `axis` (TopK's k; `at_most`: the dim there is at most the input's).
 Invariant dims_kept_but(std::string op, Shape input, size_t axis, bool at_most, size_t output = 0);
+// Interpolate on axes not known, `changed` of them: the input's rank, and its dims but at most `changed`.
+Invariant dims_kept_but_some(std::string op, Shape input, size_t changed);
 // Broadcast numpy/bidirectional: the input aligned right, each input dim other than 1 kept.
 Invariant numpy_broadcast_of(std::string op, Shape input);
 // Tile: the input aligned right, each output dim a multiple of the input's.

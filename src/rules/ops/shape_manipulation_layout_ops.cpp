@@ -145,6 +145,16 @@ bool carries_integers(std::optional<ElementType> type, bool integral, double sta
     return std::fabs(start) <= reach && std::fabs(last) <= reach;
 }
 
+// Whether each operand not known is a value the model computes from its inputs' dims at run time (ShapeOf of a
+// dynamic dim): with every Const's data read, OpenVINO knows no more of it than its bounds either, and its
+// Range is one dynamic dim, as inferred.
+bool known_only_at_run_time(const OpContext& ctx, const std::array<std::optional<double>, 3>& operands) {
+    if (!ctx.model() || !ctx.model()->bin_present) return false;
+    for (size_t i = 0; i < operands.size(); ++i)
+        if (!operands[i] && !ctx.value(i)) return false;
+    return true;
+}
+
 // Range(0, n, 1) of an unknown n has n's length: the dim takes n's symbol.
 Dim range_dim_of_unknown(const OpContext& ctx, std::optional<double> start, std::optional<double> step) {
     const TensorValue* stop = ctx.value(1);
@@ -182,8 +192,10 @@ void infer_range(OpContext& ctx, std::vector<OpOutput>& out) {
     OpOutput o;
     o.type = type;
     if (!start || !stop || !step) {
-        ctx.value_unknown("start, stop or step is not known");
-        ctx.invariant(invariants::inferred_bounds());
+        if (!known_only_at_run_time(ctx, operands)) {
+            ctx.value_unknown("start, stop or step is not known");
+            ctx.invariant(invariants::inferred_bounds());
+        }
         o.shape.dims = {range_dim_of_unknown(ctx, start, step)};
         out.push_back(std::move(o));
         return;

@@ -749,6 +749,7 @@ void set_sizes(OpContext& ctx, Shape& shape, std::span<const size_t> axes, size_
     const TensorValue* sizes = ctx.value(port);
     if (!sizes) {
         ctx.value_unknown("sizes values are unknown");
+        ctx.invariant(invariants::inferred_bounds());
         for (const size_t a : axes) shape.dims[a] = Dim();
         return;
     }
@@ -780,6 +781,14 @@ std::vector<int64_t> resized(std::vector<int64_t> v, size_t n) {
     return v;
 }
 
+// The data's dims with pads_begin and pads_end added (missing pads are 0).
+Shape padded_data(const Shape& data, const std::vector<int64_t>& pads_begin, const std::vector<int64_t>& pads_end) {
+    const auto begin = resized(pads_begin, data.rank()), end = resized(pads_end, data.rank());
+    Shape shape;
+    for (size_t i = 0; i < data.rank(); ++i) shape.dims.push_back(padded(data.dims[i], saturated_sum(begin[i], end[i])));
+    return shape;
+}
+
 }  // namespace
 
 
@@ -797,6 +806,7 @@ void apply_scales(OpContext& ctx, Shape& shape, const std::vector<size_t>& axes,
     const std::vector<double>* scales = ctx.real_values(port);
     if (!scales) {
         ctx.value_unknown("the scales (input " + std::to_string(port) + ") are not known");
+        ctx.invariant(invariants::inferred_bounds());
         for (const size_t a : axes) shape.dims[a] = Dim();
         return;
     }
@@ -873,6 +883,9 @@ void infer_interpolate(OpContext& ctx, std::vector<OpOutput>& out) {
         axes_given = ctx.exact_values(axes_port);
         if (!axes_given) {
             ctx.value_unknown("axes values are unknown");
+            if (const int64_t n = count_1d(ctx.shape(axes_port)); n >= 0)
+                ctx.invariant(invariants::dims_kept_but_some("Interpolate", padded_data(data, *pads_begin, *pads_end),
+                                                             static_cast<size_t>(n)));
             result.shape = Shape{false, std::vector<Dim>(rank)};
             out.push_back(std::move(result));
             return;
@@ -880,12 +893,7 @@ void infer_interpolate(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     const auto axes = interpolate_axes(ctx, axes_given, rank);
     if (!axes) return;
-    const auto begin = resized(*pads_begin, rank), end = resized(*pads_end, rank);
-    result.shape = Shape{};
-    for (size_t i = 0; i < rank; ++i) {
-        const auto pads = saturated_sum(begin[i], end[i]);
-        result.shape.dims.push_back(padded(data.dims[i], pads));
-    }
+    result.shape = padded_data(data, *pads_begin, *pads_end);
     if (scales) {
         apply_scales(ctx, result.shape, *axes, values_port);
         if (ctx.failed()) return;
