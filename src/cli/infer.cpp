@@ -42,16 +42,6 @@ Exit codes: 0 every selected layer ok (or a mismatch absorbed downstream), 1 an 
 
 namespace {
 
-// "[1,64,112,112]:f32 [1,64,112,112]:i64": each shape with its element type where it is known.
-std::string shapes_text(const std::vector<Shape>& shapes, const std::vector<std::optional<ElementType>>& types = {}) {
-    std::string out;
-    for (size_t k = 0; k < shapes.size(); ++k) {
-        out += (out.empty() ? "" : " ") + shapes[k].str();
-        if (k < types.size() && types[k]) out += fmt::format(":{}", element_type_name(*types[k]));
-    }
-    return out.empty() ? "-" : out;
-}
-
 std::vector<std::optional<ElementType>> declared_types(const Layer& l) {
     std::vector<std::optional<ElementType>> out;
     for (const Port& p : l.outputs) out.push_back(p.precision);
@@ -64,12 +54,6 @@ void write_types(JsonWriter& json, std::string_view key, const std::vector<std::
         if (t) json.string(element_type_name(*t));
         else json.null();
     }
-    json.end();
-}
-
-void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes) {
-    json.key(key).begin_array();
-    for (const Shape& shape : shapes) json.raw(dims_json(shape));
     json.end();
 }
 

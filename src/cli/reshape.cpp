@@ -58,15 +58,6 @@ ReshapeView ir_view(const ReshapeResult& r, const NewInputs& inputs) {
     return v;
 }
 
-std::string shapes_text(const std::vector<Shape>& shapes) {
-    std::string out;
-    for (const Shape& s : shapes) {
-        if (!out.empty()) out += ' ';
-        out += s.str();
-    }
-    return out.empty() ? "-" : out;
-}
-
 std::string render_text(const InferOptions& o, const ReshapeView& v) {
     std::string out = fmt::format("{} inferred again from new input shapes\n", printable(o.model));
     for (const ReshapeEndpoint& e : v.endpoints)
@@ -85,12 +76,6 @@ std::string render_text(const InferOptions& o, const ReshapeView& v) {
                            printable(row.layer->type), shapes_text(row.before),
                            row.after.empty() ? "-" : shapes_text(row.after), layer_status_name(row.status));
     return out;
-}
-
-void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes) {
-    json.key(key).begin_array();
-    for (const Shape& s : shapes) json.raw(dims_json(s));
-    json.end();
 }
 
 std::string render_json(const InferOptions& o, const ReshapeView& v) {

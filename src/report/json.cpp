@@ -20,6 +20,12 @@ std::string dims_json(const Shape& shape) {
     return json.end().take();
 }
 
+void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes) {
+    json.key(key).begin_array();
+    for (const Shape& shape : shapes) json.raw(dims_json(shape));
+    json.end();
+}
+
 namespace {
 
 std::string_view consequence_kind_name(Consequence::Kind kind) {

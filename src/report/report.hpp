@@ -12,6 +12,7 @@
 
 #include "core/diagnostic.hpp"
 #include "core/dim.hpp"
+#include "core/element_type.hpp"
 #include "core/json_writer.hpp"
 
 namespace irlint {
@@ -111,6 +112,10 @@ std::string layer_prefix(const LayerRef& layer);
 
 // JSON spelling of dims: integers when static, -1 when fully dynamic, "lo..hi" / "lo.." / "..hi" otherwise.
 std::string dims_json(const Shape& shape);
+// `key` and an array of the shapes' dims_json.
+void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes);
+// "[1,64,112,112]:f32 [1,64,112,112]:i64": each shape with its element type where it is known; "-" for none.
+std::string shapes_text(const std::vector<Shape>& shapes, const std::vector<std::optional<ElementType>>& types = {});
 // One finding as the JSON report writes it: {"severity","rule","message","line","layer_id","layer_name","layer_type"}.
 void write_diagnostic(JsonWriter& json, const Diagnostic& d);
 // Text for an XML attribute value (also fit for element content); characters XML 1.0 cannot hold become U+FFFD.

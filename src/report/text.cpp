@@ -23,6 +23,15 @@ const fmt::text_style& severity_style(const Palette& p, Severity s) {
 }
 }  // namespace
 
+std::string shapes_text(const std::vector<Shape>& shapes, const std::vector<std::optional<ElementType>>& types) {
+    std::string out;
+    for (size_t k = 0; k < shapes.size(); ++k) {
+        out += (out.empty() ? "" : " ") + shapes[k].str();
+        if (k < types.size() && types[k]) out += fmt::format(":{}", element_type_name(*types[k]));
+    }
+    return out.empty() ? "-" : out;
+}
+
 std::string layer_prefix(const LayerRef& l) {
     if (l.id.empty() && l.name.empty()) return "";
     if (l.type.empty()) return fmt::format("layer {} '{}' (no type): ", l.id, l.name);

@@ -14,12 +14,12 @@
 #include "pool_oracle.hpp"
 
 using namespace irlint;
+using irlint::test::kInf;
+using irlint::test::kNaN;
 using irlint::test::make_tensor;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
 
 Tensor f64(const std::vector<double>& values) {
     return make_tensor(ElementType::f64, {static_cast<int64_t>(values.size())}, values);

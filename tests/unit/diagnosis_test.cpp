@@ -26,6 +26,8 @@
 #include "rules/pool_rules.hpp"
 
 using namespace irlint;
+using irlint::test::kInf;
+using irlint::test::kNaN;
 using irlint::test::make_tensor;
 
 namespace {
@@ -36,8 +38,6 @@ const PoolOp kAvg16{PoolKind::avg_pool, 16};
 const PoolOp kMax8{PoolKind::max_pool, 8};
 const PoolOp kMax14{PoolKind::max_pool, 14};
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
 
 PoolingDesc pooling(std::vector<int64_t> kernel, std::vector<int64_t> strides, std::vector<int64_t> pads_begin,
                     std::vector<int64_t> pads_end, RoundingType rounding = RoundingType::floor) {

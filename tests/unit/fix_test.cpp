@@ -9,8 +9,10 @@
 #include "rules/engine.hpp"
 #include "rules/fixes.hpp"
 #include "rules/registry.hpp"
+#include "text_util.hpp"
 
 using namespace irlint;
+using irlint::test::occurrences;
 
 namespace {
 
@@ -96,11 +98,6 @@ Fixed fix(const std::string& text) {
     return out;
 }
 
-size_t count(const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-}
 
 }  // namespace
 
@@ -127,8 +124,8 @@ TEST_CASE("a wrong index precision is rewritten in the file's spelling, on both 
     REQUIRE(f.error.empty());
     CHECK(f.plan.findings == 1);
     // The Result's input already said I64: only the pool's port changes.
-    CHECK(count(f.text, R"(precision="I64")") == 2);
-    CHECK(count(f.text, R"(precision="FP32")") == count(text, R"(precision="FP32")") - 1);
+    CHECK(occurrences(f.text, R"(precision="I64")") == 2);
+    CHECK(occurrences(f.text, R"(precision="FP32")") == occurrences(text, R"(precision="FP32")") - 1);
 
     const std::string lower = pool_model("<dim>8</dim>\n\t\t\t\t\t<dim>8</dim>", "f32");
     CHECK(fix(lower).text.find(R"(<port id="2" precision="i64">)") != std::string::npos);
@@ -139,7 +136,7 @@ TEST_CASE("single quotes, CRLF line ends and comments stay as they were") {
     const Fixed f = fix(text);
     REQUIRE(f.error.empty());
     CHECK(f.text == pool_model("<dim>8</dim>\n\t\t\t\t\t<dim>8</dim>", "I64", "\r\n", "FP32"));
-    CHECK(count(f.text, "\r\n") == count(text, "\r\n"));
+    CHECK(occurrences(f.text, "\r\n") == occurrences(text, "\r\n"));
     CHECK(f.text.find("<!-- a comment that must survive -->") != std::string::npos);
 }
 
@@ -243,6 +240,6 @@ TEST_CASE("a pool's type is not fixed from a producer's precision the same fix r
     const ReadResult again = read_model_from_memory(f.text, "m.xml");
     REQUIRE(again.model);
     const ModelReport report = check_model(*again.model);
-    CHECK(count(f.text, R"(precision="FP64")") == 0);
+    CHECK(occurrences(f.text, R"(precision="FP64")") == 0);
     for (const Diagnostic& d : report.diagnostics) CHECK(d.rule != rule::output_type_mismatch.id);
 }

@@ -17,8 +17,8 @@ namespace {
 float bits_to_float(uint32_t bits) { return std::bit_cast<float>(bits); }
 bool is_f16_nan(uint16_t h) { return (h & 0x7C00) == 0x7C00 && (h & 0x03FF) != 0; }
 bool is_bf16_nan(uint16_t h) { return (h & 0x7F80) == 0x7F80 && (h & 0x007F) != 0; }
-const float kNaN = std::numeric_limits<float>::quiet_NaN();
-const float kInf = std::numeric_limits<float>::infinity();
+const float kFloatNaN = std::numeric_limits<float>::quiet_NaN();
+const float kFloatInf = std::numeric_limits<float>::infinity();
 
 }  // namespace
 
@@ -52,10 +52,10 @@ TEST_CASE("f16: overflow rounds to infinity only from the halfway point past 655
     CHECK(float_to_f16(1e6f) == 0x7C00);
     CHECK(float_to_f16(-1e6f) == 0xFC00);
     CHECK(float_to_f16(FLT_MAX) == 0x7C00);
-    CHECK(float_to_f16(kInf) == 0x7C00);
-    CHECK(float_to_f16(-kInf) == 0xFC00);
-    CHECK(f16_to_float(0x7C00) == kInf);
-    CHECK(f16_to_float(0xFC00) == -kInf);
+    CHECK(float_to_f16(kFloatInf) == 0x7C00);
+    CHECK(float_to_f16(-kFloatInf) == 0xFC00);
+    CHECK(f16_to_float(0x7C00) == kFloatInf);
+    CHECK(f16_to_float(0xFC00) == -kFloatInf);
 }
 
 TEST_CASE("f16: subnormals, with ties to even at the bottom of the range") {
@@ -75,8 +75,8 @@ TEST_CASE("f16: subnormals, with ties to even at the bottom of the range") {
 }
 
 TEST_CASE("f16: NaN stays NaN, including a float NaN whose payload lies only in the dropped bits") {
-    CHECK(is_f16_nan(float_to_f16(kNaN)));
-    CHECK(is_f16_nan(float_to_f16(-kNaN)));
+    CHECK(is_f16_nan(float_to_f16(kFloatNaN)));
+    CHECK(is_f16_nan(float_to_f16(-kFloatNaN)));
     CHECK(is_f16_nan(float_to_f16(bits_to_float(0x7F800001))));
     CHECK(std::isnan(f16_to_float(0x7E00)));
     CHECK(std::isnan(f16_to_float(0x7C01)));
@@ -112,9 +112,9 @@ TEST_CASE("bf16: rounds to nearest, ties to even, whichever the parity of the lo
 TEST_CASE("bf16: overflow, infinities and NaN") {
     CHECK(float_to_bf16(FLT_MAX) == 0x7F80);                    // above halfway past the largest bf16
     CHECK(float_to_bf16(bits_to_float(0x7F7F7FFF)) == 0x7F7F);  // just below halfway
-    CHECK(float_to_bf16(kInf) == 0x7F80);
-    CHECK(float_to_bf16(-kInf) == 0xFF80);
-    CHECK(is_bf16_nan(float_to_bf16(kNaN)));
+    CHECK(float_to_bf16(kFloatInf) == 0x7F80);
+    CHECK(float_to_bf16(-kFloatInf) == 0xFF80);
+    CHECK(is_bf16_nan(float_to_bf16(kFloatNaN)));
     CHECK(is_bf16_nan(float_to_bf16(bits_to_float(0x7F800001))));  // not rounded into infinity
     CHECK(is_bf16_nan(float_to_bf16(bits_to_float(0xFFFFFFFF))));  // not carried into the sign
     CHECK(std::isnan(bf16_to_float(0x7FC0)));
@@ -160,7 +160,7 @@ TEST_CASE("half: the bulk f16 conversions give the scalar ones' bits for every f
     std::vector<float> floats(widened);
     for (uint32_t bits = 0x33000000u; bits < 0x477FF000u + 0x2000u; bits += 0x0FFFu) floats.push_back(bits_to_float(bits));
     for (uint32_t payload : {1u, 0x1FFFu, 0x400000u, 0x3FFFFFu}) floats.push_back(bits_to_float(0x7F800000u | payload));
-    for (float f : {kInf, -kInf, 65519.996f, 65520.0f, -65520.0f, 0x1p-25f, 0x1.8p-25f}) floats.push_back(f);
+    for (float f : {kFloatInf, -kFloatInf, 65519.996f, 65520.0f, -65520.0f, 0x1p-25f, 0x1.8p-25f}) floats.push_back(f);
     std::vector<uint16_t> narrowed(floats.size());
     float_to_f16_n(floats.data(), narrowed.data(), floats.size());
     differ = 0;

@@ -10,16 +10,13 @@
 #include "report/report.hpp"
 #include "rules/registry.hpp"
 #include "report/run_report.hpp"
+#include "text_util.hpp"
 
 using namespace irlint;
+using irlint::test::occurrences;
 
 namespace {
 
-size_t count(const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-    return n;
-}
 
 const std::string kHostile = "<script>alert('x')</script>\"&";
 
@@ -62,7 +59,7 @@ TEST_CASE("the check page: summary, rule counts, linked rule ids, escaped model 
     CHECK(page.find("id=\"sum-errors\">1<") != std::string::npos);
     CHECK(page.find("id=\"sum-warnings\">1<") != std::string::npos);
     CHECK(page.find("href=\"" + rule_help_uri(rule::output_shape_mismatch) + "\"") != std::string::npos);
-    CHECK(count(page, "<tr class=\"finding\"") == 2);
+    CHECK(occurrences(page, "<tr class=\"finding\"") == 2);
     CHECK(page.find("data-rule=\"attr-invalid\"") != std::string::npos);
     CHECK(page.find("models/&lt;b&gt;.xml") != std::string::npos);
     CHECK(page.find("<script>alert") == std::string::npos);
@@ -73,9 +70,9 @@ TEST_CASE("the check page: summary, rule counts, linked rule ids, escaped model 
     CHECK(page.find("<link") == std::string::npos);
     CHECK(page.find("@import") == std::string::npos);
     CHECK(page.find("url(") == std::string::npos);
-    CHECK(count(page, "http") == count(page, "href=\"" + std::string(kProjectUrl)));
+    CHECK(occurrences(page, "http") == occurrences(page, "href=\"" + std::string(kProjectUrl)));
     // One script, inline, and the controls it shows are hidden without it.
-    CHECK(count(page, "<script>") == 1);
+    CHECK(occurrences(page, "<script>") == 1);
     CHECK(page.find("id=\"controls\" hidden") != std::string::npos);
 }
 
@@ -96,8 +93,8 @@ TEST_CASE("the check page: layers checked fully and by invariants, a coverage ba
     CHECK(page.find("<th>layers checked by invariants</th><td class=\"num\" id=\"sum-invariants\">4<") !=
           std::string::npos);
     // over both files, then each file (with findings, and in the list without): 3 bars of all op layers
-    CHECK(count(page, "aria-label=\"14 checked fully, 4 by invariants, 2 not checked\"") == 1);
-    CHECK(count(page, "7 of 10 checked fully, 2 by invariants, 1 not checked") == 2);
+    CHECK(occurrences(page, "aria-label=\"14 checked fully, 4 by invariants, 2 not checked\"") == 1);
+    CHECK(occurrences(page, "7 of 10 checked fully, 2 by invariants, 1 not checked") == 2);
     // per op type, least covered first, with widths in percent
     CHECK(page.find("<td class=\"mono\">Reshape</td><td class=\"num\">8</td>") <
           page.find("<td class=\"mono\">Relu</td><td class=\"num\">12</td>"));
@@ -168,10 +165,10 @@ TEST_CASE("the run page: heatmap with axes, legend with its unit, the worst elem
     CHECK(page.find("absolute error |computed − expected|, log scale") != std::string::npos);  // 0.01 to 2
     CHECK(page.find("n=0, c=1: 2 mismatches") != std::string::npos);
     CHECK(page.find("n=0, c=0: 1 mismatch<") != std::string::npos);
-    CHECK(count(page, "<circle class=\"worst\"") == 1);
+    CHECK(occurrences(page, "<circle class=\"worst\"") == 1);
     CHECK(page.find("worst element [0,1,3,3]") != std::string::npos);
     CHECK(page.find("[0,1,3,3]: expected 2, computed 0") != std::string::npos);
-    CHECK(count(page, "<rect class=\"bar\"") == kErrorBuckets);
+    CHECK(occurrences(page, "<rect class=\"bar\"") == kErrorBuckets);
     CHECK(page.find("mismatches\">3<") != std::string::npos);
     CHECK(page.find("<table class=\"layers\">") != std::string::npos);  // a --data run starts with the layers
     CHECK(page.find("<script") == std::string::npos);

@@ -120,9 +120,6 @@ FakeBody constant_body(std::string attr, size_t parameters, std::vector<BodyPort
     return b;
 }
 
-std::string type_of(const OpRun& r, size_t i = 0) {
-    return i < r.outputs.size() && r.outputs[i].type ? std::string(element_type_name(*r.outputs[i].type)) : "?";
-}
 
 }  // namespace
 

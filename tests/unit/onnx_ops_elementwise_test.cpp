@@ -10,11 +10,6 @@ using namespace irlint::test;
 
 namespace {
 
-OpInput Omitted() {
-    OpInput in = In("");
-    in.present = false;
-    return in;
-}
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -31,14 +26,9 @@ std::string value_str(const OpRun& r, size_t i = 0) {
     return out;
 }
 
-std::optional<ElementType> type_of(const OpRun& r, size_t i = 0) {
+std::optional<ElementType> output_type(const OpRun& r, size_t i = 0) {
     return i < r.outputs.size() ? r.outputs[i].type : std::nullopt;
 }
-
-constexpr auto i64 = ElementType::i64;
-constexpr auto i32 = ElementType::i32;
-constexpr auto f32 = ElementType::f32;
-constexpr auto boolean = ElementType::boolean;
 
 }  // namespace
 
@@ -59,7 +49,7 @@ TEST_CASE("onnx elementwise: unary ops keep the dims (symbols too) and the type"
         const auto r = run_onnx_op(Onnx(op, version, {In("1,?,2..5")}));
         CHECK_MESSAGE(r.ok(), op);
         CHECK(r.str() == "[1,?,2..5]");
-        CHECK(type_of(r) == f32);
+        CHECK(output_type(r) == f32);
     }
     Shape with_symbol = S("?,4");
     with_symbol.dims[0] = with_symbol.dims[0].with_symbol(7);
@@ -85,10 +75,10 @@ TEST_CASE("onnx elementwise: each version takes its schema's types") {
 TEST_CASE("onnx elementwise: IsNaN and IsInf give a boolean mask") {
     const auto r = run_onnx_op(Onnx("IsInf", 10, {In("3,?")}, {{"detect_negative", "0"}}));
     CHECK(r.str() == "[3,?]");
-    CHECK(type_of(r) == boolean);
+    CHECK(output_type(r) == boolean);
     CHECK_FALSE(run_onnx_op(Onnx("IsInf", 10, {In("3", ElementType::f16)})).ok());
     CHECK(run_onnx_op(Onnx("IsInf", 20, {In("3", ElementType::f16)})).ok());
-    CHECK(type_of(run_onnx_op(Onnx("IsNaN", 9, {In("3")}))) == boolean);
+    CHECK(output_type(run_onnx_op(Onnx("IsNaN", 9, {In("3")}))) == boolean);
 }
 
 TEST_CASE("onnx elementwise: activation attributes are read and checked") {
@@ -145,9 +135,9 @@ TEST_CASE("onnx elementwise: Dropout's output and mask, attribute and input form
     const auto v7 = run_onnx_op(Onnx("Dropout", 7, {In("2,?", ElementType::f16)}, {{"ratio", "0.2"}}));
     REQUIRE(v7.outputs.size() == 2);
     CHECK(v7.str(1) == "[2,?]");
-    CHECK(type_of(v7, 1) == ElementType::f16);  // the mask had the data's type before opset 10
+    CHECK(output_type(v7, 1) == ElementType::f16);  // the mask had the data's type before opset 10
     const auto v12 = run_onnx_op(Onnx("Dropout", 12, {In("2,3"), In(""), In("", boolean)}));
-    CHECK(type_of(v12, 1) == boolean);
+    CHECK(output_type(v12, 1) == boolean);
     CHECK(run_onnx_op(Onnx("Dropout", 13, {In("2,3"), Omitted(), In("", boolean)})).ok());
     CHECK(contains(run_onnx_op(Onnx("Dropout", 13, {In("2,3"), In("1")})).problem(), "ratio must be a scalar"));
     CHECK_FALSE(run_onnx_op(Onnx("Dropout", 13, {In("2,3"), In(""), In("", f32)})).ok());
@@ -172,9 +162,9 @@ TEST_CASE("onnx elementwise: Clip with attributes, then inputs; integer values c
 TEST_CASE("onnx elementwise: Cast gives `to`'s type, for the data types of its version") {
     const auto r = run_onnx_op(Onnx("Cast", 13, {In("2,?")}, {{"to", "7"}}));
     CHECK(r.str() == "[2,?]");
-    CHECK(type_of(r) == i64);
-    CHECK(type_of(run_onnx_op(Onnx("Cast", 19, {In("2")}, {{"to", "17"}}))) == ElementType::f8e4m3);
-    CHECK(type_of(run_onnx_op(Onnx("Cast", 21, {In("2")}, {{"to", "22"}}))) == ElementType::i4);
+    CHECK(output_type(r) == i64);
+    CHECK(output_type(run_onnx_op(Onnx("Cast", 19, {In("2")}, {{"to", "17"}}))) == ElementType::f8e4m3);
+    CHECK(output_type(run_onnx_op(Onnx("Cast", 21, {In("2")}, {{"to", "22"}}))) == ElementType::i4);
     CHECK(run_onnx_op(Onnx("Cast", 19, {In("2")}, {{"to", "18"}})).ok());  // e4m3fnuz: ONNX's, irlint has no name
     CHECK(contains(run_onnx_op(Onnx("Cast", 13, {In("2")}, {{"to", "17"}})).problem(), "to=17"));
     CHECK_FALSE(run_onnx_op(Onnx("Cast", 6, {In("2")}, {{"to", "8"}})).ok());    // string from Cast-9
@@ -196,10 +186,10 @@ TEST_CASE("onnx elementwise: values through Cast and CastLike") {
     back.reals[0] = {56.0, 7.0};
     CHECK(value_str(run_onnx_op(back)) == "56,7");
     const auto like = run_onnx_op(Onnx("CastLike", 15, {In("2", i64), In("", i32)}, {}, {{0, V({1, 2})}}));
-    CHECK(type_of(like) == i32);
+    CHECK(output_type(like) == i32);
     CHECK(value_str(like) == "1,2");
     CHECK_FALSE(run_onnx_op(Onnx("CastLike", 15, {In("2"), In("", ElementType::f8e4m3)})).ok());
-    CHECK(type_of(run_onnx_op(Onnx("CastLike", 19, {In("2"), In("", ElementType::f8e4m3)}))) == ElementType::f8e4m3);
+    CHECK(output_type(run_onnx_op(Onnx("CastLike", 19, {In("2"), In("", ElementType::f8e4m3)}))) == ElementType::f8e4m3);
 }
 
 // ---------------------------------------------------------------- binary
@@ -239,7 +229,7 @@ TEST_CASE("onnx elementwise: the legacy broadcast of opsets 1 to 6") {
     // Comparisons of opset 1 give booleans of A's shape.
     const auto greater = run_onnx_op(Onnx("Greater", 1, {In("2,3"), In("3")}, {{"broadcast", "1"}}));
     CHECK(greater.str() == "[2,3]");
-    CHECK(type_of(greater) == boolean);
+    CHECK(output_type(greater) == boolean);
 }
 
 TEST_CASE("onnx elementwise: binary ops' types") {
@@ -248,9 +238,9 @@ TEST_CASE("onnx elementwise: binary ops' types") {
     CHECK(run_onnx_op(Onnx("Add", 14, {In("2", ElementType::u8), In("2", ElementType::u8)})).ok());
     // Pow's exponent may have another type from opset 12; the output is the base's.
     const auto pow = run_onnx_op(Onnx("Pow", 12, {In("2", f32), In("", i64)}));
-    CHECK(type_of(pow) == f32);
+    CHECK(output_type(pow) == f32);
     CHECK_FALSE(run_onnx_op(Onnx("Pow", 7, {In("2", f32), In("", i64)})).ok());
-    CHECK(type_of(run_onnx_op(Onnx("Equal", 11, {In("2", i64), In("2", i64)}))) == boolean);
+    CHECK(output_type(run_onnx_op(Onnx("Equal", 11, {In("2", i64), In("2", i64)}))) == boolean);
     CHECK_FALSE(run_onnx_op(Onnx("Equal", 13, {In("2", ElementType::string), In("2", ElementType::string)})).ok());
     CHECK(run_onnx_op(Onnx("Equal", 19, {In("2", ElementType::string), In("2", ElementType::string)})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("And", 7, {In("2", f32), In("2", f32)})).ok());
@@ -259,7 +249,7 @@ TEST_CASE("onnx elementwise: binary ops' types") {
               Onnx("BitShift", 11, {In("2", ElementType::u8), In("1", ElementType::u8)}, {{"direction", "RIGHT"}}))
               .str() == "[2]");
     CHECK_FALSE(run_onnx_op(Onnx("BitShift", 11, {In("2", ElementType::u8), In("1", ElementType::u8)})).ok());
-    CHECK(type_of(run_onnx_op(Onnx("BitwiseXor", 18, {In("2", i32), In("2", i32)}))) == i32);
+    CHECK(output_type(run_onnx_op(Onnx("BitwiseXor", 18, {In("2", i32), In("2", i32)}))) == i32);
 }
 
 TEST_CASE("onnx elementwise: Mod's fmod") {
@@ -350,7 +340,7 @@ TEST_CASE("onnx elementwise: Max and Min carry bounds; Sum adds") {
 TEST_CASE("onnx elementwise: Where broadcasts condition, X and Y; its values pick") {
     const auto r = run_onnx_op(Onnx("Where", 16, {In("2,1", boolean), In("3"), In("1,1")}));
     CHECK(r.str() == "[2,3]");
-    CHECK(type_of(r) == f32);
+    CHECK(output_type(r) == f32);
     CHECK_FALSE(run_onnx_op(Onnx("Where", 16, {In("2", f32), In("2"), In("2")})).ok());
     CHECK_FALSE(run_onnx_op(Onnx("Where", 16, {In("2", boolean), In("2", i64), In("2")})).ok());
     CHECK_FALSE(
@@ -386,8 +376,8 @@ TEST_CASE("onnx elementwise: BitCast reads the bits as `to`, a type of the same 
     const auto r = run_onnx_op(Onnx("BitCast", 26, {In("2,?")}, {{"to", "6"}}));
     REQUIRE(r.ok());
     CHECK(r.str() == "[2,?]");
-    CHECK(type_of(r) == i32);
-    CHECK(type_of(run_onnx_op(Onnx("BitCast", 26, {In("", ElementType::boolean)}, {{"to", "2"}}))) == ElementType::u8);
+    CHECK(output_type(r) == i32);
+    CHECK(output_type(run_onnx_op(Onnx("BitCast", 26, {In("", ElementType::boolean)}, {{"to", "2"}}))) == ElementType::u8);
     CHECK(run_onnx_op(Onnx("BitCast", 26, {In("3", i64)}, {{"to", "14"}})).ok());  // complex64: 64 bits, no name
     // Widths differ: f32 (32) to i64 (64); f16 (16) to u8 (8).
     CHECK(contains(run_onnx_op(Onnx("BitCast", 26, {In("3")}, {{"to", "7"}})).problem(), "32 bits"));
@@ -419,8 +409,8 @@ TEST_CASE("onnx elementwise: SwiGLU's A and B have one shape, which Y has") {
     REQUIRE(r.ok());
     CHECK(r.str() == "[2..5,4]");
     CHECK(r.shape().dims[0].symbol() == 7);
-    CHECK(type_of(r) == f32);
-    CHECK(type_of(run_onnx_op(Onnx("SwiGLU", 28, {In("2", ElementType::bf16), In("2", ElementType::bf16)}))) ==
+    CHECK(output_type(r) == f32);
+    CHECK(output_type(run_onnx_op(Onnx("SwiGLU", 28, {In("2", ElementType::bf16), In("2", ElementType::bf16)}))) ==
           ElementType::bf16);
     CHECK(run_onnx_op(Onnx("SwiGLU", 28, {In("..."), In("2,4")})).str() == "[...]");
     // No broadcasting: neither a 1 against 4 nor a missing leading dim.

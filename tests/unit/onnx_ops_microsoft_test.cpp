@@ -9,12 +9,12 @@ using namespace irlint::test;
 
 namespace {
 
-constexpr auto f16 = ElementType::f16;
-constexpr auto f32 = ElementType::f32;
-constexpr auto i32 = ElementType::i32;
-constexpr auto i64 = ElementType::i64;
-constexpr auto u8 = ElementType::u8;
-constexpr auto i8 = ElementType::i8;
+
+
+
+
+
+
 
 OnnxCase Ms(std::string type, std::vector<OpInput> inputs, std::vector<std::pair<std::string, std::string>> attrs = {},
             std::map<size_t, TensorValue> values = {}) {
@@ -23,12 +23,6 @@ OnnxCase Ms(std::string type, std::vector<OpInput> inputs, std::vector<std::pair
     return c;
 }
 
-// An optional input the node leaves out (an empty name).
-OpInput Omitted() {
-    OpInput in{Shape::dynamic_rank(), std::nullopt};
-    in.present = false;
-    return in;
-}
 
 bool mentions(const OpRun& r, const std::string& text) { return r.problem().find(text) != std::string::npos; }
 

@@ -8,9 +8,6 @@ using namespace irlint::test;
 
 namespace {
 
-std::string type_of(const OpRun& r, size_t i = 0) {
-    return i < r.outputs.size() && r.outputs[i].type ? std::string(element_type_name(*r.outputs[i].type)) : "?";
-}
 
 }  // namespace
 

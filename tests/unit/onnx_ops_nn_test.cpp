@@ -8,7 +8,6 @@ using namespace irlint::test;
 
 namespace {
 
-OpInput Omitted() { return OpInput{Shape{}, std::nullopt, false}; }
 
 }  // namespace
 

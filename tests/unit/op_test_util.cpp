@@ -13,6 +13,16 @@ Shape S(const std::string& text) {
 
 OpInput In(const std::string& shape, std::optional<ElementType> type) { return OpInput{S(shape), type}; }
 
+OpInput Omitted() {
+    OpInput in{Shape::dynamic_rank(), std::nullopt};
+    in.present = false;
+    return in;
+}
+
+std::string type_of(const OpRun& r, size_t i) {
+    return i < r.outputs.size() && r.outputs[i].type ? std::string(element_type_name(*r.outputs[i].type)) : "?";
+}
+
 TensorValue V(std::initializer_list<int64_t> exact) {
     TensorValue v;
     for (const int64_t x : exact) v.push_back({x, x});

@@ -13,9 +13,18 @@
 
 namespace irlint::test {
 
+inline constexpr auto boolean = ElementType::boolean;
+inline constexpr auto i8 = ElementType::i8, i16 = ElementType::i16, i32 = ElementType::i32, i64 = ElementType::i64;
+inline constexpr auto u8 = ElementType::u8, u16 = ElementType::u16, u32 = ElementType::u32, u64 = ElementType::u64;
+inline constexpr auto bf16 = ElementType::bf16, f16 = ElementType::f16, f32 = ElementType::f32, f64 = ElementType::f64;
+inline constexpr int64_t kU = ValueBounds::kUnbounded;
+using Attrs = std::vector<std::pair<std::string, std::string>>;
+
 // "1,3,?,2..5" -> Shape; "..." is a dynamic rank; "" a scalar. Fails the test on malformed text.
 Shape S(const std::string& text);
 OpInput In(const std::string& shape, std::optional<ElementType> type = ElementType::f32);
+// An optional input the node leaves out (an ONNX node's empty input name).
+OpInput Omitted();
 TensorValue V(std::initializer_list<int64_t> exact);
 
 struct OpCase {
@@ -49,6 +58,9 @@ struct OpRun {
     Shape shape(size_t i = 0) const { return i < outputs.size() ? outputs[i].shape : Shape{}; }
     std::string str(size_t i = 0) const { return i < outputs.size() ? outputs[i].shape.str() : "<no output>"; }
 };
+
+// Output i's element type's name; "?" when it has none.
+std::string type_of(const OpRun& r, size_t i = 0);
 
 // The registry entry of exactly this type and version; fails the test when there is none.
 const OpEntry& entry_of(const std::string& type, int version, OpFormat format = OpFormat::ir,

@@ -11,7 +11,6 @@ using namespace irlint::test;
 
 namespace {
 
-using Attrs = std::vector<std::pair<std::string, std::string>>;
 
 Attrs conv2d(const std::string& strides = "1,1", const std::string& pads = "0,0", const std::string& dilations = "1,1",
              const std::string& auto_pad = "explicit") {

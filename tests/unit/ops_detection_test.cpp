@@ -12,12 +12,11 @@ using namespace irlint;
 using namespace irlint::test;
 
 namespace {
-constexpr auto f32 = ElementType::f32;
-constexpr auto f16 = ElementType::f16;
-constexpr auto i32 = ElementType::i32;
-constexpr auto i64 = ElementType::i64;
 
-using Attrs = std::vector<std::pair<std::string, std::string>>;
+
+
+
+
 
 OpRun prior_box(int version, Attrs attrs, std::optional<TensorValue> size, std::string size_shape = "2",
                 std::optional<ElementType> size_type = i64) {

@@ -17,12 +17,11 @@ using namespace irlint::test;
 
 namespace {
 
-constexpr auto f32 = ElementType::f32;
-constexpr auto i32 = ElementType::i32;
-constexpr auto i64 = ElementType::i64;
-constexpr auto boolean = ElementType::boolean;
 
-using Attrs = std::vector<std::pair<std::string, std::string>>;
+
+
+
+
 
 OpRun R(const std::string& type, int version, Attrs attrs, std::vector<OpInput> inputs,
         std::map<size_t, TensorValue> values = {}) {

@@ -16,7 +16,7 @@ using namespace irlint::test;
 
 namespace {
 
-constexpr int64_t kU = ValueBounds::kUnbounded;
+
 
 TensorValue B(std::initializer_list<std::pair<int64_t, int64_t>> bounds) {
     TensorValue v;
@@ -548,11 +548,8 @@ TEST_CASE("ops-b1 Range: lengths, types, values") {
 
 namespace {
 
-using Attrs = std::vector<std::pair<std::string, std::string>>;
 
-constexpr auto i8 = ElementType::i8, i16 = ElementType::i16, i32 = ElementType::i32, i64 = ElementType::i64;
-constexpr auto u8 = ElementType::u8, u16 = ElementType::u16, u32 = ElementType::u32, u64 = ElementType::u64;
-constexpr auto bf16 = ElementType::bf16, f16 = ElementType::f16, f32 = ElementType::f32, f64 = ElementType::f64;
+
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();

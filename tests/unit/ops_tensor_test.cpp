@@ -11,8 +11,8 @@ using namespace irlint::test;
 
 namespace {
 
-constexpr auto i64 = ElementType::i64;
-constexpr auto i32 = ElementType::i32;
+
+
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
 std::vector<int64_t> exact(const std::optional<TensorValue>& v) {
@@ -477,11 +477,10 @@ TEST_CASE("ops-b2 bounds and dynamic inputs") {
 
 namespace {
 
-using Attrs = std::vector<std::pair<std::string, std::string>>;
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kI32Max = std::numeric_limits<int32_t>::max();
 constexpr int64_t kI32Min = std::numeric_limits<int32_t>::min();
-constexpr int64_t kU = ValueBounds::kUnbounded;
+
 
 TensorValue values_of(const std::vector<int64_t>& v) {
     TensorValue out;

@@ -9,6 +9,7 @@
 // D, H, W tap order, as OpenVINO's reference does; integer sums wrap to the element type, as the reference's
 // element-type sum does, and the quotient follows the reference's rule for the op (see WindowSum).
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ Result adaptive_pool(const PoolOp& op, const PoolingDesc& desc, const Tensor& in
 }  // namespace irlint::oracle
 
 namespace irlint::test {
+
+inline const double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline const double kInf = std::numeric_limits<double>::infinity();
 
 // A tensor of `type` holding `values` in C order: floats rounded to the type (f16/bf16 to nearest even),
 // integers converted. The value count must match the shape.

@@ -11,8 +11,10 @@
 #include "report/run_report.hpp"
 #include "report/report_reader.hpp"
 #include "rules/registry.hpp"
+#include "text_util.hpp"
 
 using namespace irlint;
+using irlint::test::occurrences;
 
 namespace {
 
@@ -52,11 +54,6 @@ std::string render(std::string_view format, const std::vector<FileResult>& files
     return render_report(format, o, files);
 }
 
-size_t count(const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + what.size())) ++n;
-    return n;
-}
 
 }  // namespace
 
@@ -175,11 +172,11 @@ TEST_CASE("junit: a suite per file, a case per checked layer and one for the fil
     CHECK(xml.find("<testsuites name=\"irlint\" tests=\"6\" failures=\"2\" errors=\"0\">") != std::string::npos);
     CHECK(xml.find("<testsuite name=\"models/a b.xml\" tests=\"3\" failures=\"2\"") != std::string::npos);
     CHECK(xml.find("<testsuite name=\"models/b.xml\" tests=\"3\" failures=\"0\"") != std::string::npos);
-    CHECK(count(xml, "<testcase ") == 6);
+    CHECK(occurrences(xml, "<testcase ") == 6);
     CHECK(xml.find("name=\"layer 3 &apos;reshape&apos; (Reshape)\" file=\"models/b.xml\" line=\"14\">\n"
                    "      <properties><property name=\"how\" value=\"invariants\"/></properties>\n"
                    "    </testcase>\n") != std::string::npos);
-    CHECK(count(xml, "<failure ") == 3);
+    CHECK(occurrences(xml, "<failure ") == 3);
     CHECK(xml.find("name=\"layer 1 &apos;pool1&apos; (MaxPool)\" file=\"models/a b.xml\" line=\"10\">") !=
           std::string::npos);
     CHECK(xml.find("<failure type=\"output-type-mismatch\" message=\"indices are &quot;i32&quot; &lt;not i64&gt; "
@@ -197,10 +194,10 @@ TEST_CASE("sarif: rules with help links, results with level, message and file:li
     CHECK(sarif.rfind("{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/", 0) == 0);
     CHECK(sarif.find("\"version\":\"2.1.0\"") != std::string::npos);
     CHECK(sarif.find("\"informationUri\":\"" + std::string(kProjectUrl) + "\"") != std::string::npos);
-    CHECK(count(sarif, "\"shortDescription\"") == rule_registry().size());
+    CHECK(occurrences(sarif, "\"shortDescription\"") == rule_registry().size());
     CHECK(sarif.find("\"helpUri\":\"" + std::string(kProjectUrl) +
                      "/blob/main/docs/rules.md#output-shape-mismatch\"") != std::string::npos);
-    CHECK(count(sarif, "\"ruleId\"") == 4);
+    CHECK(occurrences(sarif, "\"ruleId\"") == 4);
     CHECK(sarif.find("{\"ruleId\":\"output-shape-mismatch\",\"ruleIndex\":6,\"level\":\"error\",\"message\":"
                      "{\"text\":\"layer 1 'pool1' (MaxPool): declared [1,3,8,8], OpenVINO infers [1,3,7,7]\"},"
                      "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"models/a%20b.xml\"},"

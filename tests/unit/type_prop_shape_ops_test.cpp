@@ -19,9 +19,8 @@ using namespace irlint::test;
 
 namespace {
 
-using Attrs = std::vector<std::pair<std::string, std::string>>;
-constexpr auto i32 = ElementType::i32;
-constexpr auto i64 = ElementType::i64;
+
+
 
 OpInput I64(const std::string& shape) { return In(shape, i64); }
 
@@ -429,7 +428,7 @@ TEST_CASE("type_prop Broadcast-1/3: explicit axes_mapping checks, dynamic ranks 
 
 TEST_CASE("type_prop Broadcast-1/3 numpy and Broadcast-3 bidirectional") {
     const Attrs np{{"mode", "numpy"}}, bi{{"mode", "bidirectional"}};
-    constexpr int64_t kU = ValueBounds::kUnbounded;
+
     auto bc = [](int v, const Attrs& mode, std::vector<OpInput> in, std::map<size_t, TensorValue> values = {}) {
         return outputs(run_op({"Broadcast", v, mode, std::move(in), std::move(values)}));
     };

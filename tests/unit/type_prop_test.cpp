@@ -22,8 +22,10 @@
 #include "core/dim.hpp"
 #include "rules/pool_attrs.hpp"
 #include "rules/pooling.hpp"
+#include "op_test_util.hpp"
 
 using namespace irlint;
+using irlint::test::S;
 
 namespace {
 
@@ -40,14 +42,14 @@ constexpr RoundingType CEIL_TORCH = RoundingType::ceil_torch;
 
 // The attributes in the case list's notation. An empty vector is an empty Shape/Strides argument: empty
 // pads are resized to zeros and empty dilations mean 1s; strides are always given, exactly as the case has them.
-struct Attrs {
+struct PoolCaseAttrs {
     Ints k = {}, s = {}, d = {}, pb = {}, pe = {};
     PadType ap = EXPLICIT;
     RoundingType rt = FLOOR;
     bool excl = true;  // AvgPool's exclude_pad, true when the test does not set it
 };
 
-PoolingDesc to_desc(const Attrs& a) {
+PoolingDesc to_desc(const PoolCaseAttrs& a) {
     PoolingDesc desc;
     desc.kernel = a.k;
     desc.strides = a.s;
@@ -63,7 +65,7 @@ PoolingDesc to_desc(const Attrs& a) {
 struct PoolCase {
     const char* name;    // the OpenVINO test name
     const char* input;   // parse_shape syntax: "1,?,2..10,5.."; "..." is a dynamic rank, "" a scalar
-    Attrs attrs;
+    PoolCaseAttrs attrs;
     const char* output;  // expected output shape (parse_shape syntax), or nullptr: OpenVINO throws
     const char* error_word = "";  // for a throwing case: a word irlint's error must contain
     Ints pads_begin = {};         // effective pads OpenVINO reports; empty: the test does not check them
@@ -78,13 +80,6 @@ struct AdaptiveCase {
     const char* output;                // nullptr: OpenVINO throws
     const char* error_word = "";
 };
-
-Shape shape(const char* text) {
-    std::string err;
-    auto s = parse_shape(text, &err);
-    REQUIRE_MESSAGE(s.has_value(), "bad shape text '" << std::string(text) << "': " << err);
-    return *s;
-}
 
 std::string ints_str(const Ints& v) {
     std::string out = "{";
@@ -103,11 +98,11 @@ void check_error(const PoolShape& r, const char* word) {
 }
 
 void check_pool(const PoolOp& op, const PoolCase& c) {
-    const PoolShape r = infer_pool_shape(op, to_desc(c.attrs), shape(c.input));
+    const PoolShape r = infer_pool_shape(op, to_desc(c.attrs), S(c.input));
     if (c.output == nullptr) return check_error(r, c.error_word);
     CHECK_MESSAGE(!r.error.has_value(), "irlint rejects it: " << r.error.value_or(""));
     if (r.error) return;
-    CHECK(r.output.str() == shape(c.output).str());
+    CHECK(r.output.str() == S(c.output).str());
     if (!c.pads_begin.empty()) {
         CHECK(ints_str(r.pads_begin) == ints_str(c.pads_begin));
         CHECK(ints_str(r.pads_end) == ints_str(c.pads_end));
@@ -115,10 +110,10 @@ void check_pool(const PoolOp& op, const PoolCase& c) {
 }
 
 void check_adaptive(const AdaptiveCase& c) {
-    const PoolShape r = infer_adaptive_shape(shape(c.input), shape(c.output_size_shape), c.output_size);
+    const PoolShape r = infer_adaptive_shape(S(c.input), S(c.output_size_shape), c.output_size);
     if (c.output == nullptr) return check_error(r, c.error_word);
     CHECK_MESSAGE(!r.error.has_value(), "irlint rejects it: " << r.error.value_or(""));
-    if (!r.error) CHECK(r.output.str() == shape(c.output).str());
+    if (!r.error) CHECK(r.output.str() == S(c.output).str());
 }
 
 template <size_t N>
@@ -547,7 +542,7 @@ TEST_CASE("type_prop MaxPool-1 max_pool_default_values") {
     CHECK(parsed.desc.rounding == FLOOR);
     CHECK(parsed.desc.auto_pad == EXPLICIT);
     // The shape follows from the floor formula (OpenVINO's test does not assert it): (32-2)/1+1 = 31.
-    const PoolShape r = infer_pool_shape(MAX_V1, parsed.desc, shape("1,3,32,32"));
+    const PoolShape r = infer_pool_shape(MAX_V1, parsed.desc, S("1,3,32,32"));
     REQUIRE_FALSE(r.error.has_value());
     CHECK(r.output.str() == "[1,3,31,31]");
 }
@@ -574,7 +569,7 @@ TEST_CASE("type_prop AdaptiveMaxPoolV8Test") {
 // {1..2,2..4,2..6,3,12..13}. irlint only reads output_size from a Const, so the values are unknown here
 // and the spatial dims are fully dynamic: a deliberate loss of precision, not a wrong answer.
 TEST_CASE("type_prop AdaptiveAvgPoolV8Test.preserve_partial_values_and_symbols_on_output_shape_input") {
-    const PoolShape r = infer_adaptive_shape(shape("1..2,2..4,5,10..20,?"), shape("3"), std::nullopt);
+    const PoolShape r = infer_adaptive_shape(S("1..2,2..4,5,10..20,?"), S("3"), std::nullopt);
     REQUIRE_FALSE(r.error.has_value());
     CHECK(r.output.str() == "[1..2,2..4,?,?,?]");
     for (size_t i = 2; i < r.output.rank(); ++i) CHECK(r.output.dims[i].is_fully_dynamic());
@@ -582,7 +577,7 @@ TEST_CASE("type_prop AdaptiveAvgPoolV8Test.preserve_partial_values_and_symbols_o
 
 // As above; OpenVINO gives {1..2,2..4,2..6,?,12..13} from ShapeOf(Parameter{2..6,?,12..13}).
 TEST_CASE("type_prop AdaptiveMaxPoolV8Test.preserve_partial_values_and_symbols_on_output_shape_input") {
-    const PoolShape r = infer_adaptive_shape(shape("1..2,2..4,5,10..20,?"), shape("3"), std::nullopt);
+    const PoolShape r = infer_adaptive_shape(S("1..2,2..4,5,10..20,?"), S("3"), std::nullopt);
     REQUIRE_FALSE(r.error.has_value());
     CHECK(r.output.str() == "[1..2,2..4,?,?,?]");
     for (size_t i = 2; i < r.output.rank(); ++i) CHECK(r.output.dims[i].is_fully_dynamic());
