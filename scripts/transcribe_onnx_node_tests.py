@@ -6,8 +6,8 @@
 ONNX_GIT_DIR is a clone of the onnx/onnx repository (bare or not); the tests are read from
 onnx/backend/test/data/node at COMMIT with git, never from a work tree. Each test's model.onnx and
 test_data_set_0 become one line: the model's graph (inputs, initializers, nodes with their attributes,
-subgraphs recursively, outputs), its model-local functions, the integer inputs the test feeds that are small
-enough to be shape-like, and each expected output's element type and dims. The format is described in
+subgraphs recursively, outputs), its model-local functions, the inputs the test feeds that are small enough
+to be shape-like (integers, or a few floating-point numbers), and each expected output's element type and dims. The format is described in
 testdata/onnx-node-tests/README.md. Output is sorted by test name and gzipped with mtime 0, so the same
 commit always gives the same bytes. Needs python3-onnx (1.12 or later) and python3-numpy.
 """
@@ -27,6 +27,8 @@ from onnx import numpy_helper
 NODE_DIR = "onnx/backend/test/data/node"
 # Tensors of up to this many elements keep their values: shapes, axes, pads, sizes, k, repeats...
 SMALL = 64
+# Floating-point inputs of up to this many elements are fed as initializers too (scales, roi, Range's bounds).
+SMALL_REAL = 8
 INTEGER_TYPES = {2, 3, 4, 5, 6, 7, 12, 13}  # u8 i8 u16 i16 i32 i64 u32 u64
 FLOAT_TYPES = {1, 10, 11, 16}  # f32 f16 f64 bf16
 COMPLEX_TYPES = {14, 15}
@@ -275,6 +277,13 @@ def numbered(files, prefix):
     return sorted(paths, key=lambda p: int(p.rsplit("_", 1)[1].split(".")[0]))
 
 
+def is_shape_like(proto):
+    """Whether a fed tensor may be what real models hold as an initializer: a small integer tensor (a shape,
+    axes, pads, sizes, k), or a few floating-point numbers (Resize's scales and roi, Range's bounds, a depth)."""
+    n = element_count(proto.dims)
+    return (proto.data_type in INTEGER_TYPES and n <= SMALL) or (proto.data_type in FLOAT_TYPES and n <= SMALL_REAL)
+
+
 def transcribe(blobs, name, files):
     model = onnx.ModelProto()
     model.ParseFromString(blobs.read(f"{NODE_DIR}/{name}/model.onnx"))
@@ -287,8 +296,7 @@ def transcribe(blobs, name, files):
     feeds = []
     for path, value in zip(numbered(files, "input"), fed, strict=True):
         proto = parse_value(blobs.read(f"{NODE_DIR}/{name}/{path}"), value.get("type", {}))
-        if isinstance(proto, onnx.TensorProto) and proto.data_type in INTEGER_TYPES \
-                and element_count(proto.dims) <= SMALL:
+        if isinstance(proto, onnx.TensorProto) and is_shape_like(proto):
             feeds.append({"name": value["name"], **tensor_of(proto, with_name=False)})
     case["feeds"] = feeds
     outputs = case["graph"]["outputs"]

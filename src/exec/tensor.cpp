@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "exec/half.hpp"
+#include "core/half.hpp"
 
 namespace irlint {
 

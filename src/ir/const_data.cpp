@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/half.hpp"
 #include "core/text.hpp"
 
 namespace irlint {
@@ -142,18 +143,21 @@ std::optional<std::string> read_const_bytes(const Model& model, const ConstInfo&
 }  // namespace
 
 std::optional<std::vector<double>> read_const_reals(const Model& model, const ConstInfo& info, std::string* error) {
-    if (info.type != ElementType::f32 && info.type != ElementType::f64) {
+    if (!is_real_type(info.type)) {
         *error = fmt::format("Const of {} is not read as real numbers", element_type_name(info.type));
         return std::nullopt;
     }
     const auto bytes = read_const_bytes(model, info, error);
     if (!bytes) return std::nullopt;
-    const size_t width = info.type == ElementType::f32 ? 4 : 8;
+    const size_t width = static_cast<size_t>(element_type_bits(info.type) / 8);
     std::vector<double> values;
     values.reserve(bytes->size() / width);
-    for (size_t at = 0; at + width <= bytes->size(); at += width)
-        values.push_back(width == 4 ? static_cast<double>(load_raw<float>(bytes->data() + at))
-                                    : load_raw<double>(bytes->data() + at));
+    for (size_t at = 0; at + width <= bytes->size(); at += width) {
+        const char* p = bytes->data() + at;
+        if (info.type == ElementType::f32) values.push_back(static_cast<double>(load_raw<float>(p)));
+        else if (info.type == ElementType::f64) values.push_back(load_raw<double>(p));
+        else values.push_back(half_to_double(info.type, load_raw<uint16_t>(p)));
+    }
     return values;
 }
 

@@ -12,6 +12,7 @@
 #include <google/protobuf/unknown_field_set.h>
 #include <onnx/onnx_pb.h>
 
+#include "core/half.hpp"
 #include "core/text.hpp"
 #include "rules/ops/op_registry.hpp"
 #include "rules/registry.hpp"
@@ -106,7 +107,15 @@ std::optional<std::vector<double>> tensor_reals(const onnx::TensorProto& t, size
             }
             return out;
         }
-        return std::nullopt;  // f16 and bf16 values shape no output irlint infers
+        if ((type == ElementType::f16 || type == ElementType::bf16) && raw.size() == count * 2) {
+            for (size_t i = 0; i < count; ++i) {
+                uint16_t bits;
+                std::memcpy(&bits, raw.data() + i * 2, 2);
+                out.push_back(half_to_double(type, bits));
+            }
+            return out;
+        }
+        return std::nullopt;
     }
     if (t.data_type() == T::FLOAT && static_cast<size_t>(t.float_data_size()) == count) {
         out.assign(t.float_data().begin(), t.float_data().end());
@@ -114,6 +123,11 @@ std::optional<std::vector<double>> tensor_reals(const onnx::TensorProto& t, size
     }
     if (t.data_type() == T::DOUBLE && static_cast<size_t>(t.double_data_size()) == count) {
         out.assign(t.double_data().begin(), t.double_data().end());
+        return out;
+    }
+    // ONNX keeps f16 and bf16 values' bits in int32_data, one value each.
+    if ((type == ElementType::f16 || type == ElementType::bf16) && static_cast<size_t>(t.int32_data_size()) == count) {
+        for (const int32_t bits : t.int32_data()) out.push_back(half_to_double(type, static_cast<uint16_t>(bits)));
         return out;
     }
     return std::nullopt;
@@ -130,7 +144,7 @@ InlineTensor inline_tensor(const onnx::TensorProto& t) {
             out.ints = std::move(*ints);
             out.has_data = true;
         }
-    } else if (out.type == ElementType::f32 || out.type == ElementType::f64) {
+    } else if (is_real_type(out.type)) {
         if (auto reals = tensor_reals(t, *count, out.type)) {
             out.reals = std::move(*reals);
             out.has_data = true;

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "exec/half.hpp"
+#include "core/half.hpp"
 #include "exec/kernels/taps.hpp"
 
 namespace irlint {

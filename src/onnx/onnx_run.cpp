@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "exec/half.hpp"
+#include "core/half.hpp"
 #include "exec/io/npy.hpp"
 #include "exec/kernels/pool_kernels.hpp"
 #include "exec/kernels/taps.hpp"

@@ -7,8 +7,8 @@
 Each case of the transcription (testdata/onnx-node-tests/README.md) becomes an .onnx model: the test's graph
 with its inputs as declared, its graph outputs declared by name alone, so that irlint has to infer their dims
 and element types. With --both-ways a second model "NAME+init" is built for each case that feeds small integer
-tensors: those inputs become initializers holding the fed values, as real models carry Reshape's shape, axes,
-pads and sizes. `irlint infer MODEL --all --format json` runs on every model, and the node producing each graph
+tensors or a few floating-point numbers: those inputs become initializers holding the fed values, as real
+models carry Reshape's shape, axes, pads and sizes, Resize's scales and Range's bounds. `irlint infer MODEL --all --format json` runs on every model, and the node producing each graph
 output is compared with the output the test expects. Each model is then:
   agree        every output's dims and element type are the expected ones;
   partial      some dims or types are not inferred (dynamic, an interval, a rank or type left open), none wrong;
@@ -525,7 +525,7 @@ def markdown_table(rows, total):
     def line(c):
         return "| " + " | ".join(c) + " |"
     out = ["# irlint's ONNX shape inference against ONNX's backend node tests", "",
-           "One row per op; a model per test (and `+init` models whose small integer inputs are initializers). "
+           "One row per op; a model per test (and `+init` models whose small shape-like inputs are initializers). "
            "libonnx-agree: models where python's onnx (opset 17 at most) infers the expected outputs too.", "",
            line(HEADER), line(["---"] + ["---:"] * (len(HEADER) - 1))]
     out += [line(cells(esc(op).replace("|", "\\|"), row)) for op, row in rows]

@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 
 #include "exec/diagnosis/conventions.hpp"
-#include "exec/half.hpp"
+#include "core/half.hpp"
 #include "exec/diagnosis/mismatch_map.hpp"
 #include "pool_oracle.hpp"
 #include "report/map_view.hpp"

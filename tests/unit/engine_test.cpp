@@ -327,6 +327,41 @@ TEST_CASE("a Range to a dim known only at run time is checked fully once every C
     fs::remove_all(dir);
 }
 
+TEST_CASE("f16 Consts are read as numbers: Range-4's length from them") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "irlint-engine-range-f16";
+    fs::create_directories(dir);
+    {
+        std::ofstream bin(dir / "m.bin", std::ios::binary);
+        const uint16_t values[3] = {0x3C00, 0x4500, 0x3E00};  // 1.0, 5.0, 1.5
+        bin.write(reinterpret_cast<const char*>(values), sizeof(values));
+    }
+    const auto scalar = [](int id, int offset) {
+        return fmt::format(R"(<layer id="{}" name="c{}" type="Const" version="opset1"><data element_type="f16" )"
+                           R"(shape="" offset="{}" size="2"/><output><port id="0" precision="FP16"/></output></layer>)",
+                           id, id, offset);
+    };
+    const std::string xml = R"(<net version="11"><layers>)" + scalar(0, 0) + scalar(1, 2) + scalar(2, 4) + R"(
+<layer id="3" name="r" type="Range" version="opset4"><data output_type="f32"/>
+  <input><port id="0" precision="FP16"/><port id="1" precision="FP16"/><port id="2" precision="FP16"/></input>
+  <output><port id="3" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="4" name="y" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>4</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="3" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>
+<edge from-layer="3" from-port="3" to-layer="4" to-port="0"/>
+</edges></net>)";
+    ReadResult r = read_model_from_memory(xml, (dir / "m.xml").string());
+    REQUIRE(r.model);
+    const ModelReport report = check_model(*r.model);
+    CHECK(report.layers[3].inferred[0].str() == "[3]");
+    const Diagnostic* d = find(report, "output-shape-mismatch");
+    REQUIRE(d);
+    CHECK(d->message.find("declared [4], OpenVINO infers [3]") != std::string::npos);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a Const whose data runs past the .bin is const-data-invalid") {
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / "irlint-engine-const";

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/half.hpp"
+#include "core/half.hpp"
 
 using namespace irlint;
 

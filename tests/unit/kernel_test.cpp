@@ -33,7 +33,7 @@
 #include "core/text.hpp"
 #include "exec/compare/compare.hpp"
 #include "exec/compare/compare_sink.hpp"
-#include "exec/half.hpp"
+#include "core/half.hpp"
 #include "exec/kernels/kernel_support.hpp"
 #include "exec/kernels/pool_kernels.hpp"
 #include "pool_oracle.hpp"

@@ -2,6 +2,8 @@
 // shapes, the cross-check with ONNX's own shape inference, .pb tensors and the ONNX-only kernel steps.
 #include <doctest/doctest.h>
 
+#include <array>
+
 #include <unistd.h>
 
 #include <csignal>
@@ -595,6 +597,40 @@ TEST_CASE("onnx: a declared shape or type ONNX's inference contradicts is a find
     REQUIRE(reshape->report.diagnostics.size() == 1);
     CHECK(reshape->report.diagnostics[0].message ==
           "Reshape-13 output 0 'y' is declared [1,16,16], ONNX infers [1,256]: rank 2, declared 3");
+}
+
+TEST_CASE("onnx: f16 and bf16 initializers are read as numbers, raw or in int32_data") {
+    // Range(1, 5, 1.5) of each 16-bit float type (Range-27 takes them): 3 elements. 1.0, 5.0 and 1.5 are 0x3C00, 0x4500, 0x3E00 in f16
+    // and 0x3F80, 0x40A0, 0x3FC0 in bf16.
+    for (const bool raw : {false, true})
+        for (const auto& [type, bits] : std::vector<std::pair<int, std::array<uint16_t, 3>>>{
+                 {onnx::TensorProto::FLOAT16, {0x3C00, 0x4500, 0x3E00}},
+                 {onnx::TensorProto::BFLOAT16, {0x3F80, 0x40A0, 0x3FC0}}}) {
+            auto m = std::make_shared<onnx::ModelProto>();
+            m->set_ir_version(8);
+            m->add_opset_import()->set_version(27);
+            auto* g = m->mutable_graph();
+            auto* n = g->add_node();
+            n->set_op_type("Range");
+            for (const char* in : {"start", "limit", "delta"}) n->add_input(in);
+            n->add_output("y");
+            const char* names[3] = {"start", "limit", "delta"};
+            for (size_t i = 0; i < 3; ++i) {
+                auto* t = g->add_initializer();
+                t->set_name(names[i]);
+                t->set_data_type(type);
+                if (raw) t->set_raw_data(std::string(reinterpret_cast<const char*>(&bits[i]), 2));
+                else t->add_int32_data(bits[i]);
+            }
+            g->add_output()->set_name("y");
+            const auto c = check_model(m);
+            CAPTURE(raw);
+            CAPTURE(type);
+            REQUIRE(c->report.layers.size() == 1);
+            REQUIRE(c->report.layers[0].inferred.size() == 1);
+            CHECK(c->report.layers[0].inferred[0].str() == "[3]");
+            CHECK(c->report.layers[0].checked);
+        }
 }
 
 TEST_CASE("onnx: a node whose output depends on a value irlint does not know is not checked") {

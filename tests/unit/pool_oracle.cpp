@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "exec/half.hpp"
+#include "core/half.hpp"
 
 namespace irlint::oracle {
 

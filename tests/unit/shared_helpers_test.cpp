@@ -14,7 +14,7 @@
 #include "core/read_file.hpp"
 #include "core/text.hpp"
 #include "exec/diagnosis/plane_grid.hpp"
-#include "exec/half.hpp"
+#include "core/half.hpp"
 #include "exec/kernels/taps.hpp"
 
 using namespace irlint;

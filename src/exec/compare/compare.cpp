@@ -16,7 +16,7 @@
 #endif
 
 #include "core/text.hpp"
-#include "exec/half.hpp"
+#include "core/half.hpp"
 #include "exec/kernels/kernel_support.hpp"
 #include "exec/kernels/worker_pool.hpp"
 

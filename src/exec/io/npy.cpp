@@ -14,7 +14,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/text.hpp"
-#include "exec/half.hpp"
+#include "core/half.hpp"
 
 namespace irlint {
 

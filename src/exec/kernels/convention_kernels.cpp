@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "exec/half.hpp"
+#include "core/half.hpp"
 #include "exec/kernels/kernel_support.hpp"
 #include "exec/kernels/taps.hpp"
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/element_type.hpp"
-#include "exec/kernels/cpu_features.hpp"
-#include "exec/half.hpp"
+#include "core/cpu_features.hpp"
+#include "core/half.hpp"
 
 // The inner loops promise the compiler their buffers do not overlap, so that it vectorizes them.
 #define IRLINT_RESTRICT __restrict
@@ -21,7 +21,7 @@ namespace irlint::kernels {
 
 // with_best_isa(f) runs f compiled twice, for AVX2 and for the baseline x86-64, picked by the CPU; flatten
 // inlines everything f calls, so the AVX2 copy is AVX2 all the way down. (Not target_clones: its resolver runs
-// libgcc's CPU detection at every start, see exec/kernels/cpu_features.hpp.)
+// libgcc's CPU detection at every start, see core/cpu_features.hpp.)
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 template <class F>
 __attribute__((flatten, target("avx2"))) decltype(auto) call_with_avx2(const F& f) {

@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "exec/kernels/cpu_features.hpp"
+#include "core/cpu_features.hpp"
 #include "exec/kernels/kernel_support.hpp"
 #include "exec/kernels/plane_scratch.hpp"
 

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/element_type.hpp"
+
 namespace irlint {
 
 inline float f16_to_float(uint16_t h) {
@@ -43,6 +45,16 @@ inline uint16_t float_to_f16(float value) {
 }
 
 inline float bf16_to_float(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+
+// The floating-point types whose values irlint reads as real numbers (scales, Range's bounds).
+inline bool is_real_type(ElementType t) {
+    return t == ElementType::f16 || t == ElementType::bf16 || t == ElementType::f32 || t == ElementType::f64;
+}
+
+// The value of a 16-bit pattern of `type` (f16 or bf16) as a double.
+inline double half_to_double(ElementType type, uint16_t bits) {
+    return type == ElementType::bf16 ? bf16_to_float(bits) : f16_to_float(bits);
+}
 
 inline uint16_t float_to_bf16(float value) {
     const uint32_t bits = std::bit_cast<uint32_t>(value);

@@ -1,6 +1,6 @@
-#include "exec/half.hpp"
+#include "core/half.hpp"
 
-#include "exec/kernels/cpu_features.hpp"
+#include "core/cpu_features.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>

@@ -1,4 +1,4 @@
-#include "exec/kernels/cpu_features.hpp"
+#include "core/cpu_features.hpp"
 
 #if defined(__x86_64__) && __has_include(<sys/platform/x86.h>)
 // The header's helpers return C's _Bool, which g++ accepts in C++ and clang++ does not.
