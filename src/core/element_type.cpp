@@ -10,11 +10,11 @@ namespace {
 struct TypeInfo {
     ElementType type;
     std::string_view name;
-    std::string_view legacy;
+    std::string_view legacy;  // "": ONNX's only, no IR spelling
     int bits;
 };
 
-constexpr std::array<TypeInfo, 23> kTypes{{
+constexpr std::array<TypeInfo, 27> kTypes{{
     {ElementType::dynamic, "dynamic", "UNSPECIFIED", 0},
     {ElementType::boolean, "boolean", "BOOL", 8},
     {ElementType::bf16, "bf16", "BF16", 16},
@@ -38,14 +38,20 @@ constexpr std::array<TypeInfo, 23> kTypes{{
     {ElementType::f4e2m1, "f4e2m1", "F4E2M1", 4},
     {ElementType::f8e8m0, "f8e8m0", "F8E8M0", 8},
     {ElementType::string, "string", "STRING", 0},
+    {ElementType::f8e4m3fnuz, "f8e4m3fnuz", "", 8},
+    {ElementType::f8e5m2fnuz, "f8e5m2fnuz", "", 8},
+    {ElementType::u2, "u2", "", 2},
+    {ElementType::i2, "i2", "", 2},
 }};
+
+bool in_ir(const TypeInfo& t) { return !t.legacy.empty(); }
 
 const TypeInfo& info(ElementType t) { return kTypes[static_cast<size_t>(t)]; }
 }  // namespace
 
 std::optional<ElementType> parse_element_type(std::string_view text) {
     for (const auto& t : kTypes)
-        if (text == t.name || text == t.legacy) return t.type;
+        if (in_ir(t) && (text == t.name || text == t.legacy)) return t.type;
     // Older legacy spellings that OpenVINO's reader still maps.
     if (text == "undefined" || text == "UNDEFINED") return ElementType::dynamic;
     if (text == "U1" || text == "bin") return ElementType::u1;
@@ -54,7 +60,7 @@ std::optional<ElementType> parse_element_type(std::string_view text) {
 
 std::optional<ElementType> parse_element_type_attr(std::string_view text) {
     for (const auto& t : kTypes)
-        if (iequals(text, t.name)) return t.type;
+        if (in_ir(t) && iequals(text, t.name)) return t.type;
     if (iequals(text, "undefined")) return ElementType::dynamic;
     return std::nullopt;
 }
@@ -67,7 +73,7 @@ bool is_float_type(ElementType t) {
     switch (t) {
         case ElementType::bf16: case ElementType::f16: case ElementType::f32: case ElementType::f64:
         case ElementType::nf4: case ElementType::f8e4m3: case ElementType::f8e5m2: case ElementType::f4e2m1:
-        case ElementType::f8e8m0:
+        case ElementType::f8e8m0: case ElementType::f8e4m3fnuz: case ElementType::f8e5m2fnuz:
             return true;
         default:
             return false;
@@ -78,7 +84,7 @@ bool is_integer_type(ElementType t) {
     switch (t) {
         case ElementType::i4: case ElementType::i8: case ElementType::i16: case ElementType::i32:
         case ElementType::i64: case ElementType::u1: case ElementType::u4: case ElementType::u8:
-        case ElementType::u16: case ElementType::u32: case ElementType::u64:
+        case ElementType::u16: case ElementType::u32: case ElementType::u64: case ElementType::u2: case ElementType::i2:
             return true;
         default:
             return false;
@@ -102,11 +108,15 @@ std::optional<ElementType> element_type_from_onnx(int64_t data_type) {
         case 13: return ElementType::u64;      // UINT64
         case 16: return ElementType::bf16;     // BFLOAT16
         case 17: return ElementType::f8e4m3;   // FLOAT8E4M3FN
+        case 18: return ElementType::f8e4m3fnuz;
         case 19: return ElementType::f8e5m2;   // FLOAT8E5M2
+        case 20: return ElementType::f8e5m2fnuz;
         case 21: return ElementType::u4;       // UINT4
         case 22: return ElementType::i4;       // INT4
         case 23: return ElementType::f4e2m1;   // FLOAT4E2M1
         case 24: return ElementType::f8e8m0;   // FLOAT8E8M0
+        case 25: return ElementType::u2;       // UINT2
+        case 26: return ElementType::i2;       // INT2
         default: return std::nullopt;
     }
 }

@@ -12,14 +12,15 @@ namespace irlint {
 
 enum class ElementType {
     dynamic, boolean, bf16, f16, f32, f64, i4, i8, i16, i32, i64, u1, u4, u8, u16, u32, u64,
-    nf4, f8e4m3, f8e5m2, f4e2m1, f8e8m0, string
+    nf4, f8e4m3, f8e5m2, f4e2m1, f8e8m0, string,
+    // ONNX's types that OpenVINO has not: an IR that names one is rejected as OpenVINO's reader would.
+    f8e4m3fnuz, f8e5m2fnuz, u2, i2
 };
 
 // A port precision: the exact lowercase name or the legacy upper-case one ("f32", "FP32").
 std::optional<ElementType> parse_element_type(std::string_view text);
 // An ONNX TensorProto.DataType number (a tensor's data_type, a dtype/to attribute) as an element type; nullopt
-// for the types irlint has no name for (complex, the float8 *fnuz variants, 2-bit integers) and for numbers
-// that name no type. The one mapping the ONNX adapter and the ONNX ops share.
+// for the types irlint has no name for (complex) and for numbers that name no type. The one mapping the ONNX adapter and the ONNX ops share.
 std::optional<ElementType> element_type_from_onnx(int64_t data_type);
 // An element type attribute (element_type, index_element_type): lowercase names, any case ("f32", "F32").
 std::optional<ElementType> parse_element_type_attr(std::string_view text);

@@ -15,8 +15,8 @@ output is compared with the output the test expects. Each model is then:
   disagree     a static dim, a rank or an element type differs from the expected one;
   unsupported  nothing wrong, and irlint reports an op it does not infer (unsupported-op, or a node whose status
                is "unsupported" with nothing inferred);
-  foreign      nothing wrong, and an expected output has a type irlint has no name for (complex, the *FNUZ
-               float8s, 2-bit integers, sequence, optional, map): it can never be "agree";
+  foreign      nothing wrong, and an expected output has a type irlint has no name for (complex, sequence,
+               optional, map): it can never be "agree";
   error        irlint crashed, exited with 2, ran out of time or printed no readable JSON.
 Where the model's ai.onnx opset is at most 17, ONNX's own shape inference (python's onnx) is asked too, for the
 libonnx-agree column only.
@@ -58,8 +58,8 @@ EXPECTED_FAILURES = {
 # ONNX's TensorProto data types by irlint's names; a type missing here has no irlint name.
 IRLINT_TYPES = {
     1: "f32", 2: "u8", 3: "i8", 4: "u16", 5: "i16", 6: "i32", 7: "i64", 8: "string", 9: "boolean", 10: "f16",
-    11: "f64", 12: "u32", 13: "u64", 16: "bf16", 17: "f8e4m3", 19: "f8e5m2", 21: "u4", 22: "i4", 23: "f4e2m1",
-    24: "f8e8m0",
+    11: "f64", 12: "u32", 13: "u64", 16: "bf16", 17: "f8e4m3", 18: "f8e4m3fnuz", 19: "f8e5m2", 20: "f8e5m2fnuz",
+    21: "u4", 22: "i4", 23: "f4e2m1", 24: "f8e8m0", 25: "u2", 26: "i2",
 }
 NUMPY_TYPES = {
     1: "<f4", 2: "u1", 3: "i1", 4: "<u2", 5: "<i2", 6: "<i4", 7: "<i8", 9: "?", 10: "<f2", 11: "<f8", 12: "<u4",

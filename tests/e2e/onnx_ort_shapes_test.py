@@ -49,13 +49,13 @@ except ImportError as e:
 # (model, output name) -> why irlint and ONNX Runtime give different dims or types there.
 EXPECTED = {}
 
-# ONNX element types by irlint's names; the float8 "fnuz" kinds have no irlint name.
+# ONNX element types by irlint's names (complex has none).
 TYPE_NAMES = {
     TensorProto.FLOAT: "f32", TensorProto.UINT8: "u8", TensorProto.INT8: "i8", TensorProto.UINT16: "u16",
     TensorProto.INT16: "i16", TensorProto.INT32: "i32", TensorProto.INT64: "i64", TensorProto.STRING: "string",
     TensorProto.BOOL: "boolean", TensorProto.FLOAT16: "f16", TensorProto.DOUBLE: "f64", TensorProto.UINT32: "u32",
-    TensorProto.UINT64: "u64", TensorProto.BFLOAT16: "bf16", 17: "f8e4m3", 19: "f8e5m2", 21: "u4", 22: "i4",
-    23: "f4e2m1",
+    TensorProto.UINT64: "u64", TensorProto.BFLOAT16: "bf16", 17: "f8e4m3", 18: "f8e4m3fnuz", 19: "f8e5m2",
+    20: "f8e5m2fnuz", 21: "u4", 22: "i4", 23: "f4e2m1", 24: "f8e8m0", 25: "u2", 26: "i2",
 }
 
 

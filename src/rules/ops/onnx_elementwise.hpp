@@ -26,7 +26,8 @@ constexpr TypeSet kInts = kSignedInts | kUnsignedInts;
 constexpr TypeSet kNumeric = kInts | kFloats;
 constexpr TypeSet kBool = type_bit(ElementType::boolean);
 constexpr TypeSet kString = type_bit(ElementType::string);
-constexpr TypeSet kFloat8 = type_bit(ElementType::f8e4m3) | type_bit(ElementType::f8e5m2);
+constexpr TypeSet kFloat8 = type_bit(ElementType::f8e4m3) | type_bit(ElementType::f8e5m2) |
+                            type_bit(ElementType::f8e4m3fnuz) | type_bit(ElementType::f8e5m2fnuz);
 constexpr TypeSet kAnyType = ~TypeSet{0};
 
 // Records an input problem and returns false when input i's element type is known and not in `allowed`.

@@ -340,15 +340,15 @@ constexpr std::array<OnnxDataType, 27> kOnnxDataTypes{{
     {std::nullopt, 0, 128},  // 15 COMPLEX128
     {E::bf16, 13, 16},       // 16 BFLOAT16
     {E::f8e4m3, 19, 8},      // 17 FLOAT8E4M3FN
-    {std::nullopt, 19, 8},   // 18 FLOAT8E4M3FNUZ
+    {E::f8e4m3fnuz, 19, 8},  // 18 FLOAT8E4M3FNUZ
     {E::f8e5m2, 19, 8},      // 19 FLOAT8E5M2
-    {std::nullopt, 19, 8},   // 20 FLOAT8E5M2FNUZ
+    {E::f8e5m2fnuz, 19, 8},  // 20 FLOAT8E5M2FNUZ
     {E::u4, 21, 4},          // 21 UINT4
     {E::i4, 21, 4},          // 22 INT4
     {E::f4e2m1, 23, 4},      // 23 FLOAT4E2M1
     {E::f8e8m0, 24, 8},      // 24 FLOAT8E8M0
-    {std::nullopt, 25, 2},   // 25 UINT2
-    {std::nullopt, 25, 2},   // 26 INT2
+    {E::u2, 25, 2},          // 25 UINT2
+    {E::i2, 25, 2},          // 26 INT2
 }};
 
 std::optional<OnnxDataType> onnx_data_type(int64_t number) {

@@ -65,7 +65,8 @@ void infer_matmul_integer(OpContext& ctx, std::vector<OpOutput>& outs) {
 void infer_qlinear_matmul(OpContext& ctx, std::vector<OpOutput>& outs) {
     if (!ctx.expect_inputs(8)) return;
     const auto quantized = [](ElementType t) {
-        return is_8bit(t) || t == ElementType::f8e4m3 || t == ElementType::f8e5m2;
+        return is_8bit(t) || t == ElementType::f8e4m3 || t == ElementType::f8e5m2 || t == ElementType::f8e4m3fnuz ||
+               t == ElementType::f8e5m2fnuz;
     };
     if (!check_type(ctx, 0, "a", quantized, "an 8-bit type") || !check_type(ctx, 3, "b", quantized, "an 8-bit type") ||
         !check_same_type(ctx, 0, 2) || !check_same_type(ctx, 3, 5))

@@ -50,9 +50,6 @@ size_t node_outputs(const OpContext& ctx);
 // Input i's values when the output holds the same elements in the same order (Reshape, Squeeze, Flatten).
 std::optional<TensorValue> same_elements(const OpContext& ctx, size_t i, const Shape& result);
 
-// An ONNX TensorProto data type code (EyeLike's dtype) as an element type; nullopt for codes irlint has no name for.
-std::optional<ElementType> element_type_of_onnx_code(int64_t code);
-
 // The entries of onnx_shape_index_ops.cpp; onnx_shape_ops() joins them with its own.
 std::span<const OpEntry> index_entries();
 

@@ -700,7 +700,7 @@ void infer_eye_like(OpContext& ctx, std::vector<OpOutput>& out) {
     if (ctx.attr("dtype")) {
         const auto code = ctx.attr_int("dtype");
         if (!code) return;
-        type = element_type_of_onnx_code(*code);
+        type = element_type_from_onnx(*code);
         if (!type || !eye_like_takes(*type, ctx.version()))
             return ctx.invalid_attribute(fmt::format("dtype {} is not a type EyeLike gives", *code));
     }

@@ -28,6 +28,8 @@ int type_era(ElementType t) {
             return 13;
         case ElementType::f8e4m3:
         case ElementType::f8e5m2:
+        case ElementType::f8e4m3fnuz:
+        case ElementType::f8e5m2fnuz:
             return 19;
         case ElementType::i4:
         case ElementType::u4:
@@ -36,6 +38,9 @@ int type_era(ElementType t) {
             return 23;
         case ElementType::f8e8m0:
             return 24;
+        case ElementType::u2:
+        case ElementType::i2:
+            return 25;
         case ElementType::u1:
         case ElementType::nf4:
         case ElementType::dynamic:
@@ -138,53 +143,6 @@ std::optional<TensorValue> same_elements(const OpContext& ctx, size_t i, const S
     const TensorValue* v = ctx.value(i);
     if (!v || v->size() != *n) return std::nullopt;
     return *v;
-}
-
-std::optional<ElementType> element_type_of_onnx_code(int64_t code) {
-    switch (code) {
-        case 1:
-            return ElementType::f32;
-        case 2:
-            return ElementType::u8;
-        case 3:
-            return ElementType::i8;
-        case 4:
-            return ElementType::u16;
-        case 5:
-            return ElementType::i16;
-        case 6:
-            return ElementType::i32;
-        case 7:
-            return ElementType::i64;
-        case 8:
-            return ElementType::string;
-        case 9:
-            return ElementType::boolean;
-        case 10:
-            return ElementType::f16;
-        case 11:
-            return ElementType::f64;
-        case 12:
-            return ElementType::u32;
-        case 13:
-            return ElementType::u64;
-        case 16:
-            return ElementType::bf16;
-        case 17:
-            return ElementType::f8e4m3;
-        case 19:
-            return ElementType::f8e5m2;
-        case 21:
-            return ElementType::u4;
-        case 22:
-            return ElementType::i4;
-        case 23:
-            return ElementType::f4e2m1;
-        case 24:
-            return ElementType::f8e8m0;
-        default:
-            return std::nullopt;
-    }
 }
 
 }  // namespace onnx_shape
@@ -898,7 +856,7 @@ void infer_constant(OpContext& ctx, std::vector<OpOutput>& out) {
 // The element types of ConstantOfShape's value: numeric and bool; bf16 and the float8s from 20, then the newer
 // types as their eras come.
 bool constant_of_shape_takes(ElementType t, int version) {
-    const int era = t == ElementType::bf16 || t == ElementType::f8e4m3 || t == ElementType::f8e5m2 ? 20 : type_era(t);
+    const int era = t == ElementType::bf16 || type_era(t) == 19 ? 20 : type_era(t);
     return t != ElementType::string && era != 0 && era <= version;
 }
 
