@@ -2,11 +2,12 @@
 
 #include <bit>
 #include <cstring>
-#include <fstream>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "core/half.hpp"
+#include "ir/bin_file.hpp"
 #include "core/text.hpp"
 
 namespace irlint {
@@ -132,8 +133,8 @@ std::optional<std::string> read_const_bytes(const Model& model, const ConstInfo&
         return std::nullopt;
     }
     std::string bytes(size, '\0');
-    std::ifstream in(model.bin_path, std::ios::binary);
-    if (!in.seekg(static_cast<std::streamoff>(info.offset)) || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    const auto read = [&](BinFile& bin) { return bin.read(info.offset, bytes.data(), bytes.size()); };
+    if (model.bin_file ? !read(*model.bin_file) : !read(*std::make_unique<BinFile>(model.bin_path))) {
         *error = "cannot read the Const data from the .bin";
         return std::nullopt;
     }

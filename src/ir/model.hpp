@@ -29,6 +29,8 @@
 
 namespace irlint {
 
+class BinFile;  // ir/bin_file.hpp
+
 // An id's value when it is written as a canonical decimal number ("0", "17"; not "01", "+1" or "x") that
 // fits 31 bits, else -1. Two ids are the same text exactly when these agree, or when both are -1 and their
 // texts are equal: real files number their layers and ports, and an integer compares without reading text.
@@ -211,6 +213,7 @@ struct Model {
     std::deque<std::string> kept;       // text from elsewhere (a deque never moves its elements)
     std::string xml_path;
     std::string bin_path;
+    std::shared_ptr<BinFile> bin_file;  // bin_path's reader, opened at its first read (shared: a Model moves)
     bool bin_present = false;
     uint64_t bin_size = 0;
     int64_t ir_version = 0;

@@ -19,6 +19,7 @@
 #include "core/dim.hpp"
 #include "core/page_arena.hpp"
 #include "core/text.hpp"
+#include "ir/bin_file.hpp"
 #include "ir/producer.hpp"
 #include "rules/registry.hpp"
 
@@ -266,6 +267,7 @@ private:
         std::filesystem::path bin = model.xml_path;
         bin.replace_extension(".bin");
         model.bin_path = bin.string();
+        model.bin_file = std::make_shared<BinFile>(model.bin_path);
         std::error_code ec;
         if (std::filesystem::is_regular_file(bin, ec)) {
             model.bin_present = true;

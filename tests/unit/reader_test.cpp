@@ -1,5 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "ir/bin_file.hpp"
 #include "ir/reader.hpp"
 
 using namespace irlint;
@@ -191,4 +196,21 @@ TEST_CASE("an edge between ids spelled 01 and 1 names two different layers") {
     CHECK(r.model->graphs[0].edges[0].to_layer == "01");
     CHECK(r.model->graphs[0].edges[0].to_layer_number == -1);
     CHECK(r.model->graphs[0].edges[1].from_layer_number == 1);
+}
+
+TEST_CASE("a .bin is read at exact offsets, and a read past its end or of a missing file fails") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "irlint-bin-file";
+    fs::create_directories(dir);
+    std::ofstream(dir / "m.bin", std::ios::binary) << "0123456789";
+    BinFile bin((dir / "m.bin").string());
+    char out[4] = {};
+    REQUIRE(bin.read(3, out, 4));
+    CHECK(std::string(out, 4) == "3456");
+    REQUIRE(bin.read(0, out, 1));
+    CHECK(out[0] == '0');
+    CHECK_FALSE(bin.read(8, out, 4));
+    BinFile missing((dir / "absent.bin").string());
+    CHECK_FALSE(missing.read(0, out, 1));
+    fs::remove_all(dir);
 }
