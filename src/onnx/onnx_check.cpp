@@ -70,11 +70,14 @@ void keep_node_rows(OnnxCheck& c, ModelReport&& full, Diagnostics&& adapter_find
 
 }  // namespace
 
-std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model) {
+std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, ProtoAfterAdapting proto) {
     auto c = std::make_unique<OnnxCheck>();
     c->onnx = std::move(model);
     OnnxGraphModel adapted = onnx_graph_model(c->onnx);
     c->model = std::move(adapted.model);
+    // The Model holds copies of all it needs: the messages' memory goes back to the allocator, and the
+    // engine's rows reuse it instead of pages the kernel would have to clear.
+    if (proto == ProtoAfterAdapting::release) c->onnx.proto.reset();
     keep_node_rows(*c, check_model(c->model, LayerRows::all), std::move(adapted.findings));
     for (size_t i = 0; i < c->report.layers.size(); ++i) pooling_step(*c, i, c->report.layers[i]);
     std::stable_sort(c->report.diagnostics.begin(), c->report.diagnostics.end(),
@@ -116,7 +119,8 @@ FileResult check_onnx_file(const std::string& path, bool keep) {
         out.diagnostics.push_back(make_finding(rule::ir_structure, read.error));
         return out;
     }
-    std::unique_ptr<OnnxCheck> c = check_onnx(std::move(*read.model));
+    std::unique_ptr<OnnxCheck> c =
+        check_onnx(std::move(*read.model), ProtoAfterAdapting::release);
     out.layers = c->onnx.node_count();
     out.checked = c->report.checked;
     out.checked_by_invariants = c->report.checked_by_invariants;

@@ -33,9 +33,12 @@ struct OnnxCheck {
     const OnnxPoolNode* pool_for(size_t node) const;
 };
 
+// Whether a check keeps the ModelProto (OnnxCheck::onnx.proto) once the Model is made of it: reshape and run
+// read it again; a check alone does not.
+enum class ProtoAfterAdapting { keep, release };
 // Checks the model: the ONNX adapter (onnx_graph.hpp) turns it into a Model and the rules engine runs the
 // registry's ONNX entries over it; pooling nodes then get the other runtimes' divergences and their run setup.
-std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model);
+std::unique_ptr<OnnxCheck> check_onnx(OnnxModel model, ProtoAfterAdapting proto = ProtoAfterAdapting::keep);
 
 // A node by name, else index in graph order, else first output name; nullopt with *error set when none or several match.
 std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& wanted, std::string* error);

@@ -25,7 +25,7 @@ int64_t OnnxModel::default_opset() const {
     return it == opsets.end() ? 0 : it->second;
 }
 
-size_t OnnxModel::node_count() const { return static_cast<size_t>(proto->graph().node_size()); }
+size_t OnnxModel::node_count() const { return main_nodes; }
 
 
 namespace {
@@ -102,6 +102,7 @@ OnnxModel describe_onnx(std::shared_ptr<const onnx::ModelProto> proto, const std
     OnnxModel m;
     m.path = path;
     m.ir_version = proto->ir_version();
+    m.main_nodes = static_cast<size_t>(proto->graph().node_size());
     for (const auto& op : proto->opset_import())
         m.opsets[op.domain() == "ai.onnx" ? std::string() : op.domain()] = op.version();
     if (parts == OnnxParts::all) describe_graph(proto->graph(), m);

@@ -59,6 +59,7 @@ struct OnnxModel {
     std::vector<std::string> outputs;         // the main graph's outputs in order
     std::string producer_name, producer_version;
     std::shared_ptr<const onnx::ModelProto> proto;
+    size_t main_nodes = 0;  // the main graph's node count
 
     // The default domain's opset; 0 when the model imports none.
     int64_t default_opset() const;
