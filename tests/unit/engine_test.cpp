@@ -10,6 +10,7 @@
 #include "ir/reader.hpp"
 #include "exec/layer_run.hpp"
 #include "rules/engine.hpp"
+#include "model_files.hpp"
 
 using namespace irlint;
 
@@ -273,14 +274,6 @@ TEST_CASE("AdaptiveAvgPool reads output_size from the Const in the .bin") {
 }
 
 TEST_CASE("a Range to a dim known only at run time is checked fully once every Const is read") {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / "irlint-engine-range";
-    fs::create_directories(dir);
-    {
-        std::ofstream bin(dir / "m.bin", std::ios::binary);
-        const int64_t values[2] = {0, 1};
-        bin.write(reinterpret_cast<const char*>(values), sizeof(values));
-    }
     const auto scalar = [](int id, const char* name, int offset) {
         return fmt::format(R"(<layer id="{}" name="{}" type="Const" version="opset1"><data element_type="i64" )"
                            R"(shape="" offset="{}" size="8"/><output><port id="0" precision="I64"/></output></layer>)",
@@ -311,31 +304,19 @@ TEST_CASE("a Range to a dim known only at run time is checked fully once every C
 <edge from-layer="4" from-port="0" to-layer="5" to-port="2"/>
 <edge from-layer="5" from-port="3" to-layer="6" to-port="0"/>
 </edges></net>)";
-    ReadResult with_bin = read_model_from_memory(xml, (dir / "m.xml").string());
-    REQUIRE(with_bin.model);
-    REQUIRE(with_bin.model->bin_present);
-    const ModelReport full = check_model(*with_bin.model);
+    const int64_t zero_one[2] = {0, 1};
+    const ModelReport full = check_model(test::model_with_bin(xml, "irlint-engine-range", test::bytes_of(zero_one)));
     CHECK(full.diagnostics.empty());
     CHECK(full.layers[5].inferred[0].str() == "[?]");
     CHECK(full.layers[5].checked);
 
     // Without the .bin, start and step are not known: OpenVINO would know them, so the Range is not fully checked.
-    ReadResult no_bin = read_model_from_memory(xml, (dir / "absent.xml").string());
-    const ModelReport partial = check_model(*no_bin.model);
+    const ModelReport partial = check_model(test::model_without_bin(xml));
     CHECK_FALSE(partial.layers[5].checked);
     CHECK(partial.layers[5].checked_by_invariants);
-    fs::remove_all(dir);
 }
 
 TEST_CASE("f16 Consts are read as numbers: Range-4's length from them") {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / "irlint-engine-range-f16";
-    fs::create_directories(dir);
-    {
-        std::ofstream bin(dir / "m.bin", std::ios::binary);
-        const uint16_t values[3] = {0x3C00, 0x4500, 0x3E00};  // 1.0, 5.0, 1.5
-        bin.write(reinterpret_cast<const char*>(values), sizeof(values));
-    }
     const auto scalar = [](int id, int offset) {
         return fmt::format(R"(<layer id="{}" name="c{}" type="Const" version="opset1"><data element_type="f16" )"
                            R"(shape="" offset="{}" size="2"/><output><port id="0" precision="FP16"/></output></layer>)",
@@ -352,14 +333,12 @@ TEST_CASE("f16 Consts are read as numbers: Range-4's length from them") {
 <edge from-layer="2" from-port="0" to-layer="3" to-port="2"/>
 <edge from-layer="3" from-port="3" to-layer="4" to-port="0"/>
 </edges></net>)";
-    ReadResult r = read_model_from_memory(xml, (dir / "m.xml").string());
-    REQUIRE(r.model);
-    const ModelReport report = check_model(*r.model);
+    const uint16_t values[3] = {0x3C00, 0x4500, 0x3E00};  // 1.0, 5.0, 1.5
+    const ModelReport report = check_model(test::model_with_bin(xml, "irlint-engine-range-f16", test::bytes_of(values)));
     CHECK(report.layers[3].inferred[0].str() == "[3]");
     const Diagnostic* d = find(report, "output-shape-mismatch");
     REQUIRE(d);
     CHECK(d->message.find("declared [4], OpenVINO infers [3]") != std::string::npos);
-    fs::remove_all(dir);
 }
 
 TEST_CASE("a Const whose data runs past the .bin is const-data-invalid") {

@@ -7,8 +7,11 @@
 
 #include "ir/reader.hpp"
 #include "rules/reshape.hpp"
+#include "model_files.hpp"
 
 using namespace irlint;
+using irlint::test::bytes_of;
+using irlint::test::model_with_bin;
 
 namespace {
 
@@ -48,23 +51,6 @@ constexpr const char* kFlatten = R"(<net version="11"><layers>
 <edge from-layer="6" from-port="2" to-layer="7" to-port="1"/>
 <edge from-layer="7" from-port="2" to-layer="8" to-port="0"/>
 </edges></net>)";
-
-// The model `xml`, read as DIR/m.xml of a temporary DIR whose m.bin holds `bin`.
-Model model_with_bin(std::string_view xml, const char* dir_name, std::string_view bin) {
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / dir_name;
-    fs::create_directories(dir);
-    std::ofstream(dir / "m.bin", std::ios::binary).write(bin.data(), static_cast<std::streamsize>(bin.size()));
-    ReadResult r = read_model_from_memory(xml, (dir / "m.xml").string());
-    REQUIRE(r.model);
-    REQUIRE(r.model->bin_present);
-    return std::move(*r.model);
-}
-
-template <typename T, size_t N>
-std::string_view bytes_of(const T (&values)[N]) {
-    return {reinterpret_cast<const char*>(values), sizeof values};
-}
 
 // The indices, the axis and the -1 of kFlatten.
 constexpr int64_t kFlattenBin[3] = {0, 0, -1};
