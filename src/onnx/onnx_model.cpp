@@ -1,12 +1,12 @@
 #include "onnx/onnx_model.hpp"
 
 #include <climits>
-#include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 #include <google/protobuf/arena.h>
 #include <onnx/onnx_pb.h>
+
+#include "core/read_file.hpp"
 
 namespace irlint {
 
@@ -138,14 +138,13 @@ std::shared_ptr<const onnx::ModelProto> parse_model(const std::string& data) {
 
 OnnxRead read_onnx(const std::string& path, OnnxParts parts) {
     OnnxRead r;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    const auto data = read_whole_file(path);
+    if (!data) {
         r.error = "cannot open the file";
         r.missing = true;
         return r;
     }
-    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto proto = parse_model(data);
+    auto proto = parse_model(*data);
     if (!proto) {
         r.error = "not a readable ONNX model (the protobuf message does not parse)";
         return r;
