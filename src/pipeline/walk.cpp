@@ -63,16 +63,24 @@ private:
         const fs::path& p = entry.path();
         std::error_code ec;
         const bool link = entry.is_symlink(ec);
-        const fs::file_status status = entry.status(ec);  // of the link's target
-        if (status.type() == fs::file_type::not_found) {
+        const fs::file_type type = entry_type(entry, link, ec);  // of the link's target
+        if (type == fs::file_type::not_found) {
             if (link && is_model_file(p)) problem(p, "broken symbolic link; skipped");
         } else if (ec) {
             problem(p, fmt::format("cannot read ({}); skipped", ec.message()));
-        } else if (fs::is_directory(status)) {
+        } else if (type == fs::file_type::directory) {
             enter(p, link, dir);
-        } else if (fs::is_regular_file(status) && is_model_file(p) && !excluded(p, root_, excludes_)) {
+        } else if (type == fs::file_type::regular && is_model_file(p) && !excluded(p, root_, excludes_)) {
             out_.files.push_back({p.string(), p.lexically_relative(root_).generic_string(), false});
         }
+    }
+
+    // The type the directory listing gave (no stat of each file), or for a link its target's.
+    static fs::file_type entry_type(const fs::directory_entry& entry, bool link, std::error_code& ec) {
+        if (link) return entry.status(ec).type();
+        if (entry.is_directory(ec)) return fs::file_type::directory;
+        if (!ec && entry.is_regular_file(ec)) return fs::file_type::regular;
+        return ec ? fs::file_type::none : fs::file_type::unknown;
     }
 
     // Into a directory on the way down to this one, or into one that holds it (a walk through another link
