@@ -162,6 +162,8 @@ std::string render_json(const std::vector<const LayerShapes*>& rows, const Diagn
         write_shapes(json, "inferred", r->inferred);
         write_types(json, "declared_types", declared_types(l));
         write_types(json, "inferred_types", r->inferred_types);
+        write_kinds(json, "declared_kinds", r->declared);
+        write_kinds(json, "inferred_kinds", r->inferred);
         json.field("status", layer_status_name(*r)).field("checked", r->checked);
         json.field("checked_by_invariants", r->checked_by_invariants);
         if (r->not_checked) json.field("not_checked", *r->not_checked);

@@ -106,7 +106,21 @@ bool Shape::is_static() const {
     return !rank_dynamic && std::all_of(dims.begin(), dims.end(), [](const Dim& d) { return d.is_static(); });
 }
 
+std::string_view value_kind_name(ValueKind k) {
+    switch (k) {
+        case ValueKind::sequence: return "sequence";
+        case ValueKind::optional: return "optional";
+        case ValueKind::optional_sequence: return "optional sequence";
+        case ValueKind::tensor: break;
+    }
+    return "tensor";
+}
+
 bool Shape::compatible(const Shape& other) const {
+    if (kind != other.kind) {
+        const auto unknown = [](const Shape& s) { return s.kind == ValueKind::tensor && s.rank_dynamic; };
+        return unknown(*this) || unknown(other);
+    }
     if (rank_dynamic || other.rank_dynamic) return true;
     if (dims.size() != other.dims.size()) return false;
     for (size_t i = 0; i < dims.size(); ++i)
@@ -115,13 +129,23 @@ bool Shape::compatible(const Shape& other) const {
 }
 
 std::string Shape::str() const {
-    if (rank_dynamic) return "[...]";
     std::string out = "[";
-    for (size_t i = 0; i < dims.size(); ++i) {
-        if (i) out += ',';
-        out += dims[i].str();
+    if (rank_dynamic) {
+        out = "[...]";
+    } else {
+        for (size_t i = 0; i < dims.size(); ++i) {
+            if (i) out += ',';
+            out += dims[i].str();
+        }
+        out += "]";
     }
-    return out + "]";
+    switch (kind) {
+        case ValueKind::sequence: return "seq(" + out + ")";
+        case ValueKind::optional: return "opt(" + out + ")";
+        case ValueKind::optional_sequence: return "opt(seq(" + out + "))";
+        case ValueKind::tensor: break;
+    }
+    return out;
 }
 
 namespace {

@@ -72,16 +72,32 @@ int64_t bound_add(int64_t a, int64_t b);
 int64_t bound_sub(int64_t a, int64_t b);  // clipped at 0
 int64_t bound_mul(int64_t a, int64_t b);  // 0 absorbs, then kInf
 
+// What a value is: a tensor, or (ONNX) a sequence of tensors, an optional tensor or an optional sequence.
+enum class ValueKind : uint8_t { tensor, sequence, optional, optional_sequence };
+// "tensor", "sequence", "optional", "optional sequence".
+std::string_view value_kind_name(ValueKind k);
+
+// A tensor's dims; for a sequence or an optional value, the dims of the tensors it holds (for a sequence, what
+// all its elements have in common).
 struct Shape {
     bool rank_dynamic = false;
     std::vector<Dim> dims;
+    ValueKind kind = ValueKind::tensor;
 
     static Shape dynamic_rank() { return Shape{true, {}}; }
     size_t rank() const { return dims.size(); }
     bool is_static() const;
+    // Dims that may be the same; values of other kinds are not, unless one side is not known at all (a
+    // tensor of unknown rank is what is inferred for a value nothing is known of).
     bool compatible(const Shape& other) const;
     bool operator==(const Shape& other) const = default;
-    std::string str() const;  // [1,3,?,2..5] or [...]
+    std::string str() const;  // [1,3,?,2..5] or [...]; seq([2,3]), opt([2,3]), opt(seq([2,3]))
+    // The same dims as a value of kind `k`.
+    Shape as(ValueKind k) const {
+        Shape s = *this;
+        s.kind = k;
+        return s;
+    }
 };
 
 // Parses one dimension as OpenVINO's Dimension(string) does: "N", "-1", "?", "a..b", "a..", "..b".

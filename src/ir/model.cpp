@@ -74,7 +74,7 @@ size_t Model::layer_count() const {
 namespace irlint {
 
 Shape declared_shape(const Port& port) {
-    return port.rank_known ? shape_from_port_dims(port.dims) : Shape::dynamic_rank();
+    return (port.rank_known ? shape_from_port_dims(port.dims) : Shape::dynamic_rank()).as(port.kind);
 }
 
 }  // namespace irlint

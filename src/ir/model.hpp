@@ -65,6 +65,7 @@ struct Port {
     std::string_view layout;                  // the port's rt_info layout ("[N,C,H,W]"), empty when none
     bool rank_known = true;                   // false: the file gives no dims (an ONNX value without a shape)
     bool omitted = false;                     // an optional input left out (ONNX's empty input name): no edge
+    ValueKind kind = ValueKind::tensor;       // ONNX: a sequence or an optional value, dims and type its tensors'
 };
 
 // A port's declared dims as a Shape: a dynamic rank where the file gives none.

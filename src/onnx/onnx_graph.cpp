@@ -30,12 +30,38 @@ constexpr size_t kMaxLayers = 2'000'000;
 struct ValueDecl {
     std::optional<ElementType> type;
     std::optional<std::span<const int64_t>> dims;  // in the Model's arena; nullopt: no shape; -1: a dim without a value
+    ValueKind kind = ValueKind::tensor;             // a sequence's or optional's: type and dims are its tensors'
 };
+
+// The tensor type a value holds, and what kind of value holds it: a tensor, a sequence of tensors, an optional
+// tensor or an optional sequence of tensors; nullptr for anything else (maps, sequences of sequences).
+const onnx::TypeProto_Tensor* held_tensor(const onnx::TypeProto& t, ValueKind& kind) {
+    if (t.has_tensor_type()) {
+        kind = ValueKind::tensor;
+        return &t.tensor_type();
+    }
+    if (t.has_sequence_type() && t.sequence_type().elem_type().has_tensor_type()) {
+        kind = ValueKind::sequence;
+        return &t.sequence_type().elem_type().tensor_type();
+    }
+    if (!t.has_optional_type()) return nullptr;
+    const onnx::TypeProto& inner = t.optional_type().elem_type();
+    if (inner.has_tensor_type()) {
+        kind = ValueKind::optional;
+        return &inner.tensor_type();
+    }
+    if (inner.has_sequence_type() && inner.sequence_type().elem_type().has_tensor_type()) {
+        kind = ValueKind::optional_sequence;
+        return &inner.sequence_type().elem_type().tensor_type();
+    }
+    return nullptr;
+}
 
 ValueDecl value_decl(const onnx::TypeProto& t, Model& m, std::vector<int64_t>& scratch) {
     ValueDecl v;
-    if (!t.has_tensor_type()) return v;
-    const auto& tt = t.tensor_type();
+    const onnx::TypeProto_Tensor* held = held_tensor(t, v.kind);
+    if (!held) return v;
+    const auto& tt = *held;
     if (tt.elem_type() != 0) v.type = element_type_from_onnx(tt.elem_type());
     if (!tt.has_shape()) return v;
     scratch.clear();
@@ -45,6 +71,8 @@ ValueDecl value_decl(const onnx::TypeProto& t, Model& m, std::vector<int64_t>& s
 }
 
 void merge_decl(ValueDecl& into, const ValueDecl& from) {
+    if (!into.type && !into.dims) into.kind = from.kind;
+    if (into.kind != from.kind) return;
     if (!into.type) into.type = from.type;
     if (!into.dims) into.dims = from.dims;
 }
@@ -259,6 +287,7 @@ private:
         }
         const ValueDecl* d = scope.find(value);
         if (!d) return p;
+        p.kind = d->kind;
         if (d->type) {
             p.precision = d->type;
             p.precision_text = element_type_name(*d->type);

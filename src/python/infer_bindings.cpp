@@ -65,6 +65,12 @@ py::list types_list(const std::vector<std::optional<ElementType>>& types) {
     return out;
 }
 
+py::list kinds_list(const std::vector<Shape>& shapes) {
+    py::list out;
+    for (const Shape& s : shapes) out.append(py::str(std::string(value_kind_name(s.kind))));
+    return out;
+}
+
 py::dict layer_dict(const LayerShapes& r) {
     const Layer& l = *r.layer;
     std::vector<std::optional<ElementType>> declared_types;
@@ -79,6 +85,8 @@ py::dict layer_dict(const LayerShapes& r) {
     out["inferred"] = dims_list(r.inferred);
     out["declared_types"] = types_list(declared_types);
     out["inferred_types"] = types_list(r.inferred_types);
+    out["declared_kinds"] = kinds_list(r.declared);
+    out["inferred_kinds"] = kinds_list(r.inferred);
     out["status"] = std::string(layer_status_name(r));
     out["checked"] = r.checked;
     out["checked_by_invariants"] = r.checked_by_invariants;
@@ -282,8 +290,9 @@ void bind_infer(py::module_& m) {
             for (const LayerShapes& l : r.checked->report.layers) out.append(layer_dict(l));
             return out;
         }, "Every layer: dicts with id, name, type, version, inputs, declared, inferred, declared_types, "
-           "inferred_types, status ('ok', 'mismatch', ...), checked, not_checked. Dims are lists: an int per "
-           "static dim, -1 dynamic, 'lo..hi' an interval; None for a dynamic rank.")
+           "inferred_types, declared_kinds, inferred_kinds ('tensor', 'sequence', 'optional', 'optional sequence': "
+           "an ONNX value's; dims and types are its tensors'), status ('ok', 'mismatch', ...), checked, not_checked. "
+           "Dims are lists: an int per static dim, -1 dynamic, 'lo..hi' an interval; None for a dynamic rank.")
         .def_property_readonly("findings", [](const InferResult& r) { return findings_of(r.path, r.checked->report.diagnostics); },
                                "Every finding `check` gives on the model (after a reshape: on the reshaped model).")
         .def_property_readonly("changed", [](const InferResult& r) {

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/json_writer.hpp"
@@ -23,6 +25,13 @@ std::string dims_json(const Shape& shape) {
 void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes) {
     json.key(key).begin_array();
     for (const Shape& shape : shapes) json.raw(dims_json(shape));
+    json.end();
+}
+
+void write_kinds(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes) {
+    if (std::all_of(shapes.begin(), shapes.end(), [](const Shape& s) { return s.kind == ValueKind::tensor; })) return;
+    json.key(key).begin_array();
+    for (const Shape& shape : shapes) json.string(value_kind_name(shape.kind));
     json.end();
 }
 

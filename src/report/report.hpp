@@ -114,6 +114,9 @@ std::string layer_prefix(const LayerRef& layer);
 std::string dims_json(const Shape& shape);
 // `key` and an array of the shapes' dims_json.
 void write_shapes(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes);
+// `key` and an array of what each value is ("tensor", "sequence", "optional", "optional sequence"), written
+// only when one is not a tensor (ONNX): the dims_json of such a value are its tensors'.
+void write_kinds(JsonWriter& json, std::string_view key, const std::vector<Shape>& shapes);
 // "[1,64,112,112]:f32 [1,64,112,112]:i64": each shape with its element type where it is known; "-" for none.
 std::string shapes_text(const std::vector<Shape>& shapes, const std::vector<std::optional<ElementType>>& types = {});
 // One finding as the JSON report writes it: {"severity","rule","message","line","layer_id","layer_name","layer_type"}.

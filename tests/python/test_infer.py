@@ -82,6 +82,22 @@ def test_infer_onnx(tmp_path):
     assert not result.findings
 
 
+def test_infer_onnx_sequences(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    nodes = [helper.make_node("SplitToSequence", ["x"], ["parts"], axis=1),
+             helper.make_node("SequenceAt", ["parts", "i"], ["y"])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                              [helper.make_tensor("i", TensorProto.INT64, [], [0])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, str(tmp_path / "seq.onnx"))
+    layers = irlint.infer(tmp_path / "seq.onnx").layers
+    assert [(l["inferred"], l["inferred_types"], l["inferred_kinds"]) for l in layers[:2]] == [
+        ([[2, 1]], ["f32"], ["sequence"]), ([[2, 1]], ["f32"], ["tensor"])]
+
+
 def test_infer_onnx_reshape(tmp_path):
     model = conv_pool_onnx(tmp_path / "m.onnx")
     batch = irlint.infer(model, reshape="x=4,3,8,8")

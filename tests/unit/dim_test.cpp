@@ -39,3 +39,17 @@ TEST_CASE("CheckedInt: a formula past int64 is invalid at its end") {
     CHECK((CheckedInt(std::numeric_limits<int64_t>::min()) % -1).get() == std::nullopt);
     CHECK(!CheckedInt::invalid().valid());
 }
+
+TEST_CASE("a sequence's or optional's shape is its tensors' dims, and compatible only with its own kind") {
+    Shape seq{false, {Dim(2), Dim::dynamic()}, ValueKind::sequence};
+    CHECK(seq.str() == "seq([2,?])");
+    CHECK(seq.as(ValueKind::optional_sequence).str() == "opt(seq([2,?]))");
+    CHECK(Shape::dynamic_rank().as(ValueKind::optional).str() == "opt([...])");
+    CHECK(seq.compatible(Shape{false, {Dim(2), Dim(3)}, ValueKind::sequence}));
+    CHECK_FALSE(seq.compatible(Shape{false, {Dim(2), Dim(3)}}));
+    CHECK_FALSE(seq.compatible(Shape::dynamic_rank().as(ValueKind::optional)));
+    // A tensor of unknown rank is what is inferred for a value nothing is known of: it may be anything.
+    CHECK(seq.compatible(Shape::dynamic_rank()));
+    CHECK(Shape::dynamic_rank().compatible(seq));
+    CHECK(value_kind_name(ValueKind::optional_sequence) == "optional sequence");
+}

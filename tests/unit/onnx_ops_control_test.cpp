@@ -247,28 +247,78 @@ TEST_CASE("onnx-control: Scan-8 has sequence_lens first and a batch dim on every
     CHECK(r.str(1) == "[1,3,2]");
 }
 
-TEST_CASE("onnx-control: sequence and optional ops infer what needs no sequence type") {
-    auto r = run_onnx_op(Onnx("SequenceLength", 11, {In("...", std::nullopt)}));
+namespace {
+OpInput Seq(const std::string& dims, std::optional<ElementType> type = ElementType::f32,
+            ValueKind kind = ValueKind::sequence) {
+    OpInput in = In(dims, type);
+    in.shape.kind = kind;
+    return in;
+}
+}  // namespace
+
+TEST_CASE("onnx-control: sequences and optionals are typed as ONNX infers them") {
+    auto r = run_onnx_op(Onnx("SequenceLength", 11, {Seq("...", std::nullopt)}));
     REQUIRE(r.ok());
     CHECK(r.str() == "[]");
     CHECK(type_of(r) == "i64");
-    r = run_onnx_op(Onnx("SequenceConstruct", 11, {In("2"), In("3")}));
-    CHECK(r.ok());
-    CHECK(r.str() == "[...]");
-    CHECK(r.unknown);
+    // SequenceConstruct: the dims its tensors have in common.
+    r = run_onnx_op(Onnx("SequenceConstruct", 11, {In("2,3"), In("2,4")}));
+    REQUIRE(r.ok());
+    CHECK(r.str() == "seq([2,?])");
+    CHECK(type_of(r) == "f32");
+    CHECK_FALSE(r.unknown);
+    CHECK(run_onnx_op(Onnx("SequenceConstruct", 11, {In("2"), In("2,2")})).str() == "seq([...])");
     r = run_onnx_op(Onnx("SequenceConstruct", 11, {In("2"), In("3", ElementType::i32)}));
     CHECK(r.problem() == "inputs 0 and 1 are f32 and i32; a sequence holds one type");
+    r = run_onnx_op(Onnx("SequenceEmpty", 11, {}, {{"dtype", "7"}}));
+    CHECK(r.str() == "seq([...])");
+    CHECK(type_of(r) == "i64");
+    CHECK(type_of(run_onnx_op(Onnx("SequenceEmpty", 11, {}))) == "f32");
+    // SequenceInsert, SequenceErase, SequenceAt.
+    r = run_onnx_op(Onnx("SequenceInsert", 11, {Seq("2,3"), In("2,5")}));
+    CHECK(r.str() == "seq([2,?])");
+    r = run_onnx_op(Onnx("SequenceInsert", 11, {Seq("2,3"), In("2,3", ElementType::i64)}));
+    CHECK(r.problem() == "input 1 is i64; the sequence holds f32");
+    r = run_onnx_op(Onnx("SequenceInsert", 11, {In("2,3"), In("2,3")}));
+    CHECK(r.problem() == "input 0 is tensor [2,3]; it must be a sequence of tensors");
+    r = run_onnx_op(Onnx("SequenceInsert", 11, {Seq("...", std::nullopt), In("3"), In("2,2", ElementType::i64)}));
+    CHECK(r.problem() == "position is [2,2]; it must be a scalar");
+    CHECK(run_onnx_op(Onnx("SequenceErase", 11, {Seq("4")})).str() == "seq([4])");
+    r = run_onnx_op(Onnx("SequenceAt", 11, {Seq("4,?"), In("", ElementType::i64)}));
+    CHECK(r.str() == "[4,?]");
+    CHECK(type_of(r) == "f32");
+    // A value nothing is known of may be a sequence.
+    CHECK(run_onnx_op(Onnx("SequenceAt", 11, {In("...", std::nullopt), In("", ElementType::i64)})).str() == "[...]");
+    // SplitToSequence: parts of 1 without split, of split's length when all parts have it.
+    CHECK(run_onnx_op(Onnx("SplitToSequence", 24, {In("3,6")}, {{"axis", "1"}})).str() == "seq([3,1])");
+    CHECK(run_onnx_op(Onnx("SplitToSequence", 24, {In("3,6")}, {{"axis", "1"}, {"keepdims", "0"}})).str() ==
+          "seq([3])");
+    CHECK(run_onnx_op(Onnx("SplitToSequence", 24, {In("3,6"), In("", ElementType::i64)}, {{"axis", "1"}},
+                           {{1, V({2})}}))
+              .str() == "seq([3,2])");
+    CHECK(run_onnx_op(Onnx("SplitToSequence", 24, {In("3,6"), In("2", ElementType::i64)}, {{"axis", "1"}},
+                           {{1, V({2, 4})}}))
+              .str() == "seq([3,?])");
     r = run_onnx_op(Onnx("SplitToSequence", 24, {In("3,6")}, {{"axis", "2"}}));
     CHECK(r.problem() == "axis 2 is out of range [-2, 1]");
-    r = run_onnx_op(Onnx("SequenceInsert", 11, {In("...", std::nullopt), In("3"), In("2,2", ElementType::i64)}));
-    CHECK(r.problem() == "position is [2,2]; it must be a scalar");
-    r = run_onnx_op(Onnx("ConcatFromSequence", 11, {In("...", std::nullopt)}, {{"axis", "0"}, {"new_axis", "2"}}));
+    // ConcatFromSequence: the joined dim unknown; new_axis adds one.
+    CHECK(run_onnx_op(Onnx("ConcatFromSequence", 11, {Seq("2,3")}, {{"axis", "1"}})).str() == "[2,?]");
+    CHECK(run_onnx_op(Onnx("ConcatFromSequence", 11, {Seq("2,3")}, {{"axis", "-1"}, {"new_axis", "1"}})).str() ==
+          "[2,3,?]");
+    r = run_onnx_op(Onnx("ConcatFromSequence", 11, {Seq("...", std::nullopt)}, {{"axis", "0"}, {"new_axis", "2"}}));
     CHECK(r.problem() == "new_axis 2 must be 0 or 1");
+    // Optionals.
     OpInput none = In("...", std::nullopt);
     none.present = false;
     r = run_onnx_op(Onnx("OptionalHasElement", 18, {none}));
     CHECK(r.str() == "[]");
     CHECK(type_of(r) == "boolean");
+    CHECK(run_onnx_op(Onnx("Optional", 15, {In("4")})).str() == "opt([4])");
+    CHECK(run_onnx_op(Onnx("Optional", 15, {Seq("4")})).str() == "opt(seq([4]))");
+    CHECK(run_onnx_op(Onnx("OptionalGetElement", 18, {Seq("4", ElementType::f32, ValueKind::optional)})).str() ==
+          "[4]");
+    CHECK(run_onnx_op(Onnx("OptionalGetElement", 15, {Seq("4", ElementType::f32, ValueKind::optional_sequence)}))
+              .str() == "seq([4])");
     r = run_onnx_op(Onnx("OptionalGetElement", 18, {In("4")}));
     CHECK(r.str() == "[4]");
     r = run_onnx_op(Onnx("OptionalGetElement", 15, {In("4")}));

@@ -104,8 +104,10 @@ bool formal_inputs_are(OpContext& ctx, const Body& body, size_t wanted, std::str
 // known, become dynamic (OpenVINO's If spans both lengths with an interval instead); ranks that differ give a
 // dynamic rank.
 Shape branch_union(const Shape& a, const Shape& b) {
-    if (a.rank_dynamic || b.rank_dynamic || a.rank() != b.rank()) return Shape::dynamic_rank();
+    if (a.kind != b.kind) return Shape::dynamic_rank();
+    if (a.rank_dynamic || b.rank_dynamic || a.rank() != b.rank()) return Shape::dynamic_rank().as(a.kind);
     Shape out;
+    out.kind = a.kind;
     for (size_t i = 0; i < a.rank(); ++i) out.dims.push_back(a.dims[i] == b.dims[i] ? a.dims[i] : Dim::dynamic());
     return out;
 }
@@ -349,12 +351,8 @@ void infer_scan(OpContext& ctx, std::vector<OpOutput>& out) {
 }
 
 // ---------------------------------------------------------------- sequences and optionals
-
-// An output irlint has no type for (a sequence, an optional): unknown, with the reason.
-void opaque_output(OpContext& ctx, std::vector<OpOutput>& out, std::string_view what) {
-    ctx.value_unknown(fmt::format("the output is {}, which irlint's element types cannot hold", what));
-    out.push_back(unknown_output());
-}
+// ONNX's inference of these ops gives a sequence the dims its tensors have in common, and an optional its
+// tensor's: Shape::kind says which the value is.
 
 bool position_valid(OpContext& ctx, size_t i) {
     if (!ctx.has_input(i)) return true;
@@ -369,71 +367,130 @@ bool position_valid(OpContext& ctx, size_t i) {
     return true;
 }
 
+// Input i as the sequence an op takes: its tensors' dims, else (a value nothing is known of) a sequence of
+// unknown tensors. nullopt after recording a problem when it is known to be something else.
+std::optional<Shape> sequence_input(OpContext& ctx, size_t i) {
+    const Shape& s = ctx.shape(i);
+    if (s.kind == ValueKind::sequence) return s;
+    if (s.kind == ValueKind::tensor && s.rank_dynamic && !ctx.type(i)) return Shape::dynamic_rank().as(ValueKind::sequence);
+    ctx.invalid_input(fmt::format("input {} is {} {}; it must be a sequence of tensors", i,
+                                  value_kind_name(s.kind), s.str()));
+    return std::nullopt;
+}
+
+// Whether tensor input i may join a sequence of `type` (ONNX refuses another element type).
+bool same_type_as_sequence(OpContext& ctx, size_t i, std::optional<ElementType> type) {
+    const auto t = ctx.type(i);
+    if (!type || !t || *type == *t) return true;
+    ctx.invalid_input(fmt::format("input {} is {}; the sequence holds {}", i, element_type_name(*t), element_type_name(*type)));
+    return false;
+}
+
 void infer_sequence_construct(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, SIZE_MAX)) return;
     std::optional<ElementType> type;
+    Shape element = ctx.shape(0);
     for (size_t i = 0; i < ctx.input_count(); ++i) {
         const auto t = ctx.type(i);
         if (type && t && *type != *t)
             return ctx.invalid_input(fmt::format("inputs 0 and {} are {} and {}; a sequence holds one type", i,
                                                  element_type_name(*type), element_type_name(*t)));
         if (!type) type = t;
+        element = branch_union(element, ctx.shape(i));
     }
-    opaque_output(ctx, out, "a sequence");
+    out.push_back(tensor(element.as(ValueKind::sequence), type));
 }
 
 void infer_sequence_empty(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(0)) return;
-    opaque_output(ctx, out, "a sequence");
+    const auto dtype = ctx.attr_int("dtype", 1);
+    if (!dtype) return;
+    const auto type = element_type_from_onnx(*dtype);
+    if (!type) return ctx.invalid_attribute(fmt::format("dtype {} is not a tensor type irlint knows", *dtype));
+    out.push_back(tensor(Shape::dynamic_rank().as(ValueKind::sequence), type));
 }
 
 void infer_sequence_insert(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 3) || !position_valid(ctx, 2)) return;
-    opaque_output(ctx, out, "a sequence");
+    const auto sequence = sequence_input(ctx, 0);
+    if (!sequence || !same_type_as_sequence(ctx, 1, ctx.type(0))) return;
+    const Shape element = branch_union(sequence->as(ValueKind::tensor), ctx.shape(1));
+    out.push_back(tensor(element.as(ValueKind::sequence), ctx.type(0) ? ctx.type(0) : ctx.type(1)));
 }
 
 void infer_sequence_erase(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, 2) || !position_valid(ctx, 1)) return;
-    opaque_output(ctx, out, "a sequence");
+    const auto sequence = sequence_input(ctx, 0);
+    if (!sequence) return;
+    out.push_back(tensor(*sequence, ctx.type(0)));
 }
 
-// SequenceAt: one element of the sequence; irlint does not follow the sequence's elements.
+// SequenceAt: one of the sequence's tensors.
 void infer_sequence_at(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2) || !position_valid(ctx, 1)) return;
-    ctx.value_unknown("the element's dims are the sequence's, which irlint does not follow");
-    out.push_back(unknown_output());
+    const auto sequence = sequence_input(ctx, 0);
+    if (!sequence) return;
+    out.push_back(tensor(sequence->as(ValueKind::tensor), ctx.type(0)));
 }
 
 // SequenceLength: a scalar int64.
 void infer_sequence_length(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
+    if (!sequence_input(ctx, 0)) return;
     out.push_back(tensor(Shape{}, ElementType::i64));
 }
 
-// ConcatFromSequence: the elements joined along axis (new_axis: stacked along a new one); the elements' dims
-// are the sequence's.
+// ConcatFromSequence: the tensors joined along axis (new_axis: stacked along a new one); the joined dim is the
+// sequence's length or a sum over it, unknown.
 void infer_concat_from_sequence(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
-    if (!ctx.attr_int("axis")) return;
+    const auto axis = ctx.attr_int("axis");
+    if (!axis) return;
     const auto new_axis = ctx.attr_int("new_axis", 0);
     if (!new_axis) return;
     if (*new_axis != 0 && *new_axis != 1)
         return ctx.invalid_attribute(fmt::format("new_axis {} must be 0 or 1", *new_axis));
-    ctx.value_unknown("the elements' dims are the sequence's, which irlint does not follow");
-    out.push_back(unknown_output());
+    const auto sequence = sequence_input(ctx, 0);
+    if (!sequence) return;
+    Shape joined = sequence->as(ValueKind::tensor);
+    if (!joined.rank_dynamic) {
+        std::string error;
+        const auto at = normalize_axis(*axis, static_cast<int64_t>(joined.rank()) + *new_axis, &error);
+        if (!at) return ctx.invalid_attribute(error);
+        if (*new_axis) joined.dims.insert(joined.dims.begin() + static_cast<std::ptrdiff_t>(*at), Dim::dynamic());
+        else joined.dims[*at] = Dim::dynamic();
+    }
+    out.push_back(tensor(std::move(joined), ctx.type(0)));
 }
 
-// SplitToSequence: a sequence of parts of the input.
+// SplitToSequence's part length on the axis when every part has it: 1 without split, a scalar split that
+// divides the dim, or a list of equal lengths that add up to it; nullopt when parts differ or are unknown.
+std::optional<int64_t> equal_part(OpContext& ctx, const Dim& dim) {
+    if (!ctx.has_input(1)) return 1;
+    const auto split = ctx.exact_values(1);
+    if (!split || split->empty() || !dim.is_static()) return std::nullopt;
+    const Shape& s = ctx.shape(1);
+    if (!s.rank_dynamic && s.rank() == 0) {
+        if ((*split)[0] <= 0 || dim.min() % (*split)[0] != 0) return std::nullopt;
+        return (*split)[0];
+    }
+    const bool equal = std::adjacent_find(split->begin(), split->end(), std::not_equal_to<>()) == split->end();
+    return equal ? std::optional<int64_t>((*split)[0]) : std::nullopt;
+}
+
+// SplitToSequence: a sequence of parts of the input along axis; without split, parts of 1 (keepdims 0: the
+// axis dropped).
 void infer_split_to_sequence(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, 2)) return;
     const auto axis = ctx.attr_int("axis", 0);
     const auto keepdims = ctx.attr_int("keepdims", 1);
     if (!axis || !keepdims) return;
     const Shape& input = ctx.shape(0);
+    std::optional<size_t> at;
     if (!input.rank_dynamic) {
         std::string error;
-        if (!normalize_axis(*axis, static_cast<int64_t>(input.rank()), &error))
-            return ctx.invalid_attribute(error);
+        at = normalize_axis(*axis, static_cast<int64_t>(input.rank()), &error);
+        if (!at) return ctx.invalid_attribute(error);
     }
     if (ctx.has_input(1)) {
         if (const auto t = ctx.type(1); t && *t != ElementType::i32 && *t != ElementType::i64)
@@ -441,24 +498,50 @@ void infer_split_to_sequence(OpContext& ctx, std::vector<OpOutput>& out) {
         if (const Shape& s = ctx.shape(1); !s.rank_dynamic && s.rank() > 1)
             return ctx.invalid_input(fmt::format("split is {}; it must be a scalar or 1-D", s.str()));
     }
-    opaque_output(ctx, out, "a sequence");
+    Shape part = input;
+    if (at) {
+        if (!ctx.has_input(1) && *keepdims == 0) {
+            part.dims.erase(part.dims.begin() + static_cast<std::ptrdiff_t>(*at));
+        } else {
+            const auto length = equal_part(ctx, input.dims[*at]);
+            part.dims[*at] = length ? Dim(*length) : Dim::dynamic();
+        }
+    }
+    out.push_back(tensor(part.as(ValueKind::sequence), ctx.type(0)));
 }
 
-// SequenceMap: sequences made by the body from each element; as many as the body has outputs.
+// SequenceMap: a sequence per body output, of what the body makes of one element of each sequence input (the
+// other inputs are given whole).
 void infer_sequence_map(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1, SIZE_MAX)) return;
     const auto body = body_of(ctx, "body");
     if (!body) return;
     if (!formal_inputs_are(ctx, *body, ctx.input_count(), "one per input")) return;
     if (body->results.empty()) return ctx.invalid_attribute("the body has no outputs");
-    for (size_t k = 0; k < body->results.size(); ++k) opaque_output(ctx, out, "a sequence");
+    std::vector<BodyPort> formal;
+    for (size_t i = 0; i < ctx.input_count(); ++i) {
+        const Shape& s = ctx.shape(i);
+        formal.push_back({s.kind == ValueKind::sequence ? s.as(ValueKind::tensor) : s, ctx.type(i)});
+    }
+    for (const BodyPort& r : infer_body(ctx, *body, formal))
+        out.push_back(tensor(r.shape.kind == ValueKind::tensor ? r.shape.as(ValueKind::sequence) : Shape::dynamic_rank(),
+                             r.type));
 }
 
+// Optional: the input wrapped; without one, an empty optional of the type attribute (a TypeProto irlint does
+// not read: its dims and type are left open).
 void infer_optional(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(0, 1)) return;
     if (!ctx.has_input(0) && !ctx.attr("type"))
         return ctx.invalid_attribute("without an input, the type attribute is needed");
-    opaque_output(ctx, out, "an optional");
+    if (!ctx.has_input(0)) return out.push_back(tensor(Shape::dynamic_rank().as(ValueKind::optional), std::nullopt));
+    const Shape& in = ctx.shape(0);
+    if (in.kind == ValueKind::tensor && in.rank_dynamic && !ctx.type(0)) return out.push_back(unknown_output());
+    if (in.kind != ValueKind::tensor && in.kind != ValueKind::sequence)
+        return ctx.invalid_input(fmt::format("input is {} {}; an optional holds a tensor or a sequence",
+                                             value_kind_name(in.kind), in.str()));
+    out.push_back(tensor(in.as(in.kind == ValueKind::sequence ? ValueKind::optional_sequence : ValueKind::optional),
+                         ctx.type(0)));
 }
 
 // OptionalHasElement: a scalar bool (its input may be left out from 18 on).
@@ -467,12 +550,15 @@ void infer_optional_has_element(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(tensor(Shape{}, ElementType::boolean));
 }
 
-// OptionalGetElement: the element; from 18 a tensor input is its own element.
+// OptionalGetElement: the element; from 18 a tensor or a sequence input is its own element.
 void infer_optional_get_element(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
-    const OpInput& in = ctx.input(0);
-    if (ctx.version() >= 18 && (in.type || !in.shape.rank_dynamic)) return out.push_back(tensor(in.shape, in.type));
-    ctx.value_unknown("the optional's element is not one irlint follows");
+    const Shape& in = ctx.shape(0);
+    if (in.kind == ValueKind::optional) return out.push_back(tensor(in.as(ValueKind::tensor), ctx.type(0)));
+    if (in.kind == ValueKind::optional_sequence) return out.push_back(tensor(in.as(ValueKind::sequence), ctx.type(0)));
+    if (ctx.version() >= 18 && (ctx.type(0) || !in.rank_dynamic || in.kind == ValueKind::sequence))
+        return out.push_back(tensor(in, ctx.type(0)));
+    ctx.value_unknown("the optional's element is not known");
     out.push_back(unknown_output());
 }
 

@@ -18,8 +18,9 @@
 namespace irlint {
 
 Shape relaxed(const Shape& fed, const Shape& back) {
+    if (fed.kind != back.kind) return Shape::dynamic_rank().as(back.kind);  // the value is what leaves the body
     if (fed.rank_dynamic) return fed;
-    if (back.rank_dynamic || back.rank() != fed.rank()) return Shape::dynamic_rank();
+    if (back.rank_dynamic || back.rank() != fed.rank()) return Shape::dynamic_rank().as(fed.kind);
     Shape out = fed;
     for (size_t i = 0; i < out.rank(); ++i)
         if (!Dim::merge(fed.dims[i], back.dims[i])) out.dims[i] = Dim::dynamic();
