@@ -35,26 +35,21 @@ struct ValueDecl {
 
 // The tensor type a value holds, and what kind of value holds it: a tensor, a sequence of tensors, an optional
 // tensor or an optional sequence of tensors; nullptr for anything else (maps, sequences of sequences).
-const onnx::TypeProto_Tensor* held_tensor(const onnx::TypeProto& t, ValueKind& kind) {
+const onnx::TypeProto_Tensor* tensor_or_sequence(const onnx::TypeProto& t, ValueKind tensor, ValueKind sequence,
+                                                  ValueKind& kind) {
     if (t.has_tensor_type()) {
-        kind = ValueKind::tensor;
+        kind = tensor;
         return &t.tensor_type();
     }
-    if (t.has_sequence_type() && t.sequence_type().elem_type().has_tensor_type()) {
-        kind = ValueKind::sequence;
-        return &t.sequence_type().elem_type().tensor_type();
-    }
-    if (!t.has_optional_type()) return nullptr;
-    const onnx::TypeProto& inner = t.optional_type().elem_type();
-    if (inner.has_tensor_type()) {
-        kind = ValueKind::optional;
-        return &inner.tensor_type();
-    }
-    if (inner.has_sequence_type() && inner.sequence_type().elem_type().has_tensor_type()) {
-        kind = ValueKind::optional_sequence;
-        return &inner.sequence_type().elem_type().tensor_type();
-    }
-    return nullptr;
+    if (!t.has_sequence_type() || !t.sequence_type().elem_type().has_tensor_type()) return nullptr;
+    kind = sequence;
+    return &t.sequence_type().elem_type().tensor_type();
+}
+
+const onnx::TypeProto_Tensor* held_tensor(const onnx::TypeProto& t, ValueKind& kind) {
+    if (t.has_optional_type())
+        return tensor_or_sequence(t.optional_type().elem_type(), ValueKind::optional, ValueKind::optional_sequence, kind);
+    return tensor_or_sequence(t, ValueKind::tensor, ValueKind::sequence, kind);
 }
 
 ValueDecl value_decl(const onnx::TypeProto& t, Model& m, std::vector<int64_t>& scratch) {
