@@ -600,12 +600,17 @@ TEST_CASE("onnx: a declared shape or type ONNX's inference contradicts is a find
 }
 
 TEST_CASE("onnx: f16 and bf16 initializers are read as numbers, raw or in int32_data") {
-    // Range(1, 5, 1.5) of each 16-bit float type (Range-27 takes them): 3 elements. 1.0, 5.0 and 1.5 are 0x3C00, 0x4500, 0x3E00 in f16
-    // and 0x3F80, 0x40A0, 0x3FC0 in bf16.
+    // Range(1, 5, 1.5) of each 16-bit float type (Range-27 takes them): 3 elements. 1.0, 5.0 and 1.5 are
+    // 0x3C00, 0x4500, 0x3E00 in f16 and 0x3F80, 0x40A0, 0x3FC0 in bf16.
+    struct Case {
+        int type;
+        std::array<uint16_t, 3> bits;
+    };
     for (const bool raw : {false, true})
-        for (const auto& [type, bits] : std::vector<std::pair<int, std::array<uint16_t, 3>>>{
-                 {onnx::TensorProto::FLOAT16, {0x3C00, 0x4500, 0x3E00}},
-                 {onnx::TensorProto::BFLOAT16, {0x3F80, 0x40A0, 0x3FC0}}}) {
+        for (const Case& each : {Case{onnx::TensorProto::FLOAT16, {0x3C00, 0x4500, 0x3E00}},
+                                 Case{onnx::TensorProto::BFLOAT16, {0x3F80, 0x40A0, 0x3FC0}}}) {
+            const int type = each.type;
+            const std::array<uint16_t, 3>& bits = each.bits;
             auto m = std::make_shared<onnx::ModelProto>();
             m->set_ir_version(8);
             m->add_opset_import()->set_version(27);
