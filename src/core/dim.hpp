@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace irlint {
@@ -80,9 +81,15 @@ std::string_view value_kind_name(ValueKind k);
 // A tensor's dims; for a sequence or an optional value, the dims of the tensors it holds (for a sequence, what
 // all its elements have in common).
 struct Shape {
+    // `kind` sits beside `rank_dynamic`, in what would be padding: a Shape stays 32 bytes, as a model holds
+    // several per layer.
     bool rank_dynamic = false;
-    std::vector<Dim> dims;
     ValueKind kind = ValueKind::tensor;
+    std::vector<Dim> dims;
+
+    Shape() = default;
+    Shape(bool rank_dynamic_, std::vector<Dim> dims_, ValueKind kind_ = ValueKind::tensor)
+        : rank_dynamic(rank_dynamic_), kind(kind_), dims(std::move(dims_)) {}
 
     static Shape dynamic_rank() { return Shape{true, {}}; }
     size_t rank() const { return dims.size(); }
