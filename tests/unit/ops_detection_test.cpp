@@ -63,6 +63,11 @@ TEST_CASE("ops-d PriorBox: unknown or bounded output size, and invalid inputs") 
     CHECK(r.problem() == "output size input rank 2 must match image shape input rank 1 and both must be 1-D");
     r = prior_box(0, {{"min_size", "2"}}, V({1, 2, 3}), "3");
     CHECK(r.problem() == "Output size must have two elements, got 3");
+    // Unknown, the value still has as many elements as input 0's one dim.
+    r = prior_box(0, {{"min_size", "2"}}, std::nullopt, "3");
+    CHECK(r.problem() == "Output size must have two elements, input 0 is declared [3]");
+    r = prior_box(0, {{"min_size", "2"}}, std::nullopt, "?");
+    CHECK(r.str() == "[2,?]");
     r = prior_box(0, {{"flip", "maybe"}}, V({1, 2}));
     CHECK(r.problem() == "flip=\"maybe\" is not true or false");
 }

@@ -98,6 +98,13 @@ void infer_prior_boxes(OpContext& ctx, std::vector<OpOutput>& out, std::optional
     }
     OpOutput o{Shape{false, {Dim(2), Dim::dynamic()}}, ElementType::f32, {}, {}};
     const TensorValue* size = ctx.value(0);
+    const Dim count = dim_at(size_shape, 0);
+    if (!size && count.is_static() && count.length() != 2) {
+        // Whatever the value is, it has this many elements; OpenVINO checks the count once it knows the value,
+        // at the latest when the plugin infers with the data.
+        ctx.invalid_input(fmt::format("Output size must have two elements, input 0 is declared [{}]", count.length()));
+        return;
+    }
     if (!size) {
         ctx.value_unknown("the output size (input 0) is not known");
         if (const auto factor = (CheckedInt(*priors) * 4).get())

@@ -1,5 +1,6 @@
 #include "rules/ops/op_registry.hpp"
 
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,21 +22,38 @@ std::span<const OpEntry> op_registry() {
 
 namespace {
 
-// The entries of each type, by the type's lower-case spelling: a large IR asks once per layer.
-const std::unordered_map<std::string, std::vector<const OpEntry*>>& entries_by_type() {
+// Op types are matched without regard to ASCII case; the hash and the comparison take a string_view, so that
+// a lookup (one per layer of a large IR) copies nothing.
+struct CaseBlindHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept {
+        uint64_t h = 14695981039346656037ull;  // FNV-1a over the lower-case bytes
+        for (const char c : s) {
+            const auto lower = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+            h = (h ^ lower) * 1099511628211ull;
+        }
+        return static_cast<size_t>(h);
+    }
+};
+struct CaseBlindEqual {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const noexcept { return iequals(a, b); }
+};
+using EntriesByType = std::unordered_map<std::string, std::vector<const OpEntry*>, CaseBlindHash, CaseBlindEqual>;
+
+const EntriesByType& entries_by_type() {
     static const auto index = [] {
-        std::unordered_map<std::string, std::vector<const OpEntry*>> out;
+        EntriesByType out;
         for (const OpEntry& e : op_registry())
-            if (e.format == OpFormat::ir) out[to_lower(e.type)].push_back(&e);
+            if (e.format == OpFormat::ir) out[std::string(e.type)].push_back(&e);
         return out;
     }();
     return index;
 }
 
 const std::vector<const OpEntry*>* entries_of(std::string_view type) {
-    if (type.size() > 64) return nullptr;  // no op type is this long; a hostile one costs no copy
     const auto& index = entries_by_type();
-    const auto it = index.find(to_lower(type));
+    const auto it = index.find(type);
     return it == index.end() ? nullptr : &it->second;
 }
 
