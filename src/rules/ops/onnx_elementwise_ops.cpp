@@ -310,45 +310,42 @@ void infer_clip(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // ---- Cast, CastLike ----
 
-// ONNX's TensorProto data types: the element type irlint names it by (nullopt: ONNX's, but irlint has no
-// name: complex, the *FNUZ float8s, 2-bit integers), the Cast version that first takes it (0: none) and its
-// width, which BitCast keeps.
+// What Cast and BitCast know of each of ONNX's TensorProto data types, indexed by its number: the Cast version
+// that first takes it (0: none) and its width, which BitCast keeps. The element type a number names is
+// element_type_from_onnx's (nullopt for those irlint has no name for: complex).
 struct OnnxDataType {
-    std::optional<ElementType> type;
     int cast_since = 0;
     int bits = 0;  // per element (0: none, a string's vary)
 };
 
-// Indexed by the TensorProto.DataType number.
-using E = ElementType;
 constexpr std::array<OnnxDataType, 27> kOnnxDataTypes{{
-    {},                      // 0 UNDEFINED
-    {E::f32, 1, 32},         // 1 FLOAT
-    {E::u8, 1, 8},           // 2 UINT8
-    {E::i8, 1, 8},           // 3 INT8
-    {E::u16, 1, 16},         // 4 UINT16
-    {E::i16, 1, 16},         // 5 INT16
-    {E::i32, 1, 32},         // 6 INT32
-    {E::i64, 1, 64},         // 7 INT64
-    {E::string, 9, 0},       // 8 STRING
-    {E::boolean, 1, 8},      // 9 BOOL
-    {E::f16, 1, 16},         // 10 FLOAT16
-    {E::f64, 1, 64},         // 11 DOUBLE
-    {E::u32, 1, 32},         // 12 UINT32
-    {E::u64, 1, 64},         // 13 UINT64
-    {std::nullopt, 0, 64},   // 14 COMPLEX64
-    {std::nullopt, 0, 128},  // 15 COMPLEX128
-    {E::bf16, 13, 16},       // 16 BFLOAT16
-    {E::f8e4m3, 19, 8},      // 17 FLOAT8E4M3FN
-    {E::f8e4m3fnuz, 19, 8},  // 18 FLOAT8E4M3FNUZ
-    {E::f8e5m2, 19, 8},      // 19 FLOAT8E5M2
-    {E::f8e5m2fnuz, 19, 8},  // 20 FLOAT8E5M2FNUZ
-    {E::u4, 21, 4},          // 21 UINT4
-    {E::i4, 21, 4},          // 22 INT4
-    {E::f4e2m1, 23, 4},      // 23 FLOAT4E2M1
-    {E::f8e8m0, 24, 8},      // 24 FLOAT8E8M0
-    {E::u2, 25, 2},          // 25 UINT2
-    {E::i2, 25, 2},          // 26 INT2
+    {},         // 0 UNDEFINED
+    {1, 32},    // 1 FLOAT
+    {1, 8},     // 2 UINT8
+    {1, 8},     // 3 INT8
+    {1, 16},    // 4 UINT16
+    {1, 16},    // 5 INT16
+    {1, 32},    // 6 INT32
+    {1, 64},    // 7 INT64
+    {9, 0},     // 8 STRING
+    {1, 8},     // 9 BOOL
+    {1, 16},    // 10 FLOAT16
+    {1, 64},    // 11 DOUBLE
+    {1, 32},    // 12 UINT32
+    {1, 64},    // 13 UINT64
+    {0, 64},    // 14 COMPLEX64
+    {0, 128},   // 15 COMPLEX128
+    {13, 16},   // 16 BFLOAT16
+    {19, 8},    // 17 FLOAT8E4M3FN
+    {19, 8},    // 18 FLOAT8E4M3FNUZ
+    {19, 8},    // 19 FLOAT8E5M2
+    {19, 8},    // 20 FLOAT8E5M2FNUZ
+    {21, 4},    // 21 UINT4
+    {21, 4},    // 22 INT4
+    {23, 4},    // 23 FLOAT4E2M1
+    {24, 8},    // 24 FLOAT8E8M0
+    {25, 2},    // 25 UINT2
+    {25, 2},    // 26 INT2
 }};
 
 std::optional<OnnxDataType> onnx_data_type(int64_t number) {
@@ -356,11 +353,17 @@ std::optional<OnnxDataType> onnx_data_type(int64_t number) {
     return kOnnxDataTypes[static_cast<size_t>(number)];
 }
 
+// What the table says of an element type: that of the number that names it.
+const OnnxDataType* onnx_data_type_of(ElementType t) {
+    for (size_t n = 1; n < kOnnxDataTypes.size(); ++n)
+        if (element_type_from_onnx(static_cast<int64_t>(n)) == t) return &kOnnxDataTypes[n];
+    return nullptr;
+}
+
 // The first Cast version that takes an element type as input or target (0: none).
 int cast_since(ElementType t) {
-    for (const OnnxDataType& d : kOnnxDataTypes)
-        if (d.type == t) return d.cast_since;
-    return 0;
+    const OnnxDataType* d = onnx_data_type_of(t);
+    return d ? d->cast_since : 0;
 }
 
 // The Cast version a CastLike version takes the types of: CastLike-15 those of Cast-13.
@@ -412,8 +415,9 @@ void infer_cast(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!target || target->cast_since == 0 || target->cast_since > ctx.version())
         return ctx.invalid_attribute(fmt::format("to={} is not a data type this version casts to", *to));
     if (!check_cast_type(ctx, ctx.type(0), "input 0")) return;
-    same_shape(ctx, out, target->type);
-    out.back().value = cast_values(ctx, target->type);
+    const auto type = element_type_from_onnx(*to);
+    same_shape(ctx, out, type);
+    out.back().value = cast_values(ctx, type);
 }
 
 void infer_cast_like(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -428,9 +432,8 @@ void infer_cast_like(OpContext& ctx, std::vector<OpOutput>& out) {
 // An element type's width as ONNX counts it (0: unknown, or a string).
 int onnx_bits(std::optional<ElementType> t) {
     if (!elementwise::known(t)) return 0;
-    for (const OnnxDataType& d : kOnnxDataTypes)
-        if (d.type == t) return d.bits;
-    return 0;
+    const OnnxDataType* d = onnx_data_type_of(*t);
+    return d ? d->bits : 0;
 }
 
 // The values a bit pattern of an integer or boolean type reads as.
@@ -467,7 +470,8 @@ void infer_bitcast(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto to = ctx.attr_int("to");
     if (!to) return;
     const auto target = onnx_data_type(*to);
-    if (!target || target->type == ElementType::string)
+    const auto type = element_type_from_onnx(*to);
+    if (!target || type == ElementType::string)
         return ctx.invalid_attribute(fmt::format("to={} is not a non-string data type", *to));
     const auto from = ctx.type(0);
     if (elementwise::known(from) && *from == ElementType::string)
@@ -475,8 +479,8 @@ void infer_bitcast(OpContext& ctx, std::vector<OpOutput>& out) {
     if (const int bits = onnx_bits(from); bits != 0 && bits != target->bits)
         return ctx.invalid_input(fmt::format("input 0 has {} elements of {} bits; to={} has {}-bit elements",
                                              element_type_name(*from), bits, *to, target->bits));
-    same_shape(ctx, out, target->type);
-    out.back().value = bitcast_values(ctx, target->type);
+    same_shape(ctx, out, type);
+    out.back().value = bitcast_values(ctx, type);
 }
 
 // ---- the table ----
