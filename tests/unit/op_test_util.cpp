@@ -80,6 +80,7 @@ OpRun run_entry(const OpEntry& e, const OpCase& c, std::string_view domain, cons
     OpRun run;
     e.infer(ctx, run.outputs);
     run.problems.assign(ctx.problems().begin(), ctx.problems().end());
+    run.warnings.assign(ctx.warnings().begin(), ctx.warnings().end());
     run.unknown = ctx.unknown_reason();
     run.invariants.assign(ctx.invariants().begin(), ctx.invariants().end());
     return run;

@@ -49,6 +49,7 @@ OnnxCase Onnx(std::string type, int since_version, std::vector<OpInput> inputs,
 struct OpRun {
     std::vector<OpOutput> outputs;
     std::vector<OpProblem> problems;
+    std::vector<std::string> warnings;  // an inference that goes on (attribute_warning)
     std::optional<std::string> unknown;
     std::vector<Invariant> invariants;  // stated with `unknown`
     bool ok() const { return problems.empty(); }

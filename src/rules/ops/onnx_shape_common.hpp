@@ -37,6 +37,10 @@ bool expect_same_type(OpContext& ctx, size_t i, size_t j, std::string_view name_
 // range [-3, 2]", which the engine reports after the op's name and version).
 std::optional<size_t> onnx_axis(OpContext& ctx, int64_t axis, int64_t rank, std::string_view what = "axis",
                                 bool from_input = false);
+// Before opset 11, Squeeze, Unsqueeze, Concat and Compress define no negative axis. ONNX Runtime's kernels and
+// OpenVINO's import count one from the back, as opset 11 does, and ONNX's own inference skips or misreads it:
+// a warning, and the axis is taken as the runtimes take it.
+void warn_negative_axes_before_11(OpContext& ctx, std::span<const int64_t> axes, std::string_view what);
 // The same for a list; `unique` refuses an axis given twice.
 std::optional<std::vector<size_t>> onnx_axes(OpContext& ctx, std::span<const int64_t> axes, int64_t rank,
                                              std::string_view what, bool unique, bool from_input);

@@ -574,8 +574,7 @@ void infer_compress(OpContext& ctx, std::vector<OpOutput>& out) {
     } else if (!data.rank_dynamic) {
         const auto axis_attr = ctx.attr_int("axis");
         if (!axis_attr) return;
-        if (ctx.version() < 11 && *axis_attr < 0)
-            return ctx.invalid_attribute(fmt::format("axis {} must not be negative before opset 11", *axis_attr));
+        warn_negative_axes_before_11(ctx, std::span(&*axis_attr, 1), "axis");
         const auto axis = onnx_axis(ctx, *axis_attr, static_cast<int64_t>(data.rank()));
         if (!axis) return;
         const Dim& d = data.dims[*axis];
@@ -711,8 +710,8 @@ constexpr std::string_view kIndexChecks = "indices int32/int64; axis in range; r
 
 constexpr std::array kEntries{
     onnx_op("CenterCropPad", 18, infer_center_crop_pad, "shape, type", "shape 1-D Tind, one value per axis; axes"),
-    onnx_op("Compress", 9, infer_compress, "shape, type", "condition 1-D bool; axis in range (negative from 11)"),
-    onnx_op("Compress", 11, infer_compress, "shape, type", "condition 1-D bool; axis in range (negative from 11)"),
+    onnx_op("Compress", 9, infer_compress, "shape, type", "condition 1-D bool; axis in range (negative before 11: a warning)"),
+    onnx_op("Compress", 11, infer_compress, "shape, type", "condition 1-D bool; axis in range (negative before 11: a warning)"),
     onnx_op("DepthToSpace", 1, infer_depth_to_space, "shape, type", "rank 4; blocksize > 0; channels divisible"),
     onnx_op("DepthToSpace", 11, infer_depth_to_space, "shape, type", "rank 4; blocksize > 0; mode; channels divisible"),
     onnx_op("DepthToSpace", 13, infer_depth_to_space, "shape, type", "rank 4; blocksize > 0; mode; channels divisible"),

@@ -107,6 +107,14 @@ std::optional<size_t> onnx_axis(OpContext& ctx, int64_t axis, int64_t rank, std:
     return std::nullopt;
 }
 
+void warn_negative_axes_before_11(OpContext& ctx, std::span<const int64_t> axes, std::string_view what) {
+    if (ctx.version() >= 11 || std::all_of(axes.begin(), axes.end(), [](int64_t a) { return a >= 0; })) return;
+    ctx.attribute_warning(fmt::format(
+        "{}-{}: {} [{}] is negative, which ONNX defines only from opset 11; ONNX Runtime and OpenVINO count it from "
+        "the back, as inferred here, but ONNX's own shape inference before opset 11 does not",
+        ctx.layer().type, ctx.version(), what, join_ints(std::vector<int64_t>(axes.begin(), axes.end()))));
+}
+
 std::optional<std::vector<size_t>> onnx_axes(OpContext& ctx, std::span<const int64_t> axes, int64_t rank,
                                              std::string_view what, bool unique, bool from_input) {
     std::vector<size_t> out;
@@ -322,13 +330,6 @@ std::optional<std::vector<int64_t>> squeeze_axes(OpContext& ctx, bool* given) {
     return ctx.exact_values(1);
 }
 
-// Squeeze-1's axes are non-negative; 11 takes [-rank, rank).
-bool check_nonnegative_axes(OpContext& ctx, const std::vector<int64_t>& axes) {
-    if (ctx.version() >= 11 || std::all_of(axes.begin(), axes.end(), [](int64_t a) { return a >= 0; })) return true;
-    ctx.invalid_attribute(fmt::format("axes [{}] must not be negative before opset 11", join_ints(axes)));
-    return false;
-}
-
 // Without axes every static 1 goes; a dynamic dim that may be 1 leaves the rank open.
 Shape squeeze_all_ones(const Shape& data) {
     Shape s;
@@ -356,7 +357,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
     } else if (!data.rank_dynamic && !given) {
         o.shape = squeeze_all_ones(data);
     } else if (!data.rank_dynamic) {
-        if (!check_nonnegative_axes(ctx, *axes)) return;
+        warn_negative_axes_before_11(ctx, *axes, "axes");
         const auto normalized =
             onnx_axes(ctx, *axes, static_cast<int64_t>(data.rank()), "axes", false, ctx.version() >= 13);
         if (!normalized) return;
@@ -392,7 +393,7 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
         out.push_back(std::move(o));
         return;
     }
-    if (!check_nonnegative_axes(ctx, *axes)) return;
+    warn_negative_axes_before_11(ctx, *axes, "axes");
     if (!data.rank_dynamic) {
         // The axes index the output, whose rank is the input's plus one per axis.
         const int64_t rank = static_cast<int64_t>(data.rank() + axes->size());
@@ -474,6 +475,7 @@ void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
     // Concat-1's axis defaults to 1; from 4 it is required, and negative from 11.
     const auto axis_attr = ctx.attr_int("axis", ctx.version() < 4 ? std::optional<int64_t>(1) : std::nullopt);
     if (!axis_attr) return;
+    warn_negative_axes_before_11(ctx, std::span(&*axis_attr, 1), "axis");
     for (size_t i = 0; i < ctx.input_count(); ++i)
         if (!expect_type(ctx, i, "inputs", all_but_v1_floats(ctx), ctx.version()) ||
             !expect_same_type(ctx, 0, i, "input 0", fmt::format("input {}", i)))
@@ -487,8 +489,6 @@ void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
             axis_dim = axis_dim + Dim::dynamic();
             continue;
         }
-        if (ctx.version() < 11 && *axis_attr < 0)
-            return ctx.invalid_attribute(fmt::format("axis {} must not be negative before opset 11", *axis_attr));
         const auto a = onnx_axis(ctx, *axis_attr, static_cast<int64_t>(s.rank()));
         if (!a) return;
         axis = *a;
@@ -973,14 +973,14 @@ std::span<const OpEntry> onnx_shape_ops() {
             for (const int version : versions) v.push_back(onnx_op(type, version, fn, infers, checks));
         };
         add("Concat", {1, 4, 11, 13}, infer_concat, "shape, type, values",
-            "axis required (from 4), in range (negative from 11); equal ranks and types; other dims match");
+            "axis required (from 4), in range (negative before 11: a warning); equal ranks and types; other dims match");
         add("Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25}, infer_constant, "shape, type, values",
             "exactly one value attribute; value type of the version");
         add("ConstantOfShape", {9, 20, 21, 23, 24, 25}, infer_constant_of_shape, "shape, type, values",
             "input 1-D int64, no negative dim; value one element, not a string");
         add("Expand", {8, 13}, infer_expand, "shape, type, values", "shape 1-D int64; bidirectional broadcast");
         add("Flatten", {1, 9, 11, 13, 21, 23, 24, 25}, infer_flatten, "shape, type, values",
-            "axis in [0, rank] (negative from 11); input type");
+            "axis in [0, rank] (negative before 11: a warning); input type");
         add("Range", {11}, infer_range, "shape, type, values",
             "scalar inputs of one type (float, double, int16, int32, int64); delta != 0");
         add("Range", {27}, infer_range, "shape, type, values",
@@ -994,12 +994,12 @@ std::span<const OpEntry> onnx_shape_ops() {
         add("Split", {1, 2, 11, 13, 18}, infer_split, "shape, type, values",
             "axis in range; split lengths sum to the axis, one per output; num_outputs (18) or split, not both");
         add("Squeeze", {1, 11, 13, 21, 23, 24, 25}, infer_squeeze, "shape, type, values",
-            "axes in range (negative from 11), 1-D int64 input from 13; squeezed dims are 1");
+            "axes in range (negative before 11: a warning), 1-D int64 input from 13; squeezed dims are 1");
         add("Tile", {1, 6, 13}, infer_tile, "shape, type, values", "repeats 1-D int64, one per axis, >= 0");
         add("Transpose", {1, 13, 21, 23, 24, 25}, infer_transpose, "shape, type, values",
             "perm a permutation of the axes");
         add("Unsqueeze", {1, 11, 13, 21, 23, 24, 25}, infer_unsqueeze, "shape, type, values",
-            "axes in range of the output rank (negative from 11), unique; 1-D int64 input from 13");
+            "axes in range of the output rank (negative before 11: a warning), unique; 1-D int64 input from 13");
         const auto more = onnx_shape::index_entries();
         v.insert(v.end(), more.begin(), more.end());
         std::stable_sort(v.begin(), v.end(), [](const OpEntry& a, const OpEntry& b) {
