@@ -13,7 +13,8 @@ std::span<const OpEntry> op_registry() {
     static const std::vector<OpEntry> all = [] {
         std::vector<OpEntry> out;
         for (const auto family : {pooling_ops, elementwise_ops, shape_manipulation_ops, tensor_ops, convolution_ops,
-                                  detection_ops, misc_ops, subgraph_ops, onnx_ops})
+                                  detection_ops, misc_ops, misc_tensor_ops, subgraph_ops,
+                                  onnx_ops})
             for (const OpEntry& e : family()) out.push_back(e);
         return out;
     }();

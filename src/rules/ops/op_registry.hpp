@@ -87,6 +87,7 @@ std::span<const OpEntry> convolution_ops();
 std::span<const OpEntry> tensor_ops();
 std::span<const OpEntry> detection_ops();
 std::span<const OpEntry> misc_ops();
+std::span<const OpEntry> misc_tensor_ops();
 std::span<const OpEntry> subgraph_ops();
 // ONNX's operators (ops/onnx_*.cpp), ai.onnx and com.microsoft.
 std::span<const OpEntry> onnx_ops();

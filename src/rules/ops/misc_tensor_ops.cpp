@@ -1,0 +1,428 @@
+// Ops of OpenVINO's opsets 1-16 that no other family holds, as their shape inference (the
+// *_shape_inference.hpp of each) infers and checks them: the colour conversions (NV12toRGB/BGR,
+// I420toRGB/BGR), GridSample, GroupNormalization, the generators whose dims are input values (Eye,
+// RandomUniform, Multinomial), ReverseSequence, CTCLoss, SearchSorted, Inverse, and the ops whose output is
+// their data input's shape (Identity, FakeConvert, SliceScatter).
+
+#include <array>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "rules/ops/detection_util.hpp"
+#include "rules/ops/op_registry.hpp"
+#include "rules/ops/shape_util.hpp"
+
+namespace irlint {
+
+namespace {
+
+using detection::dim_at;
+using detection::rank_is;
+
+Shape dynamic_dims(size_t rank) {
+    Shape s;
+    s.dims.assign(rank, Dim::dynamic());
+    return s;
+}
+
+// Some length of the interval is a multiple of k (OpenVINO's dim::is_divisible).
+bool may_divide(const Dim& d, int64_t k) {
+    if (!d.has_upper_bound()) return true;
+    const int64_t first = (d.min() + k - 1) / k * k;
+    return first <= d.max();
+}
+
+// A scalar or a one-element 1-D input (RandomUniform's min and max, Multinomial's sample count).
+bool scalar_or_one(const Shape& s) {
+    return s.rank_dynamic || s.rank() == 0 || (s.rank() == 1 && s.dims[0].compatible(Dim(1)));
+}
+
+// ---------------------------------------------------------------- NV12toRGB/BGR, I420toRGB/BGR
+
+// Y [N,H,W,1] (single plane: [N,H*3/2,W,1]); the output is [N,H,W,3] of Y's type.
+bool y_plane(OpContext& ctx, Shape& out) {
+    const Shape& y = ctx.shape(0);
+    if (!rank_is(y, 4)) {
+        ctx.invalid_input(fmt::format("Y input shall have 4 dimensions (N, H, W, C); it is {}", y.str()));
+        return false;
+    }
+    if (!y.rank_dynamic && !y.dims[3].compatible(Dim(1))) {
+        ctx.invalid_input(fmt::format("Y input number of channels should be equal to 1; it is {}", y.str()));
+        return false;
+    }
+    out = y.rank_dynamic ? dynamic_dims(4) : y;
+    return true;
+}
+
+// A chroma plane at half the luma's height and width, `channels` deep, merged into the output.
+bool merge_chroma(OpContext& ctx, Shape& out, const Shape& chroma, int64_t channels, std::string_view name) {
+    if (chroma.rank_dynamic) return true;
+    if (chroma.rank() != 4 || !chroma.dims[3].compatible(Dim(channels))) {
+        ctx.invalid_input(fmt::format("{} input must be [N,H/2,W/2,{}]; it is {}", name, channels, chroma.str()));
+        return false;
+    }
+    const std::array<Dim, 3> full{chroma.dims[0], chroma.dims[1] * Dim(2), chroma.dims[2] * Dim(2)};
+    for (size_t i = 0; i < full.size(); ++i) {
+        const auto merged = Dim::merge(out.dims[i], full[i]);
+        if (!merged) {
+            ctx.invalid_input(fmt::format("Y shape {} is inconsistent with {} {}", ctx.shape(0).str(), name,
+                                          chroma.str()));
+            return false;
+        }
+        out.dims[i] = *merged;
+    }
+    return true;
+}
+
+bool single_plane_height(OpContext& ctx, Shape& out) {
+    const Dim h = (out.dims[1] * Dim(2)).divided_by(3);
+    if (h.is_empty() || h.min() > h.max()) {
+        ctx.invalid_input(fmt::format("image height {} shall be divisible by 3 (a single plane is H*3/2 high)",
+                                      out.dims[1].str()));
+        return false;
+    }
+    out.dims[1] = h;
+    return true;
+}
+
+void finish_color_conversion(OpContext& ctx, Shape& out, std::vector<OpOutput>& result) {
+    out.dims[3] = Dim(3);
+    if (!may_divide(out.dims[1], 2)) return ctx.invalid_input(fmt::format("image height {} must be even", out.dims[1].str()));
+    if (!may_divide(out.dims[2], 2)) return ctx.invalid_input(fmt::format("image width {} must be even", out.dims[2].str()));
+    result.push_back({out, ctx.type(0), {}, {}});
+}
+
+void infer_nv12(OpContext& ctx, std::vector<OpOutput>& result) {
+    if (!ctx.expect_inputs(1, 2)) return;
+    Shape out;
+    if (!y_plane(ctx, out)) return;
+    if (ctx.input_count() == 1 ? !single_plane_height(ctx, out) : !merge_chroma(ctx, out, ctx.shape(1), 2, "UV"))
+        return;
+    finish_color_conversion(ctx, out, result);
+}
+
+void infer_i420(OpContext& ctx, std::vector<OpOutput>& result) {
+    if (ctx.input_count() == 2)
+        return ctx.invalid_input("I420 takes one plane (Y) or three (Y, U, V), not 2 inputs");
+    if (!ctx.expect_inputs(1, 3)) return;
+    Shape out;
+    if (!y_plane(ctx, out)) return;
+    if (ctx.input_count() == 1) {
+        if (!single_plane_height(ctx, out)) return;
+    } else if (!merge_chroma(ctx, out, ctx.shape(1), 1, "U") || !merge_chroma(ctx, out, ctx.shape(2), 1, "V")) {
+        return;
+    }
+    finish_color_conversion(ctx, out, result);
+}
+
+// ---------------------------------------------------------------- GridSample
+
+void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    static constexpr std::array<std::string_view, 3> kModes{"bilinear", "bicubic", "nearest"};
+    static constexpr std::array<std::string_view, 3> kPadding{"zeros", "border", "reflection"};
+    if (!ctx.attr_bool("align_corners", false) || !ctx.attr_enum("mode", kModes, "bilinear") ||
+        !ctx.attr_enum("padding_mode", kPadding, "zeros"))
+        return;
+    const Shape &data = ctx.shape(0), &grid = ctx.shape(1);
+    if (!rank_is(data, 4)) return ctx.invalid_input(fmt::format("the data {} must be 4-D", data.str()));
+    if (!rank_is(grid, 4)) return ctx.invalid_input(fmt::format("the grid {} must be 4-D", grid.str()));
+    Shape o = dynamic_dims(4);
+    if (!data.rank_dynamic) o.dims[1] = data.dims[1];
+    if (!grid.rank_dynamic) {
+        if (!grid.dims[3].compatible(Dim(2)))
+            return ctx.invalid_input(fmt::format("the grid's last dim must be 2; the grid is {}", grid.str()));
+        o.dims[2] = grid.dims[1];
+        o.dims[3] = grid.dims[2];
+    }
+    const auto batch = Dim::merge(dim_at(data, 0), dim_at(grid, 0));
+    if (!batch)
+        return ctx.invalid_input(fmt::format("the data's batch {} differs from the grid's {}", data.dims[0].str(),
+                                             grid.dims[0].str()));
+    o.dims[0] = *batch;
+    out.push_back({o, ctx.type(0), {}, {}});
+}
+
+// ---------------------------------------------------------------- GroupNormalization
+
+void infer_group_normalization(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(3)) return;
+    const auto groups = ctx.attr_int("num_groups");
+    if (!groups || !ctx.attr_float("epsilon", 0.0)) return;
+    if (*groups <= 0) return ctx.invalid_attribute(fmt::format("num_groups={} must be a positive integer", *groups));
+    const Shape &data = ctx.shape(0), &scale = ctx.shape(1), &bias = ctx.shape(2);
+    if (!rank_is(scale, 1)) return ctx.invalid_input(fmt::format("the scale {} must be 1-D", scale.str()));
+    if (!rank_is(bias, 1)) return ctx.invalid_input(fmt::format("the bias {} must be 1-D", bias.str()));
+    if (!data.rank_dynamic) {
+        if (data.rank() < 2) return ctx.invalid_input(fmt::format("the data {} must be at least 2-D", data.str()));
+        const Dim& channels = data.dims[1];
+        if (!dim_at(scale, 0).compatible(channels) || !dim_at(bias, 0).compatible(channels))
+            return ctx.invalid_input(fmt::format("scale {} and bias {} must have the data's {} channels", scale.str(),
+                                                 bias.str(), channels.str()));
+        if (channels.is_static() && (*groups > channels.length() || channels.length() % *groups != 0))
+            return ctx.invalid_input(fmt::format("the {} channels are not divisible into num_groups={} groups",
+                                                 channels.length(), *groups));
+    }
+    if (!scale.compatible(bias))
+        return ctx.invalid_input(fmt::format("the scale {} and the bias {} must have one shape", scale.str(), bias.str()));
+    out.push_back({data, ctx.type(0), {}, {}});
+}
+
+// ---------------------------------------------------------------- Eye, RandomUniform, Multinomial
+
+// A non-negative count given as a scalar or a one-element 1-D input (Eye's rows and columns).
+std::optional<Dim> count_input(OpContext& ctx, size_t i, std::string_view name) {
+    const Shape& s = ctx.shape(i);
+    const auto v = ctx.exact_values(i);
+    std::string problem;
+    if (!s.rank_dynamic && s.rank() > 1)
+        problem = fmt::format("'{}' must be a scalar or 1-D; it is {}", name, s.str());
+    else if (v && v->size() != 1)
+        problem = fmt::format("'{}' must have one value, it has {}", name, v->size());
+    else if (v && (*v)[0] < 0)
+        problem = fmt::format("'{}' must be non-negative, it is {}", name, (*v)[0]);
+    if (!problem.empty()) {
+        ctx.invalid_input(std::move(problem));
+        return std::nullopt;
+    }
+    return v ? Dim((*v)[0]) : Dim::dynamic();
+}
+
+void infer_eye(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(3, 4)) return;
+    const auto type = ctx.attr_type("output_type");
+    const auto rows = count_input(ctx, 0, "num_rows");
+    const auto columns = count_input(ctx, 1, "num_columns");
+    if (!type || !rows || !columns) return;
+    if (!scalar_or_one(ctx.shape(2)))
+        return ctx.invalid_input(fmt::format("'diagonal_index' must be a scalar or 1-D of one; it is {}",
+                                             ctx.shape(2).str()));
+    OpOutput o{Shape{false, {*rows, *columns}}, type, {}, {}};
+    if (ctx.input_count() == 4) {
+        const Shape& batch = ctx.shape(3);
+        if (!rank_is(batch, 1)) return ctx.invalid_input(fmt::format("'batch_shape' {} must be 1-D", batch.str()));
+        if (!batch.is_static() || batch.dims[0].length() > static_cast<int64_t>(kMaxShapeRank)) {
+            o.shape = Shape::dynamic_rank();
+        } else {
+            Shape dims = dynamic_dims(static_cast<size_t>(batch.dims[0].length()));
+            if (const auto v = ctx.exact_values(3)) {
+                for (size_t i = 0; i < v->size() && i < dims.rank(); ++i) {
+                    if ((*v)[i] < 0)
+                        return ctx.invalid_input(fmt::format("'batch_shape' must be non-negative, it has {}", (*v)[i]));
+                    dims.dims[i] = Dim((*v)[i]);
+                }
+            } else {
+                ctx.value_unknown("the batch shape (input 3) is not known");
+            }
+            dims.dims.insert(dims.dims.end(), o.shape.dims.begin(), o.shape.dims.end());
+            o.shape = dims;
+        }
+    }
+    if (!ctx.exact_values(0) || !ctx.exact_values(1)) ctx.value_unknown("the number of rows or columns is not known");
+    out.push_back(std::move(o));
+}
+
+// The output's dims are input 0's values; unknown, as many dynamic dims as input 0 has elements.
+Shape shape_from_input(OpContext& ctx, size_t i, std::string_view what) {
+    const Shape& s = ctx.shape(i);
+    if (const TensorValue* v = ctx.value(i); v && v->size() <= kMaxShapeRank) {
+        Shape out;
+        for (const ValueBounds& b : *v) out.dims.push_back(value_as_dim(b));
+        return out;
+    }
+    ctx.value_unknown(fmt::format("{} (input {}) is not known", what, i));
+    if (!s.rank_dynamic && s.rank() == 1 && s.dims[0].has_upper_bound() &&
+        s.dims[0].max() <= static_cast<int64_t>(kMaxShapeRank))
+        return dynamic_dims(static_cast<size_t>(s.dims[0].max()));
+    return Shape::dynamic_rank();
+}
+
+void infer_random_uniform(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(3)) return;
+    const auto type = ctx.attr_type("output_type");
+    if (!type || !ctx.attr_int("global_seed", 0) || !ctx.attr_int("op_seed", 0)) return;
+    if (!rank_is(ctx.shape(0), 1))
+        return ctx.invalid_input(fmt::format("the output shape (input 0) {} must be 1-D", ctx.shape(0).str()));
+    for (size_t i = 1; i < 3; ++i)
+        if (!scalar_or_one(ctx.shape(i)))
+            return ctx.invalid_input(fmt::format("{} value must be a scalar or one element 1D tensor; it is {}",
+                                                 i == 1 ? "Min" : "Max", ctx.shape(i).str()));
+    const auto *lo = ctx.real_values(1), *hi = ctx.real_values(2);
+    if (lo && hi && !lo->empty() && !hi->empty() && !(lo->front() < hi->front()))
+        return ctx.invalid_input(fmt::format("Min value must be less than max value; min {}, max {}", lo->front(),
+                                             hi->front()));
+    out.push_back({shape_from_input(ctx, 0, "the output shape"), type, {}, {}});
+}
+
+void infer_multinomial(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    const auto type = ctx.attr_type("convert_type");
+    if (!type || !ctx.attr_bool("with_replacement") || !ctx.attr_bool("log_probs")) return;
+    const Shape &probs = ctx.shape(0), &samples = ctx.shape(1);
+    if (!probs.rank_dynamic && probs.rank() != 1 && probs.rank() != 2)
+        return ctx.invalid_input(fmt::format("the probabilities {} must be 1-D or 2-D", probs.str()));
+    if (!scalar_or_one(samples))
+        return ctx.invalid_input(fmt::format("the number of samples {} must be a scalar or 1-D of one", samples.str()));
+    const auto count = ctx.exact_values(1);
+    if (count && !count->empty() && (*count)[0] < 0)
+        return ctx.invalid_input(fmt::format("the number of samples must be non-negative, it is {}", (*count)[0]));
+    const Dim n = count && !count->empty() ? Dim((*count)[0]) : Dim::dynamic();
+    if (!count) ctx.value_unknown("the number of samples (input 1) is not known");
+    Shape o = Shape::dynamic_rank();
+    if (!probs.rank_dynamic && probs.rank() == 1) {
+        o = Shape{false, {n}};
+    } else if (!probs.rank_dynamic) {
+        // OpenVINO reads the batch from input 0's values (not its dims), and then only with the count known.
+        const auto batch = ctx.exact_values(0);
+        o = batch && !batch->empty() && count ? Shape{false, {Dim((*batch)[0]), n}} : dynamic_dims(2);
+    }
+    out.push_back({o, type, {}, {}});
+}
+
+// ---------------------------------------------------------------- ReverseSequence, CTCLoss, SearchSorted
+
+void infer_reverse_sequence(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    const auto batch_axis = ctx.attr_int("batch_axis", 0);
+    const auto seq_axis = ctx.attr_int("seq_axis", 1);
+    if (!batch_axis || !seq_axis) return;
+    const Shape &data = ctx.shape(0), &lengths = ctx.shape(1);
+    if (!data.rank_dynamic && data.rank() < 2)
+        return ctx.invalid_input(fmt::format("the data {} must have rank 2 or more", data.str()));
+    if (!rank_is(lengths, 1))
+        return ctx.invalid_input(fmt::format("sequence lengths {} must be 1-D", lengths.str()));
+    Shape o = data;
+    if (!data.rank_dynamic) {
+        std::string error;
+        const auto rank = static_cast<int64_t>(data.rank());
+        const auto batch = normalize_axis(*batch_axis, rank, &error);
+        if (!batch || !normalize_axis(*seq_axis, rank, &error)) return ctx.invalid_attribute(error);
+        if (!lengths.rank_dynamic) {
+            const auto merged = Dim::merge(data.dims[*batch], lengths.dims[0]);
+            if (!merged)
+                return ctx.invalid_input(fmt::format("sequence lengths input size ({}) is not equal to batch axis "
+                                                     "dimension of data input ({})",
+                                                     lengths.dims[0].str(), data.dims[*batch].str()));
+            o.dims[*batch] = *merged;
+        }
+    }
+    out.push_back({o, ctx.type(0), {}, {}});
+}
+
+void infer_ctc_loss(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(4, 5)) return;
+    if (!ctx.attr_bool("preprocess_collapse_repeated", false) || !ctx.attr_bool("ctc_merge_repeated", true) ||
+        !ctx.attr_bool("unique", false))
+        return;
+    const Shape &logits = ctx.shape(0), &logit_length = ctx.shape(1), &labels = ctx.shape(2),
+                &label_length = ctx.shape(3);
+    constexpr std::array<size_t, 4> kRanks{3, 1, 2, 1};
+    constexpr std::array<std::string_view, 4> kNames{"logits", "logit length", "labels", "label length"};
+    for (size_t i = 0; i < kRanks.size(); ++i)
+        if (!rank_is(ctx.shape(i), kRanks[i]))
+            return ctx.invalid_input(fmt::format("expected a {}-D tensor for {}; got {}", kRanks[i], kNames[i],
+                                                 ctx.shape(i).str()));
+    if (ctx.input_count() == 5 && !rank_is(ctx.shape(4), 0))
+        return ctx.invalid_input(fmt::format("expected a scalar for blank index; got {}", ctx.shape(4).str()));
+    std::optional<Dim> batch = dim_at(logits, 0);
+    for (const Shape* s : {&logit_length, &labels, &label_length}) batch = batch ? Dim::merge(*batch, dim_at(*s, 0)) : batch;
+    if (!batch)
+        return ctx.invalid_input(fmt::format("the batch of logits {}, logit length {}, labels {} and label length {} "
+                                             "must be one",
+                                             logits.str(), logit_length.str(), labels.str(), label_length.str()));
+    if (!dim_at(labels, 1).compatible(dim_at(logits, 1)))
+        return ctx.invalid_input(fmt::format("the labels' second dim {} must equal the logits' time steps {}",
+                                             dim_at(labels, 1).str(), dim_at(logits, 1).str()));
+    out.push_back({Shape{false, {*batch}}, ctx.type(0), {}, {}});
+}
+
+void infer_search_sorted(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    const auto type = ctx.attr_type("output_type", ElementType::i64);
+    if (!type || !ctx.attr_bool("right_mode", false)) return;
+    const Shape &sorted = ctx.shape(0), &values = ctx.shape(1);
+    if (!sorted.rank_dynamic && sorted.rank() == 0)
+        return ctx.invalid_input("the sorted sequence input cannot be a scalar");
+    Shape o = values;
+    if (values.rank_dynamic && !sorted.rank_dynamic) {
+        o = sorted;
+        o.dims.back() = Dim::dynamic();
+    }
+    if (!values.rank_dynamic && values.rank() == 0 && !(!sorted.rank_dynamic && sorted.rank() == 1))
+        return ctx.invalid_input("if the values input is a scalar, the sorted sequence must be 1-D");
+    if (!sorted.rank_dynamic && !values.rank_dynamic && sorted.rank() > 1) {
+        if (sorted.rank() != values.rank())
+            return ctx.invalid_input(fmt::format("the ranks of {} and {} must be equal", sorted.str(), values.str()));
+        for (size_t i = 0; i + 1 < sorted.rank(); ++i) {
+            const auto merged = Dim::merge(sorted.dims[i], values.dims[i]);
+            if (!merged)
+                return ctx.invalid_input(fmt::format("all dims but the last must agree: {} and {}", sorted.str(),
+                                                     values.str()));
+            o.dims[i] = *merged;
+        }
+    }
+    out.push_back({o, type, {}, {}});
+}
+
+// ---------------------------------------------------------------- Inverse, Identity, FakeConvert, SliceScatter
+
+void infer_inverse(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1) || !ctx.attr_bool("adjoint", false)) return;
+    const Shape& data = ctx.shape(0);
+    if (!data.rank_dynamic) {
+        if (data.rank() < 2) return ctx.invalid_input(fmt::format("the input {} must be at least a 2-D matrix", data.str()));
+        const Dim &rows = data.dims[data.rank() - 2], &columns = data.dims.back();
+        if (rows.is_static() && columns.is_static() && rows.length() != columns.length())
+            return ctx.invalid_input(fmt::format("the input {} must hold square matrices", data.str()));
+    }
+    out.push_back({data, ctx.type(0), {}, {}});
+}
+
+// The output is input 0, dims and type.
+void infer_data_shape(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1)) return;
+    out.push_back({ctx.shape(0), ctx.type(0), ctx.value(0) ? std::optional(*ctx.value(0)) : std::nullopt, {}});
+}
+
+void infer_fake_convert(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2, 3)) return;
+    out.push_back({ctx.shape(0), ctx.type(0), {}, {}});
+}
+
+void infer_slice_scatter(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(5, 6)) return;
+    out.push_back({ctx.shape(0), ctx.type(0), {}, {}});
+}
+
+const OpEntry kMiscTensorOps[] = {
+    {"CTCLoss", 4, 4, infer_ctc_loss, "shape, type",
+     "input ranks 3, 1, 2, 1 (blank index scalar); batches agree; labels' time steps"},
+    {"Eye", 9, 9, infer_eye, "shape, type", "rows, columns and batch shape non-negative, from values; output_type"},
+    {"FakeConvert", 13, 13, infer_fake_convert, "shape, type", "2 or 3 inputs"},
+    {"GridSample", 9, 9, infer_grid_sample, "shape, type",
+     "mode, padding_mode, align_corners; 4-D data and grid; grid's last dim 2; batches agree"},
+    {"GroupNormalization", 12, 12, infer_group_normalization, "shape, type",
+     "num_groups > 0 divides the channels; scale and bias 1-D of the channels"},
+    {"I420toBGR", 8, 8, infer_i420, "shape, type", "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W"},
+    {"I420toRGB", 8, 8, infer_i420, "shape, type", "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W"},
+    {"Identity", 16, 16, infer_data_shape, "shape, type, values", "one input"},
+    {"Inverse", 14, 14, infer_inverse, "shape, type", "adjoint; at least 2-D; square matrices"},
+    {"Multinomial", 13, 13, infer_multinomial, "shape, type",
+     "convert_type, with_replacement, log_probs; probabilities 1-D or 2-D; sample count scalar, non-negative"},
+    {"NV12toBGR", 8, 8, infer_nv12, "shape, type", "Y [N,H,W,1] with UV [N,H/2,W/2,2], or one plane H*3/2 high; even H, W"},
+    {"NV12toRGB", 8, 8, infer_nv12, "shape, type", "Y [N,H,W,1] with UV [N,H/2,W/2,2], or one plane H*3/2 high; even H, W"},
+    {"RandomUniform", 8, 8, infer_random_uniform, "shape, type",
+     "output_type, seeds; output shape 1-D; min and max scalars, min < max"},
+    {"ReverseSequence", 0, 1, infer_reverse_sequence, "shape, type",
+     "data rank >= 2; batch_axis, seq_axis in range; sequence lengths 1-D of the batch"},
+    {"SearchSorted", 15, 15, infer_search_sorted, "shape, type",
+     "right_mode, output_type; sorted not a scalar; ranks and leading dims agree"},
+    {"SliceScatter", 15, 15, infer_slice_scatter, "shape, type", "5 or 6 inputs"},
+};
+
+}  // namespace
+
+std::span<const OpEntry> misc_tensor_ops() { return kMiscTensorOps; }
+
+}  // namespace irlint

@@ -1,0 +1,134 @@
+// The ops of misc_tensor_ops.cpp, with cases from OpenVINO's type_prop tests (convert_color_nv12,
+// convert_color_i420, grid_sample, group_normalization, eye, random_uniform, multinomial, reverse_sequence,
+// ctc_loss, search_sorted, inverse).
+
+#include <doctest/doctest.h>
+
+#include "op_test_util.hpp"
+
+using namespace irlint;
+using namespace irlint::test;
+
+namespace {
+OpRun op(std::string type, int version, std::vector<OpInput> inputs, Attrs attrs = {},
+         std::map<size_t, TensorValue> values = {}) {
+    return run_op(OpCase{std::move(type), version, std::move(attrs), std::move(inputs), std::move(values)});
+}
+}  // namespace
+
+TEST_CASE("misc NV12 and I420: one plane H*3/2 high or chroma planes at half size; even H and W") {
+    auto r = op("NV12toRGB", 8, {In("1,720,640,1", u8)});
+    CHECK(r.str() == "[1,480,640,3]");
+    CHECK(type_of(r) == "u8");
+    CHECK(op("NV12toBGR", 8, {In("?,480,640,1"), In("2,240,320,2")}).str() == "[2,480,640,3]");
+    CHECK(op("NV12toRGB", 8, {In("1,?,?,1"), In("1,100..200,?,2")}).str() == "[1,200..400,?,3]");
+    CHECK(op("NV12toRGB", 8, {In("1,721,640,1")}).problem() ==
+          "image height 721 shall be divisible by 3 (a single plane is H*3/2 high)");
+    CHECK(op("NV12toRGB", 8, {In("1,6,5,1")}).problem() == "image width 5 must be even");
+    CHECK(op("NV12toRGB", 8, {In("1,480,640,3")}).problem() ==
+          "Y input number of channels should be equal to 1; it is [1,480,640,3]");
+    CHECK(op("NV12toRGB", 8, {In("1,480,640,1"), In("1,240,321,2")}).problem() ==
+          "Y shape [1,480,640,1] is inconsistent with UV [1,240,321,2]");
+    CHECK(op("I420toRGB", 8, {In("1,480,640,1"), In("1,240,320,1"), In("1,240,320,1")}).str() == "[1,480,640,3]");
+    CHECK(op("I420toBGR", 8, {In("1,720,640,1")}).str() == "[1,480,640,3]");
+    CHECK(op("I420toBGR", 8, {In("1,480,640,1"), In("1,240,320,1"), In("1,240,320,2")}).problem() ==
+          "V input must be [N,H/2,W/2,1]; it is [1,240,320,2]");
+    CHECK(op("I420toBGR", 8, {In("1,480,640,1"), In("1,240,320,1")}).problem() ==
+          "I420 takes one plane (Y) or three (Y, U, V), not 2 inputs");
+}
+
+TEST_CASE("misc GridSample: [N, C, grid H, grid W]") {
+    CHECK(op("GridSample", 9, {In("1,3,224,224"), In("1,5,5,2")}).str() == "[1,3,5,5]");
+    CHECK(op("GridSample", 9, {In("..."), In("2,5,6,2")}).str() == "[2,?,5,6]");
+    CHECK(op("GridSample", 9, {In("?,3,10,10"), In("...")}).str() == "[?,3,?,?]");
+    CHECK(op("GridSample", 9, {In("1,3,10,10"), In("1,5,5,3")}).problem() ==
+          "the grid's last dim must be 2; the grid is [1,5,5,3]");
+    CHECK(op("GridSample", 9, {In("2,3,10,10"), In("3,5,5,2")}).problem() ==
+          "the data's batch 2 differs from the grid's 3");
+    CHECK(op("GridSample", 9, {In("1,3,10,10"), In("1,5,5,2")}, {{"mode", "area"}}).problem() ==
+          "mode=\"area\" is not one of bilinear, bicubic, nearest");
+}
+
+TEST_CASE("misc GroupNormalization: the data's shape; groups divide the channels") {
+    const Attrs groups3{{"num_groups", "3"}, {"epsilon", "1e-5"}};
+    CHECK(op("GroupNormalization", 12, {In("1,12,6,6"), In("12"), In("12")}, groups3).str() == "[1,12,6,6]");
+    CHECK(op("GroupNormalization", 12, {In("1,12,6,6"), In("12"), In("12")},
+             {{"num_groups", "5"}, {"epsilon", "1e-5"}})
+              .problem() == "the 12 channels are not divisible into num_groups=5 groups");
+    CHECK(op("GroupNormalization", 12, {In("1,12,6,6"), In("10"), In("12")}, groups3).problem() ==
+          "scale [10] and bias [12] must have the data's 12 channels");
+    CHECK(op("GroupNormalization", 12, {In("1,12,6,6"), In("12"), In("12")}, {{"num_groups", "0"}}).problem() ==
+          "num_groups=0 must be a positive integer");
+    CHECK(op("GroupNormalization", 12, {In("12"), In("12"), In("12")}, groups3).problem() ==
+          "the data [12] must be at least 2-D");
+}
+
+TEST_CASE("misc Eye: [batch..., rows, columns] from the values") {
+    const Attrs f32_out{{"output_type", "f32"}};
+    CHECK(op("Eye", 9, {In("", i64), In("", i64), In("", i64)}, f32_out, {{0, V({5})}, {1, V({4})}, {2, V({0})}})
+              .str() == "[5,4]");
+    auto r = op("Eye", 9, {In("", i64), In("1", i64), In("", i64), In("2", i64)}, {{"output_type", "i32"}},
+                {{0, V({3})}, {1, V({3})}, {2, V({1})}, {3, V({2, 7})}});
+    CHECK(r.str() == "[2,7,3,3]");
+    CHECK(type_of(r) == "i32");
+    r = op("Eye", 9, {In("", i64), In("", i64), In("", i64), In("3", i64)}, f32_out);
+    CHECK(r.str() == "[?,?,?,?,?]");
+    CHECK(r.unknown);
+    CHECK(op("Eye", 9, {In("", i64), In("", i64), In("", i64)}, f32_out, {{0, V({-1})}, {1, V({4})}}).problem() ==
+          "'num_rows' must be non-negative, it is -1");
+    CHECK(op("Eye", 9, {In("2,2", i64), In("", i64), In("", i64)}, f32_out).problem() ==
+          "'num_rows' must be a scalar or 1-D; it is [2,2]");
+}
+
+TEST_CASE("misc RandomUniform and Multinomial: dims from the values") {
+    const Attrs f16_out{{"output_type", "f16"}};
+    auto r = op("RandomUniform", 8, {In("3", i64), In(""), In("")}, f16_out, {{0, V({2, 3, 4})}});
+    CHECK(r.str() == "[2,3,4]");
+    CHECK(type_of(r) == "f16");
+    r = op("RandomUniform", 8, {In("3", i64), In(""), In("")}, f16_out);
+    CHECK(r.str() == "[?,?,?]");
+    CHECK(r.unknown);
+    CHECK(op("RandomUniform", 8, {In("3", i64), In("2"), In("")}, f16_out).problem() ==
+          "Min value must be a scalar or one element 1D tensor; it is [2]");
+    const Attrs mn{{"convert_type", "i64"}, {"with_replacement", "true"}, {"log_probs", "false"}};
+    CHECK(op("Multinomial", 13, {In("5"), In("", i64)}, mn, {{1, V({3})}}).str() == "[3]");
+    CHECK(op("Multinomial", 13, {In("2,5"), In("", i64)}, mn, {{1, V({3})}}).str() == "[?,?]");
+    CHECK(op("Multinomial", 13, {In("2,5,1"), In("", i64)}, mn).problem() ==
+          "the probabilities [2,5,1] must be 1-D or 2-D");
+    CHECK(op("Multinomial", 13, {In("5"), In("", i64)}, mn, {{1, V({-2})}}).problem() ==
+          "the number of samples must be non-negative, it is -2");
+}
+
+TEST_CASE("misc ReverseSequence, CTCLoss, SearchSorted, Inverse") {
+    CHECK(op("ReverseSequence", 0, {In("?,10,3"), In("4", i32)}, {{"batch_axis", "0"}, {"seq_axis", "1"}}).str() ==
+          "[4,10,3]");
+    CHECK(op("ReverseSequence", 0, {In("4,10,3"), In("5", i32)}).problem() ==
+          "sequence lengths input size (5) is not equal to batch axis dimension of data input (4)");
+    CHECK(op("ReverseSequence", 0, {In("4,10,3"), In("4", i32)}, {{"seq_axis", "3"}}).problem() ==
+          "axis 3 is out of range [-3, 2]");
+    CHECK(op("CTCLoss", 4, {In("10,120,28"), In("10", i32), In("10,120", i32), In("10", i32)}).str() == "[10]");
+    CHECK(op("CTCLoss", 4, {In("?,120,28"), In("?", i32), In("?,120", i32), In("6", i32)}).str() == "[6]");
+    CHECK(op("CTCLoss", 4, {In("10,120,28"), In("10", i32), In("10,100", i32), In("10", i32)}).problem() ==
+          "the labels' second dim 100 must equal the logits' time steps 120");
+    CHECK(op("CTCLoss", 4, {In("10,120,28"), In("8", i32), In("10,120", i32), In("10", i32)}).problem() ==
+          "the batch of logits [10,120,28], logit length [8], labels [10,120] and label length [10] must be one");
+    auto r = op("SearchSorted", 15, {In("2,3,10"), In("2,3,4")});
+    CHECK(r.str() == "[2,3,4]");
+    CHECK(type_of(r) == "i64");
+    CHECK(op("SearchSorted", 15, {In("10"), In("2,3,4")}).str() == "[2,3,4]");
+    CHECK(op("SearchSorted", 15, {In("2,3,10"), In("...")}).str() == "[2,3,?]");
+    CHECK(op("SearchSorted", 15, {In("2,3,10"), In("2,4,4")}).problem() ==
+          "all dims but the last must agree: [2,3,10] and [2,4,4]");
+    CHECK(op("SearchSorted", 15, {In("2,10"), In("")}).problem() ==
+          "if the values input is a scalar, the sorted sequence must be 1-D");
+    CHECK(op("Inverse", 14, {In("2,5,5")}).str() == "[2,5,5]");
+    CHECK(op("Inverse", 14, {In("2,5,4")}).problem() == "the input [2,5,4] must hold square matrices");
+    CHECK(op("Inverse", 14, {In("5")}).problem() == "the input [5] must be at least a 2-D matrix");
+}
+
+TEST_CASE("misc Identity, FakeConvert, SliceScatter: the data's dims and type") {
+    CHECK(op("Identity", 16, {In("1,?,3", f16)}).str() == "[1,?,3]");
+    CHECK(op("FakeConvert", 13, {In("2,3"), In("1"), In("1")}, {{"destination_type", "f8e4m3"}}).str() == "[2,3]");
+    CHECK(op("SliceScatter", 15, {In("8,8"), In("2,8"), In("1", i64), In("1", i64), In("1", i64)}).str() == "[8,8]");
+    CHECK(!op("SliceScatter", 15, {In("8,8"), In("2,8")}).ok());
+}
