@@ -132,3 +132,26 @@ TEST_CASE("misc Identity, FakeConvert, SliceScatter: the data's dims and type") 
     CHECK(op("SliceScatter", 15, {In("8,8"), In("2,8"), In("1", i64), In("1", i64), In("1", i64)}).str() == "[8,8]");
     CHECK(!op("SliceScatter", 15, {In("8,8"), In("2,8")}).ok());
 }
+
+TEST_CASE("misc DFT, IDFT, RDFT, IRDFT: transformed axes, signal sizes, the onesided length") {
+    CHECK(op("DFT", 7, {In("2,180,180,2"), In("2", i64)}, {}, {{1, V({1, 2})}}).str() == "[2,180,180,2]");
+    CHECK(op("DFT", 7, {In("2,180,180,2"), In("2", i64), In("2", i64)}, {}, {{1, V({1, 2})}, {2, V({100, -1})}})
+              .str() == "[2,100,180,2]");
+    CHECK(op("IDFT", 7, {In("2,180,180,2"), In("2", i64), In("2", i64)}, {}, {{1, V({-2, -1})}}).str() ==
+          "[2,?,?,2]");
+    auto r = op("DFT", 7, {In("2,180,180,2"), In("2", i64)});
+    CHECK(r.str() == "[?,?,?,2]");
+    CHECK(r.unknown);
+    CHECK(op("IDFT", 7, {In("2,180,180,2"), In("1", i64)}, {}, {{1, V({3})}}).problem() ==
+          "axis 3 is out of range [-3, 2]");
+    CHECK(op("DFT", 7, {In("2,180,180,3"), In("1", i64)}, {}, {{1, V({1})}}).problem() ==
+          "the last dim of the input [2,180,180,3] must be 2 (real and imaginary parts)");
+    CHECK(op("RDFT", 9, {In("2,180,180"), In("2", i64)}, {}, {{1, V({1, 2})}}).str() == "[2,180,91,2]");
+    CHECK(op("RDFT", 9, {In("2,180,180"), In("2", i64), In("2", i64)}, {}, {{1, V({1, 2})}, {2, V({50, 41})}})
+              .str() == "[2,50,21,2]");
+    CHECK(op("RDFT", 9, {In("4..10,?")}, {}).ok() == false);  // axes missing
+    CHECK(op("RDFT", 9, {In("2,4..10"), In("1", i64)}, {}, {{1, V({-1})}}).str() == "[2,3..6,2]");
+    CHECK(op("IRDFT", 9, {In("2,180,91,2"), In("2", i64)}, {}, {{1, V({1, 2})}}).str() == "[2,180,180]");
+    CHECK(op("IRDFT", 9, {In("2,180,91,2"), In("2", i64), In("2", i64)}, {}, {{1, V({1, 2})}, {2, V({64, 50})}})
+              .str() == "[2,64,50]");
+}

@@ -1,7 +1,7 @@
 // Ops of OpenVINO's opsets 1-16 that no other family holds, as their shape inference (the
 // *_shape_inference.hpp of each) infers and checks them: the colour conversions (NV12toRGB/BGR,
 // I420toRGB/BGR), GridSample, GroupNormalization, the generators whose dims are input values (Eye,
-// RandomUniform, Multinomial), ReverseSequence, CTCLoss, SearchSorted, Inverse, and the ops whose output is
+// RandomUniform, Multinomial), the Fourier transforms (DFT, IDFT, RDFT, IRDFT), ReverseSequence, CTCLoss, SearchSorted, Inverse, and the ops whose output is
 // their data input's shape (Identity, FakeConvert, SliceScatter).
 
 #include <array>
@@ -365,6 +365,92 @@ void infer_search_sorted(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({o, type, {}, {}});
 }
 
+// ---------------------------------------------------------------- DFT, IDFT, RDFT, IRDFT
+
+enum class FftKind { complex_to_complex, real_to_complex, complex_to_real };
+
+// The checks every FFT op shares (fft_common_validation): the input's rank and last dim, the axes (1-D, in
+// range, unique), signal_size (1-D, as long as the axes). The axes, normalized, when their values are known.
+std::optional<std::vector<size_t>> fft_axes(OpContext& ctx, FftKind kind, bool* failed) {
+    const Shape &data = ctx.shape(0), &axes_shape = ctx.shape(1);
+    const bool complex_input = kind != FftKind::real_to_complex;
+    auto fail = [&](std::string message) {
+        ctx.invalid_input(std::move(message));
+        *failed = true;
+        return std::nullopt;
+    };
+    if (!rank_is(axes_shape, 1)) return fail(fmt::format("the axes {} must be 1-D", axes_shape.str()));
+    if (ctx.input_count() == 3) {
+        const Shape& signal = ctx.shape(2);
+        if (!rank_is(signal, 1)) return fail(fmt::format("signal_size {} must be 1-D", signal.str()));
+        if (!dim_at(signal, 0).compatible(dim_at(axes_shape, 0)))
+            return fail(fmt::format("signal_size {} and the axes {} must be as long", signal.str(), axes_shape.str()));
+    }
+    if (data.rank_dynamic) return std::nullopt;
+    const auto rank = static_cast<int64_t>(data.rank());
+    if (rank < (complex_input ? 2 : 1))
+        return fail(fmt::format("the input {} must have rank {} or more", data.str(), complex_input ? 2 : 1));
+    if (complex_input && !data.dims.back().compatible(Dim(2)))
+        return fail(fmt::format("the last dim of the input {} must be 2 (real and imaginary parts)", data.str()));
+    const int64_t axis_rank = complex_input ? rank - 1 : rank;
+    if (axes_shape.is_static() && axes_shape.dims[0].length() > axis_rank)
+        return fail(fmt::format("{} axes are more than the input {} has to transform", axes_shape.dims[0].length(),
+                                data.str()));
+    const auto axes = ctx.exact_values(1);
+    if (!axes) return std::nullopt;
+    std::string error;
+    auto normalized = normalize_axes(*axes, axis_rank, true, &error);
+    if (!normalized) return fail(error);
+    return normalized;
+}
+
+void infer_fft(OpContext& ctx, std::vector<OpOutput>& out, FftKind kind) {
+    if (!ctx.expect_inputs(2, 3)) return;
+    bool failed = false;
+    const auto axes = fft_axes(ctx, kind, &failed);
+    if (failed) return;
+    const Shape& data = ctx.shape(0);
+    OpOutput o{data, ctx.type(0), {}, {}};
+    if (data.rank_dynamic) return out.push_back(std::move(o));
+    if (kind == FftKind::real_to_complex) o.shape.dims.push_back(Dim(2));
+    if (kind == FftKind::complex_to_real) o.shape.dims.pop_back();
+    const size_t transformed = kind == FftKind::real_to_complex ? data.rank() : data.rank() - 1;
+    if (!axes) {
+        ctx.value_unknown("the axes (input 1) are not known");
+        for (size_t i = 0; i < transformed; ++i) o.shape.dims[i] = Dim::dynamic();
+        return out.push_back(std::move(o));
+    }
+    const auto signal = ctx.input_count() == 3 ? ctx.exact_values(2) : std::nullopt;
+    if (ctx.input_count() == 3 && !signal) {
+        ctx.value_unknown("signal_size (input 2) is not known");
+        if (kind == FftKind::complex_to_complex)
+            for (const size_t a : *axes) o.shape.dims[a] = Dim::dynamic();
+        else
+            o.shape.dims[axes->back()] = Dim::dynamic();
+        return out.push_back(std::move(o));
+    }
+    if (signal) {
+        if (signal->size() != axes->size())
+            return ctx.invalid_input(fmt::format("signal_size has {} values for {} axes", signal->size(), axes->size()));
+        for (size_t i = 0; i < axes->size(); ++i)
+            if ((*signal)[i] != -1) o.shape.dims[(*axes)[i]] = Dim((*signal)[i]);
+    }
+    const size_t last = axes->back();
+    const bool last_given = signal && signal->back() != -1;
+    if (kind == FftKind::real_to_complex) {
+        // The onesided length n/2 + 1, of the signal size when one is given.
+        const Dim& n = o.shape.dims[last];
+        o.shape.dims[last] = Dim(n.min() / 2 + 1, n.has_upper_bound() ? n.max() / 2 + 1 : Dim::kInf);
+    } else if (kind == FftKind::complex_to_real && !last_given) {
+        o.shape.dims[last] = Dim(2) * (data.dims[last] - Dim(1));
+    }
+    out.push_back(std::move(o));
+}
+
+void infer_dft(OpContext& ctx, std::vector<OpOutput>& out) { infer_fft(ctx, out, FftKind::complex_to_complex); }
+void infer_rdft(OpContext& ctx, std::vector<OpOutput>& out) { infer_fft(ctx, out, FftKind::real_to_complex); }
+void infer_irdft(OpContext& ctx, std::vector<OpOutput>& out) { infer_fft(ctx, out, FftKind::complex_to_real); }
+
 // ---------------------------------------------------------------- Inverse, Identity, FakeConvert, SliceScatter
 
 void infer_inverse(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -398,6 +484,8 @@ void infer_slice_scatter(OpContext& ctx, std::vector<OpOutput>& out) {
 const OpEntry kMiscTensorOps[] = {
     {"CTCLoss", 4, 4, infer_ctc_loss, "shape, type",
      "input ranks 3, 1, 2, 1 (blank index scalar); batches agree; labels' time steps"},
+    {"DFT", 7, 7, infer_dft, "shape, type",
+     "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes"},
     {"Eye", 9, 9, infer_eye, "shape, type", "rows, columns and batch shape non-negative, from values; output_type"},
     {"FakeConvert", 13, 13, infer_fake_convert, "shape, type", "2 or 3 inputs"},
     {"GridSample", 9, 9, infer_grid_sample, "shape, type",
@@ -406,12 +494,18 @@ const OpEntry kMiscTensorOps[] = {
      "num_groups > 0 divides the channels; scale and bias 1-D of the channels"},
     {"I420toBGR", 8, 8, infer_i420, "shape, type", "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W"},
     {"I420toRGB", 8, 8, infer_i420, "shape, type", "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W"},
+    {"IDFT", 7, 7, infer_dft, "shape, type",
+     "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes"},
+    {"IRDFT", 9, 9, infer_irdft, "shape, type",
+     "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes"},
     {"Identity", 16, 16, infer_data_shape, "shape, type, values", "one input"},
     {"Inverse", 14, 14, infer_inverse, "shape, type", "adjoint; at least 2-D; square matrices"},
     {"Multinomial", 13, 13, infer_multinomial, "shape, type",
      "convert_type, with_replacement, log_probs; probabilities 1-D or 2-D; sample count scalar, non-negative"},
     {"NV12toBGR", 8, 8, infer_nv12, "shape, type", "Y [N,H,W,1] with UV [N,H/2,W/2,2], or one plane H*3/2 high; even H, W"},
     {"NV12toRGB", 8, 8, infer_nv12, "shape, type", "Y [N,H,W,1] with UV [N,H/2,W/2,2], or one plane H*3/2 high; even H, W"},
+    {"RDFT", 9, 9, infer_rdft, "shape, type",
+     "input rank >= 1; axes 1-D, unique, in [-r, r-1]; signal_size as long as the axes"},
     {"RandomUniform", 8, 8, infer_random_uniform, "shape, type",
      "output_type, seeds; output shape 1-D; min and max scalars, min < max"},
     {"ReverseSequence", 0, 1, infer_reverse_sequence, "shape, type",
