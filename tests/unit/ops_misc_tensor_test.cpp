@@ -155,3 +155,33 @@ TEST_CASE("misc DFT, IDFT, RDFT, IRDFT: transformed axes, signal sizes, the ones
     CHECK(op("IRDFT", 9, {In("2,180,91,2"), In("2", i64), In("2", i64)}, {}, {{1, V({1, 2})}, {2, V({64, 50})}})
               .str() == "[2,64,50]");
 }
+
+TEST_CASE("misc STFT and ISTFT: frames from the frame size and step") {
+    const Attrs plain{{"transpose_frames", "false"}};
+    const std::map<size_t, TensorValue> size16_step16{{2, V({16})}, {3, V({16})}};
+    CHECK(op("STFT", 15, {In("1,48"), In("16"), In("", i64), In("", i64)}, plain, size16_step16).str() ==
+          "[1,3,9,2]");
+    CHECK(op("STFT", 15, {In("1,48"), In("16"), In("", i64), In("", i64)}, {{"transpose_frames", "true"}},
+             size16_step16)
+              .str() == "[1,9,3,2]");
+    CHECK(op("STFT", 15, {In("?,40..60"), In("16"), In("", i64), In("", i64)}, plain, {{2, V({16})}, {3, V({4})}})
+              .str() == "[?,7..12,9,2]");
+    auto r = op("STFT", 15, {In("1,48"), In("16"), In("", i64), In("", i64)}, plain);
+    CHECK(r.str() == "[1,?,?,2]");
+    CHECK(r.unknown);
+    CHECK(op("STFT", 15, {In("1,48"), In("16"), In("", i64), In("", i64)}, plain, {{2, V({60})}, {3, V({4})}})
+              .problem() == "frame size 60 must be in range [1, 48]");
+    CHECK(op("STFT", 15, {In("1,48"), In("17"), In("", i64), In("", i64)}, plain, size16_step16).problem() ==
+          "the window [17] must be 1 to frame size 16 long");
+    const Attrs centered{{"center", "true"}, {"normalized", "false"}};
+    CHECK(op("ISTFT", 16, {In("9,3,2"), In("16"), In("", i64), In("", i64)}, centered, size16_step16).str() ==
+          "[32]");
+    CHECK(op("ISTFT", 16, {In("2,9,3,2"), In("16"), In("", i64), In("", i64)},
+             {{"center", "false"}, {"normalized", "false"}}, size16_step16)
+              .str() == "[2,48]");
+    CHECK(op("ISTFT", 16, {In("2,9,3,2"), In("16"), In("", i64), In("", i64), In("", i64)}, centered,
+             {{2, V({16})}, {3, V({16})}, {4, V({40})}})
+              .str() == "[2,40]");
+    CHECK(op("ISTFT", 16, {In("9,2"), In("16"), In("", i64), In("", i64)}, centered).problem() ==
+          "the data [9,2] must be 3-D or 4-D");
+}

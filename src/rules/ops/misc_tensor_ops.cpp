@@ -1,7 +1,8 @@
 // Ops of OpenVINO's opsets 1-16 that no other family holds, as their shape inference (the
 // *_shape_inference.hpp of each) infers and checks them: the colour conversions (NV12toRGB/BGR,
 // I420toRGB/BGR), GridSample, GroupNormalization, the generators whose dims are input values (Eye,
-// RandomUniform, Multinomial), the Fourier transforms (DFT, IDFT, RDFT, IRDFT), ReverseSequence, CTCLoss, SearchSorted, Inverse, and the ops whose output is
+// RandomUniform, Multinomial), the Fourier transforms (DFT, IDFT, RDFT, IRDFT, STFT, ISTFT),
+// ReverseSequence, CTCLoss, SearchSorted, Inverse, and the ops whose output is
 // their data input's shape (Identity, FakeConvert, SliceScatter).
 
 #include <array>
@@ -451,6 +452,92 @@ void infer_dft(OpContext& ctx, std::vector<OpOutput>& out) { infer_fft(ctx, out,
 void infer_rdft(OpContext& ctx, std::vector<OpOutput>& out) { infer_fft(ctx, out, FftKind::real_to_complex); }
 void infer_irdft(OpContext& ctx, std::vector<OpOutput>& out) { infer_fft(ctx, out, FftKind::complex_to_real); }
 
+// ---------------------------------------------------------------- STFT, ISTFT
+
+// The window (1-D, 1..frame_size long), frame_size and frame_step (scalars, positive when known); the known
+// frame size and step.
+struct Frames {
+    std::optional<int64_t> size, step;
+};
+std::optional<Frames> frame_inputs(OpContext& ctx) {
+    const Shape& window = ctx.shape(1);
+    Frames f;
+    if (const auto v = ctx.exact_values(2); v && v->size() == 1) f.size = (*v)[0];
+    if (const auto v = ctx.exact_values(3); v && v->size() == 1) f.step = (*v)[0];
+    std::string problem;
+    if (!rank_is(window, 1))
+        problem = fmt::format("the window {} must be 1-D", window.str());
+    else if (!rank_is(ctx.shape(2), 0))
+        problem = fmt::format("frame_size {} must be a scalar", ctx.shape(2).str());
+    else if (!rank_is(ctx.shape(3), 0))
+        problem = fmt::format("frame_step {} must be a scalar", ctx.shape(3).str());
+    else if (f.size && *f.size <= 0)
+        problem = fmt::format("frame size {} must be greater than zero", *f.size);
+    else if (f.step && *f.step <= 0)
+        problem = fmt::format("frame step {} must be greater than zero", *f.step);
+    else if (f.size && window.is_static() && (window.dims[0].length() < 1 || window.dims[0].length() > *f.size))
+        problem = fmt::format("the window {} must be 1 to frame size {} long", window.str(), *f.size);
+    if (!problem.empty()) {
+        ctx.invalid_input(std::move(problem));
+        return std::nullopt;
+    }
+    if (!f.size || !f.step) ctx.value_unknown("frame_size or frame_step is not known");
+    return f;
+}
+
+void infer_stft(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(4)) return;
+    const auto transpose = ctx.attr_bool("transpose_frames");
+    if (!transpose) return;
+    const Shape& signal = ctx.shape(0);
+    if (!rank_is(signal, 2)) return ctx.invalid_input(fmt::format("the signal {} must be 2-D [batch, signal_size]", signal.str()));
+    const auto frames = frame_inputs(ctx);
+    if (!frames) return;
+    OpOutput o{signal, ctx.type(0), {}, {}};
+    if (signal.rank_dynamic) return out.push_back(std::move(o));
+    if (!frames->size || !frames->step) {
+        o.shape = Shape{false, {signal.dims[0], Dim::dynamic(), Dim::dynamic(), Dim(2)}};
+        return out.push_back(std::move(o));
+    }
+    const int64_t size = *frames->size, step = *frames->step;
+    if (signal.dims[1].has_upper_bound() && size > signal.dims[1].max())
+        return ctx.invalid_input(fmt::format("frame size {} must be in range [1, {}]", size, signal.dims[1].str()));
+    const Dim rest = signal.dims[1] - Dim(size);
+    const Dim count(rest.min() / step + 1, rest.has_upper_bound() ? rest.max() / step + 1 : Dim::kInf);
+    const Dim bins(size / 2 + 1);
+    o.shape = *transpose ? Shape{false, {signal.dims[0], bins, count, Dim(2)}}
+                         : Shape{false, {signal.dims[0], count, bins, Dim(2)}};
+    out.push_back(std::move(o));
+}
+
+void infer_istft(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(4, 5)) return;
+    const auto center = ctx.attr_bool("center");
+    if (!center || !ctx.attr_bool("normalized")) return;
+    const Shape& data = ctx.shape(0);
+    if (!data.rank_dynamic && data.rank() != 3 && data.rank() != 4)
+        return ctx.invalid_input(fmt::format("the data {} must be 3-D or 4-D", data.str()));
+    const auto frames = frame_inputs(ctx);
+    if (!frames) return;
+    if (data.rank_dynamic) return out.push_back({data, ctx.type(0), {}, {}});
+    Dim length = Dim::dynamic();
+    if (ctx.input_count() == 5) {
+        if (!scalar_or_one(ctx.shape(4)))
+            return ctx.invalid_input(fmt::format("signal_length {} must be a scalar or 1-D of one", ctx.shape(4).str()));
+        if (const TensorValue* v = ctx.value(4); v && v->size() == 1)
+            length = value_as_dim((*v)[0]);
+        else
+            ctx.value_unknown("signal_length (input 4) is not known");
+    } else if (frames->size && frames->step) {
+        const Dim& count = data.dims[data.rank() == 3 ? 1 : 2];
+        length = (count - Dim(1)) * Dim(*frames->step);
+        if (!*center) length = length + Dim(*frames->size);
+    }
+    Shape o{false, {length}};
+    if (data.rank() == 4) o.dims.insert(o.dims.begin(), data.dims[0]);
+    out.push_back({o, ctx.type(0), {}, {}});
+}
+
 // ---------------------------------------------------------------- Inverse, Identity, FakeConvert, SliceScatter
 
 void infer_inverse(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -494,6 +581,8 @@ const OpEntry kMiscTensorOps[] = {
      "num_groups > 0 divides the channels; scale and bias 1-D of the channels"},
     {"I420toBGR", 8, 8, infer_i420, "shape, type", "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W"},
     {"I420toRGB", 8, 8, infer_i420, "shape, type", "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W"},
+    {"ISTFT", 16, 16, infer_istft, "shape, type",
+     "data 3-D or 4-D; window 1-D within frame_size; frame_size, frame_step positive scalars; signal_length scalar"},
     {"IDFT", 7, 7, infer_dft, "shape, type",
      "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes"},
     {"IRDFT", 9, 9, infer_irdft, "shape, type",
@@ -510,6 +599,8 @@ const OpEntry kMiscTensorOps[] = {
      "output_type, seeds; output shape 1-D; min and max scalars, min < max"},
     {"ReverseSequence", 0, 1, infer_reverse_sequence, "shape, type",
      "data rank >= 2; batch_axis, seq_axis in range; sequence lengths 1-D of the batch"},
+    {"STFT", 15, 15, infer_stft, "shape, type",
+     "signal 2-D; window 1-D within frame_size; frame_size, frame_step positive scalars; transpose_frames"},
     {"SearchSorted", 15, 15, infer_search_sorted, "shape, type",
      "right_mode, output_type; sorted not a scalar; ranks and leading dims agree"},
     {"SliceScatter", 15, 15, infer_slice_scatter, "shape, type", "5 or 6 inputs"},
