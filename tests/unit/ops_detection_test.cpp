@@ -723,3 +723,39 @@ TEST_CASE("ops-d LSTM cells fall back on hidden_size; LSTMCell-0 fills B and P")
     seq.inputs[3] = In("1,13,3");
     CHECK(run_op(seq).problem() == "dimension `hidden_size` does not match between inputs: ? and a dim not divisible by the gate count");
 }
+
+TEST_CASE("ops-d MulticlassNms, MatrixNms, NMSRotated, GenerateProposals: selected counts from 0 to the most") {
+    auto r = run_op(OpCase{"MulticlassNms", 9, {{"nms_top_k", "3"}, {"output_type", "i32"}},
+                           {In("2,7,4"), In("2,5,7")}, {}});
+    REQUIRE(r.outputs.size() == 3);
+    CHECK(r.str(0) == "[..30,6]");  // min(7, 3) boxes * 5 classes * 2 images
+    CHECK(r.str(1) == "[..30,1]");
+    CHECK(r.str(2) == "[2]");
+    CHECK(type_of(r, 1) == "i32");
+    r = run_op(OpCase{"MulticlassNms", 9, {{"keep_top_k", "8"}}, {In("5,100,4"), In("5,100"), In("3", i32)}, {}});
+    CHECK(r.str(0) == "[..24,6]");  // keep_top_k 8 * 3 images
+    CHECK(r.str(2) == "[3]");
+    CHECK(run_op(OpCase{"MulticlassNms", 8, {}, {In("?,?,4"), In("?,?,?")}, {}}).str(0) == "[?,6]");
+    CHECK(run_op(OpCase{"MulticlassNms", 9, {{"nms_top_k", "-2"}}, {In("2,7,4"), In("2,5,7")}, {}}).problem() ==
+          "nms_top_k=-2 must be -1 or more");
+    CHECK(run_op(OpCase{"MulticlassNms", 9, {}, {In("2,7,5"), In("2,5,7")}, {}}).problem() ==
+          "the last dimension of the 'boxes' input [2,7,5] must be 4");
+    r = run_op(OpCase{"MatrixNms", 8, {{"nms_top_k", "3"}, {"keep_top_k", "10"}}, {In("2,7,4"), In("2,5,7")}, {}});
+    CHECK(r.str(0) == "[..20,6]");  // min(3 * 5, 10) * 2
+    OpCase rotated{"NMSRotated", 13, {}, {In("1,10,5"), In("1,2,10"), In("", i64), In(""), In("")}, {}};
+    rotated.values[2] = V({3});
+    r = run_op(rotated);
+    CHECK(r.str(0) == "[..6,3]");
+    CHECK(type_of(r, 1) == "f32");
+    rotated.inputs[0] = In("1,10,4");
+    CHECK(run_op(rotated).problem() == "the last dimension of the 'boxes' input [1,10,4] must be 5");
+    r = run_op(OpCase{"GenerateProposals", 9, {{"post_nms_count", "1000"}, {"pre_nms_count", "6000"}},
+                      {In("2,3"), In("50,50,3,4"), In("2,12,50,50"), In("2,3,50,50")}, {}});
+    CHECK(r.str(0) == "[..2000,4]");
+    CHECK(r.str(1) == "[..2000]");
+    CHECK(r.str(2) == "[2]");
+    CHECK(run_op(OpCase{"GenerateProposals", 9, {{"post_nms_count", "1000"}, {"pre_nms_count", "6000"}},
+                        {In("2,3"), In("50,50,3,4"), In("2,12,50,50"), In("2,4,50,50")}, {}})
+              .problem() == "'input_deltas' [2,12,50,50] must be [batch, 4*anchors, H, W] of 'input_scores' "
+                            "[2,4,50,50] and 'input_im_info' [2,3]");
+}

@@ -432,7 +432,7 @@ bool nms_scalar(const Shape& s, bool allow_1d) {
 }
 
 // The checks every version makes on boxes [batch, boxes, 4] and scores [batch, classes, boxes].
-bool nms_shapes(OpContext& ctx, bool allow_1d) {
+bool nms_shapes(OpContext& ctx, bool allow_1d, int64_t box_size = 4) {
     const Shape& boxes = ctx.shape(0);
     const Shape& scores = ctx.shape(1);
     if (!rank_is(boxes, 3)) {
@@ -464,8 +464,8 @@ bool nms_shapes(OpContext& ctx, bool allow_1d) {
             return false;
         }
     }
-    if (!boxes.dims[2].compatible(Dim(4))) {
-        ctx.invalid_input(fmt::format("the last dimension of the 'boxes' input {} must be 4", boxes.str()));
+    if (!boxes.dims[2].compatible(Dim(box_size))) {
+        ctx.invalid_input(fmt::format("the last dimension of the 'boxes' input {} must be {}", boxes.str(), box_size));
         return false;
     }
     return true;
@@ -545,12 +545,11 @@ bool nms_float_input(std::optional<ElementType> t) {
 
 // Versions 5 and 9: indices [0..min(boxes, max) * batch * classes, 3] with every dim at its upper bound,
 // scores f32 of the same shape, and the count [1].
-void infer_nms_v5_v9(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(2, 6)) return;
+void infer_nms_selected(OpContext& ctx, std::vector<OpOutput>& out, int64_t box_size) {
     if (!nms_box_encoding(ctx)) return;
     ctx.attr_bool("sort_result_descending", true);
     const auto type = nms_output_type(ctx);
-    if (ctx.failed() || !nms_shapes(ctx, true)) return;
+    if (ctx.failed() || !nms_shapes(ctx, true, box_size)) return;
     for (size_t i = 0; i < ctx.input_count(); ++i) {
         const auto t = ctx.type(i) == ElementType::dynamic ? std::nullopt : ctx.type(i);
         const bool ok = i == 2 ? integral_or_unknown(t) : nms_float_input(t);
@@ -576,6 +575,15 @@ void infer_nms_v5_v9(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({shape, type, {}, {}});
     out.push_back({shape, ElementType::f32, {}, {}});
     out.push_back({Shape{false, {Dim(1)}}, type, {}, {}});
+}
+
+void infer_nms_v5_v9(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (ctx.expect_inputs(2, 6)) infer_nms_selected(ctx, out, 4);
+}
+
+// NMSRotated-13: five inputs, boxes of five numbers (center, size and angle), clockwise.
+void infer_nms_rotated(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (ctx.expect_inputs(5) && ctx.attr_bool("clockwise", true)) infer_nms_selected(ctx, out, 5);
 }
 
 // ---------------------------------------------------------------- Proposal
@@ -650,8 +658,16 @@ constexpr OpEntry kDetectionOps[] = {
     {"ExperimentalDetectronROIFeatureExtractor", 6, 6, infer_ed_roi_feature_extractor, "shape, type",
      "rois [?,4]; pyramid levels 4-D, batch 1, equal channels"},
     {"ExperimentalDetectronTopKROIs", 6, 6, infer_ed_topk_rois, "shape, type", "rois [?,4]; probabilities 1-D, as many"},
+    {"GenerateProposals", 9, 9, infer_generate_proposals, "shape, type",
+     "pre/post_nms_count > 0; im_info [batch, 3|4], anchors [H, W, A, 4], deltas [batch, 4A, H, W], scores [batch, A, H, W]"},
     {"GatherTree", 1, 1, infer_gather_tree, "shape, type",
      "one numeric type; step_ids and parent_idx of one rank-3 shape; max_seq_len [batch]; end_token scalar"},
+    {"MatrixNms", 8, 8, infer_matrix_nms, "shape, type",
+     "top-k and background_class >= -1; output_type i32/i64; sort and decay kinds; boxes and scores ranks and dims"},
+    {"MulticlassNms", 8, 8, infer_multiclass_nms, "shape, type",
+     "top-k and background_class >= -1; output_type i32/i64; sort kind; boxes and scores ranks and dims"},
+    {"MulticlassNms", 9, 9, infer_multiclass_nms, "shape, type",
+     "top-k and background_class >= -1; output_type i32/i64; sort kind; boxes, scores (and roisnum) ranks and dims"},
     {"NonMaxSuppression", 1, 1, infer_nms_v1_v3, "shape, type", "box_encoding; boxes/scores ranks and dims; scalars"},
     {"NonMaxSuppression", 3, 3, infer_nms_v1_v3, "shape, type", "box_encoding; output_type i32/i64; boxes/scores ranks and dims"},
     {"NonMaxSuppression", 4, 4, infer_nms_v4, "shape, type", "box_encoding; output_type i32/i64; boxes/scores ranks and dims"},
@@ -659,6 +675,8 @@ constexpr OpEntry kDetectionOps[] = {
      "box_encoding; output_type i32/i64; boxes/scores ranks, dims and float types; scalar inputs"},
     {"NonMaxSuppression", 9, 9, infer_nms_v5_v9, "shape, type",
      "box_encoding; output_type i32/i64; boxes/scores ranks, dims and float types; scalar inputs"},
+    {"NMSRotated", 13, 13, infer_nms_rotated, "shape, type",
+     "box_encoding; output_type i32/i64; boxes [batch, boxes, 5], scores ranks, dims and float types; scalar inputs"},
     {"PSROIPooling", 0, 1, infer_psroi_pooling, "shape, type",
      "mode; group_size, spatial bins > 0; spatial_scale > 0; channels = output_dim * group area; ROIs [?,5]"},
     {"PriorBox", 0, 1, infer_prior_box, "shape, type", kPriorChecks},

@@ -56,6 +56,9 @@ void infer_ctc_greedy_decoder_seq_len(OpContext& ctx, std::vector<OpOutput>& out
 void infer_gather_tree(OpContext& ctx, std::vector<OpOutput>& out);
 // The infer functions of detection_experimental_ops.cpp.
 void infer_ed_detection_output(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_multiclass_nms(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_matrix_nms(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_generate_proposals(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_ed_generate_proposals(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_ed_prior_grid_generator(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_ed_roi_feature_extractor(OpContext& ctx, std::vector<OpOutput>& out);
