@@ -40,7 +40,7 @@ struct PoolOp {
 
 // The op version a layer gets from its `version="opsetN"`; nullopt when the opset lacks the type.
 std::optional<PoolOp> pool_op_for(std::string_view type, int opset);
-inline constexpr int kNewestOpset = 16;
+inline constexpr int kNewestOpset = 17;
 
 struct PoolingDesc {
     std::vector<int64_t> kernel;

@@ -131,20 +131,11 @@ void infer_psroi_pooling(OpContext& ctx, std::vector<OpOutput>& out) {
                    ctx.type(0), {}, {}});
 }
 
-void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(3)) return;
-    // OpenVINO takes pooled_h, pooled_w, sampling_ratio and spatial_scale as they are.
-    const auto pooled_h = ctx.attr_int("pooled_h");
-    const auto pooled_w = ctx.attr_int("pooled_w");
-    ctx.attr_int("sampling_ratio");
-    ctx.attr_float("spatial_scale");
-    constexpr std::array<std::string_view, 2> kModes{"avg", "max"};
-    ctx.attr_enum("mode", kModes);
-    if (ctx.version() >= 9) {
-        constexpr std::array<std::string_view, 3> kAligned{"asymmetric", "half_pixel_for_nn", "half_pixel"};
-        ctx.attr_enum("aligned_mode", kAligned, kAligned[0]);
-    }
-    if (ctx.failed()) return;
+namespace {
+
+// [ROIs, C, pooled_h, pooled_w] of the data's type, for ROIs [n, roi_size] and batch indices [n].
+void roi_align_output(OpContext& ctx, std::vector<OpOutput>& out, int64_t pooled_h, int64_t pooled_w,
+                      int64_t roi_size) {
     const auto type = merge_types(ctx.type(0), ctx.type(1));
     if (!type || !real_or_unknown(*type)) {
         ctx.invalid_input(fmt::format("the data type for input and ROIs must be a same floating point type, got {} and {}",
@@ -165,9 +156,9 @@ void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
     }
     Dim count = Dim::dynamic();
     if (!rois.rank_dynamic) {
-        if (!rois.dims[1].compatible(Dim(4))) {
-            ctx.invalid_input(fmt::format("the second dimension of the ROIs input {} must be 4 (box coordinates)",
-                                          rois.dims[1].str()));
+        if (!rois.dims[1].compatible(Dim(roi_size))) {
+            ctx.invalid_input(fmt::format("the second dimension of the ROIs input {} must be {} (box coordinates)",
+                                          rois.dims[1].str(), roi_size));
             return;
         }
         count = rois.dims[0];
@@ -181,7 +172,59 @@ void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
         }
         count = *merged;
     }
-    out.push_back({Shape{false, {count, dim_at(data, 1), ov_dim(*pooled_h), ov_dim(*pooled_w)}}, *type, {}, {}});
+    out.push_back({Shape{false, {count, dim_at(data, 1), ov_dim(pooled_h), ov_dim(pooled_w)}}, *type, {}, {}});
+}
+
+}  // namespace
+
+void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(3)) return;
+    // OpenVINO takes pooled_h, pooled_w, sampling_ratio and spatial_scale as they are.
+    const auto pooled_h = ctx.attr_int("pooled_h");
+    const auto pooled_w = ctx.attr_int("pooled_w");
+    ctx.attr_int("sampling_ratio");
+    ctx.attr_float("spatial_scale");
+    constexpr std::array<std::string_view, 2> kModes{"avg", "max"};
+    ctx.attr_enum("mode", kModes);
+    if (ctx.version() >= 9) {
+        constexpr std::array<std::string_view, 3> kAligned{"asymmetric", "half_pixel_for_nn", "half_pixel"};
+        ctx.attr_enum("aligned_mode", kAligned, kAligned[0]);
+    }
+    if (ctx.failed()) return;
+    roi_align_output(ctx, out, *pooled_h, *pooled_w, 4);
+}
+
+// ROIAlignRotated-15: ROIs of five numbers (center, size, angle).
+void infer_roi_align_rotated(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(3)) return;
+    const auto pooled_h = ctx.attr_int("pooled_h");
+    const auto pooled_w = ctx.attr_int("pooled_w");
+    ctx.attr_int("sampling_ratio");
+    ctx.attr_float("spatial_scale");
+    ctx.attr_bool("clockwise_mode", false);
+    if (ctx.failed()) return;
+    roi_align_output(ctx, out, *pooled_h, *pooled_w, 5);
+}
+
+// DeformablePSROIPooling-1: [ROIs, output_dim, group_size, group_size].
+void infer_deformable_psroi_pooling(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2, 3)) return;
+    const auto output_dim = ctx.attr_int("output_dim");
+    const auto group_size = ctx.attr_int("group_size", 1);
+    constexpr std::array<std::string_view, 1> kModes{"bilinear_deformable"};
+    if (!output_dim || !group_size || !ctx.attr_float("spatial_scale") ||
+        !ctx.attr_enum("mode", kModes, kModes[0]) || !ctx.attr_int("spatial_bins_x", 1) ||
+        !ctx.attr_int("spatial_bins_y", 1) || !ctx.attr_float("trans_std", 1.0) || !ctx.attr_int("part_size", 1))
+        return;
+    const Shape &data = ctx.shape(0), &rois = ctx.shape(1);
+    if (!rank_is(data, 4)) return ctx.invalid_input(fmt::format("the first input {} must be 4-D", data.str()));
+    if (!rank_is(rois, 2)) return ctx.invalid_input(fmt::format("the second input {} must be 2-D", rois.str()));
+    if (ctx.input_count() == 3 && !rank_is(ctx.shape(2), 4))
+        return ctx.invalid_input(fmt::format("the offsets {} must be 4-D", ctx.shape(2).str()));
+    if (*output_dim <= 0) return ctx.invalid_attribute(fmt::format("output_dim={} must be greater than 0", *output_dim));
+    if (*group_size <= 0) return ctx.invalid_attribute(fmt::format("group_size={} must be greater than 0", *group_size));
+    out.push_back({Shape{false, {dim_at(rois, 0), Dim(*output_dim), Dim(*group_size), Dim(*group_size)}},
+                   ctx.type(0), {}, {}});
 }
 
 // ---------------------------------------------------------------- RegionYolo, ReorgYolo

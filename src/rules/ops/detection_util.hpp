@@ -49,6 +49,8 @@ inline std::optional<std::optional<ElementType>> merge_types(std::optional<Eleme
 void infer_roi_pooling(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_psroi_pooling(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_roi_align_rotated(OpContext& ctx, std::vector<OpOutput>& out);
+void infer_deformable_psroi_pooling(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_region_yolo(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_reorg_yolo(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_ctc_greedy_decoder(OpContext& ctx, std::vector<OpOutput>& out);

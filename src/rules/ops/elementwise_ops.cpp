@@ -409,6 +409,7 @@ const std::vector<OpEntry> kUnary = {
     {"CumSum", 0, 3, infer_cumsum, kShapeType, "axis of i32/i64; exclusive, reverse"},
     {"Elu", 0, 1, infer_elu, kShapeType, "alpha"},
     {"Erf", 0, 1, kArith, kShapeType, kNotBool},
+    {"ErfInv", 17, 17, kRealOnly, kShapeType, kReal},
     {"Exp", 0, 1, kArith, kShapeType, kNotBool},
     {"Floor", 0, 1, infer_unary_values<UnaryValue::unchanged>, kShapeTypeValues, kNotBool},
     {"GRN", 0, 1, infer_grn, kShapeType, "bias; data rank 2..4"},

@@ -2,9 +2,10 @@
 // *_shape_inference.hpp of each) infers and checks them: the colour conversions (NV12toRGB/BGR,
 // I420toRGB/BGR), GridSample, GroupNormalization, the generators whose dims are input values (Eye,
 // RandomUniform, Multinomial), the Fourier transforms (DFT, IDFT, RDFT, IRDFT, STFT, ISTFT),
-// ReverseSequence, CTCLoss, SearchSorted, Inverse, and the ops whose output is
+// ReverseSequence, the string, segment and sparse ops of opsets 15-16, CTCLoss, SearchSorted, Inverse, and the ops whose output is
 // their data input's shape (Identity, FakeConvert, SliceScatter).
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -19,6 +20,7 @@ namespace irlint {
 namespace {
 
 using detection::dim_at;
+using detection::ov_dim;
 using detection::rank_is;
 
 Shape dynamic_dims(size_t rank) {
@@ -538,6 +540,103 @@ void infer_istft(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({o, ctx.type(0), {}, {}});
 }
 
+// ---------------------------------------------------------------- strings, segments, sparse rows
+
+// StringTensorUnpack-15: begins and ends of the data's shape (i32), the bytes of all strings (u8).
+void infer_string_tensor_unpack(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(1)) return;
+    const Shape& data = ctx.shape(0);
+    // OpenVINO counts the bytes of a Const's strings; irlint does not read string data: the count stays open.
+    out.push_back({data, ElementType::i32, {}, {}});
+    out.push_back({data, ElementType::i32, {}, {}});
+    out.push_back({Shape{false, {Dim::dynamic()}}, ElementType::u8, {}, {}});
+}
+
+// StringTensorPack-15: strings of the shape begins and ends have (equal).
+void infer_string_tensor_pack(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(3)) return;
+    const Shape &begins = ctx.shape(0), &ends = ctx.shape(1);
+    if (!(begins == ends))
+        return ctx.invalid_input(fmt::format("begins {} and ends {} must have one shape", begins.str(), ends.str()));
+    if (!rank_is(ctx.shape(2), 1))
+        return ctx.invalid_input(fmt::format("the symbols {} must be 1-D", ctx.shape(2).str()));
+    out.push_back({begins, ElementType::string, {}, {}});
+}
+
+// SegmentMax-16: the data with dim 0 the number of segments (num_segments, else the last segment id + 1).
+void infer_segment_max(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2, 3)) return;
+    static constexpr std::array<std::string_view, 2> kFill{"ZERO", "LOWEST"};
+    if (!ctx.attr_enum("fill_mode", kFill)) return;
+    const Shape &data = ctx.shape(0), &ids = ctx.shape(1);
+    if (!data.rank_dynamic && data.rank() == 0) return ctx.invalid_input("the data input cannot be a scalar");
+    if (!rank_is(ids, 1)) return ctx.invalid_input(fmt::format("segment_ids {} must be 1-D", ids.str()));
+    if (!dim_at(data, 0).compatible(dim_at(ids, 0)))
+        return ctx.invalid_input(fmt::format("segment_ids {} must have as many elements as the data's dim 0 in {}",
+                                             ids.str(), data.str()));
+    const auto id_values = ctx.exact_values(1);
+    if (id_values && !std::is_sorted(id_values->begin(), id_values->end()))
+        return ctx.invalid_input("segment_ids must be sorted");
+    if (ctx.input_count() == 3 && !rank_is(ctx.shape(2), 0))
+        return ctx.invalid_input(fmt::format("num_segments {} must be a scalar", ctx.shape(2).str()));
+    if (data.rank_dynamic) return out.push_back({data, ctx.type(0), {}, {}});
+    Shape o = data;
+    const auto count = ctx.input_count() == 3 ? ctx.exact_values(2) : std::nullopt;
+    if (count && count->size() == 1) {
+        o.dims[0] = ov_dim((*count)[0]);
+    } else {
+        // Without num_segments' value OpenVINO takes the last segment id + 1, as irlint does.
+        if (ctx.input_count() == 3) ctx.value_unknown("num_segments (input 2) is not known");
+        if (!id_values) ctx.value_unknown("segment_ids (input 1) are not known");
+        const bool ids_given = id_values && !id_values->empty();
+        o.dims[0] = ids_given ? ov_dim(*std::max_element(id_values->begin(), id_values->end()) + 1) : Dim::dynamic();
+    }
+    out.push_back({o, ctx.type(0), {}, {}});
+}
+
+// SparseFillEmptyRows-16: indices [n + empty rows, 2], values [n + empty rows], the empty-row flags [rows].
+void infer_sparse_fill_empty_rows(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(4)) return;
+    const Shape &values = ctx.shape(0), &dense = ctx.shape(1), &indices = ctx.shape(2);
+    if (!rank_is(values, 1)) return ctx.invalid_input(fmt::format("the values {} must be 1-D", values.str()));
+    if (!dense.rank_dynamic && !(dense.rank() == 1 && dense.dims[0].compatible(Dim(2))))
+        return ctx.invalid_input(fmt::format("dense_shape {} must be 1-D of 2 elements (a 2-D sparse tensor)",
+                                             dense.str()));
+    if (!indices.rank_dynamic && !(indices.rank() == 2 && indices.dims[1].compatible(Dim(2)) &&
+                                   (dense.rank_dynamic || indices.dims[0].compatible(dim_at(values, 0)))))
+        return ctx.invalid_input(fmt::format("the indices {} must be [values, 2] for the values {}", indices.str(),
+                                             values.str()));
+    if (!rank_is(ctx.shape(3), 0))
+        return ctx.invalid_input(fmt::format("default_value {} must be a scalar", ctx.shape(3).str()));
+    Dim rows = Dim::dynamic(), added = Dim::dynamic();
+    const auto shape = ctx.exact_values(1);
+    const auto index_values = ctx.exact_values(2);
+    if (shape && shape->size() == 2) {
+        rows = ov_dim((*shape)[0]);
+        if (index_values) {
+            std::vector<int64_t> seen;
+            for (size_t i = 0; i + 1 < index_values->size(); i += 2) {
+                const int64_t row = (*index_values)[i], col = (*index_values)[i + 1];
+                if (row < 0 || row >= (*shape)[0] || col < 0 || col >= (*shape)[1])
+                    return ctx.invalid_input(fmt::format("sparse tensor index [{}, {}] is outside [0, {}) x [0, {})",
+                                                         row, col, (*shape)[0], (*shape)[1]));
+                seen.push_back(row);
+            }
+            std::sort(seen.begin(), seen.end());
+            seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+            added = Dim((*shape)[0] - static_cast<int64_t>(seen.size()));
+        } else {
+            ctx.value_unknown("the indices (input 2) are not known");
+        }
+    } else {
+        ctx.value_unknown("dense_shape (input 1) is not known");
+    }
+    const bool counted = added.is_static();
+    out.push_back({Shape{false, {counted ? dim_at(indices, 0) + added : Dim::dynamic(), Dim(2)}}, ctx.type(2), {}, {}});
+    out.push_back({Shape{false, {counted ? dim_at(values, 0) + added : Dim::dynamic()}}, ctx.type(0), {}, {}});
+    out.push_back({Shape{false, {rows}}, ElementType::boolean, {}, {}});
+}
+
 // ---------------------------------------------------------------- Inverse, Identity, FakeConvert, SliceScatter
 
 void infer_inverse(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -603,7 +702,13 @@ const OpEntry kMiscTensorOps[] = {
      "signal 2-D; window 1-D within frame_size; frame_size, frame_step positive scalars; transpose_frames"},
     {"SearchSorted", 15, 15, infer_search_sorted, "shape, type",
      "right_mode, output_type; sorted not a scalar; ranks and leading dims agree"},
+    {"SegmentMax", 16, 16, infer_segment_max, "shape, type",
+     "fill_mode; data not a scalar; segment_ids 1-D of the data's dim 0, sorted; num_segments scalar"},
     {"SliceScatter", 15, 15, infer_slice_scatter, "shape, type", "5 or 6 inputs"},
+    {"SparseFillEmptyRows", 16, 16, infer_sparse_fill_empty_rows, "shape, type",
+     "values 1-D; dense_shape [2]; indices [values, 2] within dense_shape; default_value scalar"},
+    {"StringTensorPack", 15, 15, infer_string_tensor_pack, "shape, type", "begins and ends of one shape; symbols 1-D"},
+    {"StringTensorUnpack", 15, 15, infer_string_tensor_unpack, "shape, type", "one input"},
 };
 
 }  // namespace
