@@ -759,3 +759,19 @@ TEST_CASE("ops-d MulticlassNms, MatrixNms, NMSRotated, GenerateProposals: select
               .problem() == "'input_deltas' [2,12,50,50] must be [batch, 4*anchors, H, W] of 'input_scores' "
                             "[2,4,50,50] and 'input_im_info' [2,3]");
 }
+
+TEST_CASE("ops-d ROIAlignRotated and DeformablePSROIPooling") {
+    const Attrs pooled{{"pooled_h", "4"}, {"pooled_w", "6"}, {"sampling_ratio", "2"}, {"spatial_scale", "1"}};
+    CHECK(run_op(OpCase{"ROIAlignRotated", 15, pooled, {In("2,3,20,20"), In("7,5"), In("7", i32)}, {}}).str() ==
+          "[7,3,4,6]");
+    CHECK(run_op(OpCase{"ROIAlignRotated", 15, pooled, {In("2,3,20,20"), In("7,4"), In("7", i32)}, {}}).problem() ==
+          "the second dimension of the ROIs input 4 must be 5 (box coordinates)");
+    const Attrs psroi{{"output_dim", "2"}, {"group_size", "3"}, {"spatial_scale", "0.0625"}};
+    CHECK(run_op(OpCase{"DeformablePSROIPooling", 1, psroi, {In("1,18,20,20"), In("100,5")}, {}}).str() ==
+          "[100,2,3,3]");
+    CHECK(run_op(OpCase{"DeformablePSROIPooling", 1, psroi, {In("1,18,20,20"), In("100,5"), In("100,4,3,3")}, {}})
+              .str() == "[100,2,3,3]");
+    CHECK(run_op(OpCase{"DeformablePSROIPooling", 1, {{"output_dim", "0"}, {"spatial_scale", "1"}},
+                        {In("1,18,20,20"), In("100,5")}, {}})
+              .problem() == "output_dim=0 must be greater than 0");
+}

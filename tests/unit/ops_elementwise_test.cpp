@@ -353,6 +353,12 @@ TEST_CASE("ops-a: value bounds stay sound, and symbols pass where the operation 
     CHECK(value_str(run("Subtract", ValueBounds{2, 5}, ValueBounds{1, 3})) == "<none>");
     CHECK(value_str(run("Maximum", ValueBounds{2, 5}, ValueBounds{3, ValueBounds::kUnbounded})) == "3..inf");
     CHECK(value_str(run("Minimum", ValueBounds{2, 5}, ValueBounds{3, ValueBounds::kUnbounded})) == "2..5");
+    // Equal of values that cannot meet is false (OpenVINO's Equal bounds): a dim against -1, as the
+    // Where(Equal(ShapeOf(x), -1), 1, ShapeOf(x)) of an exported expand asks.
+    CHECK(value_str(run("Equal", d, ValueBounds{-1, -1})) == "0");
+    CHECK(value_str(run("Equal", ValueBounds{2, 5}, ValueBounds{6, 9})) == "0");
+    CHECK(value_str(run("Equal", ValueBounds{2, 5}, ValueBounds{5, 9})) == "<none>");
+    CHECK(value_str(run("Equal", ValueBounds{3, 3}, ValueBounds{3, 3})) == "1");
 }
 
 TEST_CASE("ops-a: integer values of Abs, Negative, Floor, Ceiling and Round") {

@@ -185,3 +185,41 @@ TEST_CASE("misc STFT and ISTFT: frames from the frame size and step") {
     CHECK(op("ISTFT", 16, {In("9,2"), In("16"), In("", i64), In("", i64)}, centered).problem() ==
           "the data [9,2] must be 3-D or 4-D");
 }
+
+TEST_CASE("misc strings, SegmentMax, SparseFillEmptyRows, ErfInv") {
+    auto r = op("StringTensorUnpack", 15, {In("2,3", ElementType::string)});
+    REQUIRE(r.outputs.size() == 3);
+    CHECK(r.str(0) == "[2,3]");
+    CHECK(type_of(r, 0) == "i32");
+    CHECK(r.str(2) == "[?]");
+    CHECK(type_of(r, 2) == "u8");
+    r = op("StringTensorPack", 15, {In("2,3", i32), In("2,3", i32), In("20", u8)});
+    CHECK(r.str() == "[2,3]");
+    CHECK(type_of(r) == "string");
+    CHECK(op("StringTensorPack", 15, {In("2,3", i32), In("2,4", i32), In("20", u8)}).problem() ==
+          "begins [2,3] and ends [2,4] must have one shape");
+    const Attrs zero{{"fill_mode", "ZERO"}};
+    CHECK(op("SegmentMax", 16, {In("5,3"), In("5", i64)}, zero, {{1, V({0, 0, 1, 3, 3})}}).str() == "[4,3]");
+    CHECK(op("SegmentMax", 16, {In("5,3"), In("5", i64), In("", i64)}, zero, {{1, V({0, 0, 1, 3, 3})}, {2, V({6})}})
+              .str() == "[6,3]");
+    r = op("SegmentMax", 16, {In("5,3"), In("5", i64)}, zero);
+    CHECK(r.str() == "[?,3]");
+    CHECK(r.unknown);
+    CHECK(op("SegmentMax", 16, {In("5,3"), In("5", i64)}, zero, {{1, V({0, 2, 1, 3, 3})}}).problem() ==
+          "segment_ids must be sorted");
+    CHECK(op("SegmentMax", 16, {In("5,3"), In("4", i64)}, zero).problem() ==
+          "segment_ids [4] must have as many elements as the data's dim 0 in [5,3]");
+    // Rows 0 and 2 of 5 hold values: three empty rows are filled.
+    r = op("SparseFillEmptyRows", 16, {In("3"), In("2", i64), In("3,2", i64), In("")}, {},
+           {{1, V({5, 4})}, {2, V({0, 1, 0, 3, 2, 0})}});
+    REQUIRE(r.outputs.size() == 3);
+    CHECK(r.str(0) == "[6,2]");
+    CHECK(r.str(1) == "[6]");
+    CHECK(r.str(2) == "[5]");
+    CHECK(type_of(r, 2) == "boolean");
+    CHECK(op("SparseFillEmptyRows", 16, {In("3"), In("2", i64), In("3,2", i64), In("")}, {},
+             {{1, V({5, 4})}, {2, V({0, 1, 0, 4, 2, 0})}})
+              .problem() == "sparse tensor index [0, 4] is outside [0, 5) x [0, 4)");
+    CHECK(op("ErfInv", 17, {In("2,3", f16)}).str() == "[2,3]");
+    CHECK(!op("ErfInv", 17, {In("2,3", i32)}).ok());
+}

@@ -128,6 +128,11 @@ std::optional<ValueBounds> interval(Fold f, const ValueBounds& a, const ValueBou
             // x / c of a non-negative x and an exact positive c: both roundings agree there.
             if (!exact(b) || b.lo <= 0 || a.lo < 0) return std::nullopt;
             return ValueBounds{a.lo / b.lo, a.hi == kInf ? kInf : a.hi / b.lo};
+        case Fold::equal:
+            // OpenVINO's Equal bounds: values that cannot meet are unequal (a dim against -1, say); equal only
+            // when both are one exact value, which exact_fold has taken.
+            if (a.hi < b.lo || b.hi < a.lo) return boolean_value(false);
+            return std::nullopt;
         case Fold::maximum:
             return ValueBounds{std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
         case Fold::minimum:
