@@ -223,3 +223,13 @@ TEST_CASE("misc strings, SegmentMax, SparseFillEmptyRows, ErfInv") {
     CHECK(op("ErfInv", 17, {In("2,3", f16)}).str() == "[2,3]");
     CHECK(!op("ErfInv", 17, {In("2,3", i32)}).ok());
 }
+
+TEST_CASE("misc RGBtoNV12 and BGRtoNV12: one plane H*3/2 high, or Y and UV planes") {
+    CHECK(op("RGBtoNV12", 17, {In("1,480,640,3", u8)}).str() == "[1,720,640,1]");
+    const auto r = op("BGRtoNV12", 17, {In("?,480,640,3")}, {{"single_plane", "false"}});
+    REQUIRE(r.outputs.size() == 2);
+    CHECK(r.str(0) == "[?,480,640,1]");
+    CHECK(r.str(1) == "[?,240,320,2]");
+    CHECK(op("RGBtoNV12", 17, {In("1,481,640,3")}).problem() == "image height 481 must be even");
+    CHECK(op("RGBtoNV12", 17, {In("1,480,640,4")}).problem() == "the image [1,480,640,4] must be [N,H,W,3]");
+}

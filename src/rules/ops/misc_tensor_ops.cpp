@@ -1,9 +1,11 @@
-// Ops of OpenVINO's opsets 1-16 that no other family holds, as their shape inference (the
-// *_shape_inference.hpp of each) infers and checks them: the colour conversions (NV12toRGB/BGR,
-// I420toRGB/BGR), GridSample, GroupNormalization, the generators whose dims are input values (Eye,
-// RandomUniform, Multinomial), the Fourier transforms (DFT, IDFT, RDFT, IRDFT, STFT, ISTFT),
-// ReverseSequence, the string, segment and sparse ops of opsets 15-16, CTCLoss, SearchSorted, Inverse, and the ops whose output is
-// their data input's shape (Identity, FakeConvert, SliceScatter).
+// Ops of OpenVINO's opsets 1-17 that no other family holds, as their shape inference (the
+// *_shape_inference.hpp of each) infers and checks them:
+// - the colour conversions NV12toRGB/BGR, I420toRGB/BGR, RGBtoNV12/BGRtoNV12;
+// - GridSample and GroupNormalization;
+// - the generators whose dims are input values: Eye, RandomUniform, Multinomial;
+// - the Fourier transforms DFT, IDFT, RDFT, IRDFT, STFT, ISTFT;
+// - ReverseSequence, CTCLoss, SearchSorted, Inverse, the string, segment and sparse ops of opsets 15-16;
+// - the ops whose output is their data input's shape: Identity, FakeConvert, SliceScatter.
 
 #include <algorithm>
 #include <array>
@@ -117,6 +119,27 @@ void infer_i420(OpContext& ctx, std::vector<OpOutput>& result) {
         return;
     }
     finish_color_conversion(ctx, out, result);
+}
+
+// RGBtoNV12, BGRtoNV12 (17): [N,H,W,3] to one plane [N,H*3/2,W,1] or to Y [N,H,W,1] and UV [N,H/2,W/2,2].
+void infer_to_nv12(OpContext& ctx, std::vector<OpOutput>& result) {
+    if (!ctx.expect_inputs(1)) return;
+    const auto single = ctx.attr_bool("single_plane", true);
+    if (!single) return;
+    const Shape& image = ctx.shape(0);
+    if (!rank_is(image, 4) || (!image.rank_dynamic && !image.dims[3].compatible(Dim(3))))
+        return ctx.invalid_input(fmt::format("the image {} must be [N,H,W,3]", image.str()));
+    const Shape in = image.rank_dynamic ? dynamic_dims(4) : image;
+    if (!may_divide(in.dims[1], 2)) return ctx.invalid_input(fmt::format("image height {} must be even", in.dims[1].str()));
+    if (!may_divide(in.dims[2], 2)) return ctx.invalid_input(fmt::format("image width {} must be even", in.dims[2].str()));
+    if (*single) {
+        result.push_back({Shape{false, {in.dims[0], (in.dims[1] * Dim(3)).divided_by(2), in.dims[2], Dim(1)}},
+                          ctx.type(0), {}, {}});
+        return;
+    }
+    result.push_back({Shape{false, {in.dims[0], in.dims[1], in.dims[2], Dim(1)}}, ctx.type(0), {}, {}});
+    result.push_back({Shape{false, {in.dims[0], in.dims[1].divided_by(2), in.dims[2].divided_by(2), Dim(2)}},
+                      ctx.type(0), {}, {}});
 }
 
 // ---------------------------------------------------------------- GridSample
@@ -668,6 +691,7 @@ void infer_slice_scatter(OpContext& ctx, std::vector<OpOutput>& out) {
 }
 
 const OpEntry kMiscTensorOps[] = {
+    {"BGRtoNV12", 17, 17, infer_to_nv12, "shape, type", "image [N,H,W,3] with even H, W; single_plane"},
     {"CTCLoss", 4, 4, infer_ctc_loss, "shape, type",
      "input ranks 3, 1, 2, 1 (blank index scalar); batches agree; labels' time steps"},
     {"DFT", 7, 7, infer_dft, "shape, type",
@@ -694,6 +718,7 @@ const OpEntry kMiscTensorOps[] = {
     {"NV12toRGB", 8, 8, infer_nv12, "shape, type", "Y [N,H,W,1] with UV [N,H/2,W/2,2], or one plane H*3/2 high; even H, W"},
     {"RDFT", 9, 9, infer_rdft, "shape, type",
      "input rank >= 1; axes 1-D, unique, in [-r, r-1]; signal_size as long as the axes"},
+    {"RGBtoNV12", 17, 17, infer_to_nv12, "shape, type", "image [N,H,W,3] with even H, W; single_plane"},
     {"RandomUniform", 8, 8, infer_random_uniform, "shape, type",
      "output_type, seeds; output shape 1-D; min and max scalars, min < max"},
     {"ReverseSequence", 0, 1, infer_reverse_sequence, "shape, type",
