@@ -233,3 +233,13 @@ TEST_CASE("misc RGBtoNV12 and BGRtoNV12: one plane H*3/2 high, or Y and UV plane
     CHECK(op("RGBtoNV12", 17, {In("1,481,640,3")}).problem() == "image height 481 must be even");
     CHECK(op("RGBtoNV12", 17, {In("1,480,640,4")}).problem() == "the image [1,480,640,4] must be [N,H,W,3]");
 }
+
+TEST_CASE("misc ConvertPromoteTypes: the inputs' dims; a shared type stays") {
+    auto r = op("ConvertPromoteTypes", 14, {In("2,3", i32), In("3", i32)});
+    REQUIRE(r.outputs.size() == 2);
+    CHECK(r.str(0) == "[2,3]");
+    CHECK(r.str(1) == "[3]");
+    CHECK(type_of(r, 1) == "i32");
+    r = op("ConvertPromoteTypes", 14, {In("2,3", i32), In("3", f32)});
+    CHECK(type_of(r, 0) == "?");  // PyTorch's promotion is not followed
+}

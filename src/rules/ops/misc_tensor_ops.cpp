@@ -690,10 +690,25 @@ void infer_slice_scatter(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({ctx.shape(0), ctx.type(0), {}, {}});
 }
 
+// ConvertPromoteTypes-14: both inputs, dims unchanged, in their common type. The promotion of two different
+// types (PyTorch's rules, with the op's three attributes) is not followed: the type is stated only when the
+// inputs already share one.
+void infer_convert_promote_types(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2)) return;
+    if (!ctx.attr_bool("promote_unsafe", false) || !ctx.attr_bool("pytorch_scalar_promotion", false) ||
+        !ctx.attr_type("u64_integer_promotion_target", ElementType::f32))
+        return;
+    const auto common = ctx.type(0) && ctx.type(0) == ctx.type(1) ? ctx.type(0) : std::nullopt;
+    out.push_back({ctx.shape(0), common, {}, {}});
+    out.push_back({ctx.shape(1), common, {}, {}});
+}
+
 const OpEntry kMiscTensorOps[] = {
     {"BGRtoNV12", 17, 17, infer_to_nv12, "shape, type", "image [N,H,W,3] with even H, W; single_plane"},
     {"CTCLoss", 4, 4, infer_ctc_loss, "shape, type",
      "input ranks 3, 1, 2, 1 (blank index scalar); batches agree; labels' time steps"},
+    {"ConvertPromoteTypes", 14, 14, infer_convert_promote_types, "shape, type (one shared input type)",
+     "promote_unsafe, pytorch_scalar_promotion, u64_integer_promotion_target"},
     {"DFT", 7, 7, infer_dft, "shape, type",
      "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes"},
     {"Eye", 9, 9, infer_eye, "shape, type", "rows, columns and batch shape non-negative, from values; output_type"},
