@@ -147,10 +147,7 @@ void infer_generate_proposals(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape &info = ctx.shape(0), &anchors = ctx.shape(1), &deltas = ctx.shape(2), &scores = ctx.shape(3);
     constexpr std::array<size_t, 4> kRanks{2, 4, 4, 4};
     constexpr std::array<std::string_view, 4> kNames{"input_im_info", "input_anchors", "input_deltas", "input_scores"};
-    for (size_t i = 0; i < kRanks.size(); ++i)
-        if (!rank_is(ctx.shape(i), kRanks[i]))
-            return ctx.invalid_input(fmt::format("the '{}' input is expected to be {}-D, got {}", kNames[i], kRanks[i],
-                                                 ctx.shape(i).str()));
+    if (!inputs_of_ranks(ctx, kRanks, kNames)) return;
     if (!info.rank_dynamic && !info.dims[1].compatible(Dim(3)) && !info.dims[1].compatible(Dim(4)))
         return ctx.invalid_input(fmt::format("'input_im_info' {} must be [batch, 3] or [batch, 4]", info.str()));
     if (!anchors.rank_dynamic && !anchors.dims[3].compatible(Dim(4)))

@@ -4,7 +4,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "core/dim.hpp"
 #include "core/element_type.hpp"
@@ -43,6 +47,16 @@ inline std::optional<std::optional<ElementType>> merge_types(std::optional<Eleme
     if (!a) return std::optional<std::optional<ElementType>>(b);
     if (!b || *a == *b) return std::optional<std::optional<ElementType>>(a);
     return std::nullopt;
+}
+
+// Each input i has rank ranks[i] (when its rank is known); records an input problem naming names[i] otherwise.
+inline bool inputs_of_ranks(OpContext& ctx, std::span<const size_t> ranks, std::span<const std::string_view> names) {
+    for (size_t i = 0; i < ranks.size() && i < names.size(); ++i) {
+        if (rank_is(ctx.shape(i), ranks[i])) continue;
+        ctx.invalid_input(fmt::format("the '{}' input must be {}-D, got {}", names[i], ranks[i], ctx.shape(i).str()));
+        return false;
+    }
+    return true;
 }
 
 // The infer functions of detection_roi_ops.cpp.

@@ -345,10 +345,7 @@ void infer_ctc_loss(OpContext& ctx, std::vector<OpOutput>& out) {
                 &label_length = ctx.shape(3);
     constexpr std::array<size_t, 4> kRanks{3, 1, 2, 1};
     constexpr std::array<std::string_view, 4> kNames{"logits", "logit length", "labels", "label length"};
-    for (size_t i = 0; i < kRanks.size(); ++i)
-        if (!rank_is(ctx.shape(i), kRanks[i]))
-            return ctx.invalid_input(fmt::format("expected a {}-D tensor for {}; got {}", kRanks[i], kNames[i],
-                                                 ctx.shape(i).str()));
+    if (!detection::inputs_of_ranks(ctx, kRanks, kNames)) return;
     if (ctx.input_count() == 5 && !rank_is(ctx.shape(4), 0))
         return ctx.invalid_input(fmt::format("expected a scalar for blank index; got {}", ctx.shape(4).str()));
     std::optional<Dim> batch = dim_at(logits, 0);
@@ -703,37 +700,40 @@ void infer_convert_promote_types(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({ctx.shape(1), common, {}, {}});
 }
 
+constexpr std::string_view kComplexFft =
+    "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes";
+constexpr std::string_view kNv12 = "Y [N,H,W,1] with UV [N,H/2,W/2,2], or one plane H*3/2 high; even H, W";
+constexpr std::string_view kI420 = "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W";
+constexpr std::string_view kToNv12 = "image [N,H,W,3] with even H, W; single_plane";
+
 const OpEntry kMiscTensorOps[] = {
-    {"BGRtoNV12", 17, 17, infer_to_nv12, "shape, type", "image [N,H,W,3] with even H, W; single_plane"},
+    {"BGRtoNV12", 17, 17, infer_to_nv12, "shape, type", kToNv12},
     {"CTCLoss", 4, 4, infer_ctc_loss, "shape, type",
      "input ranks 3, 1, 2, 1 (blank index scalar); batches agree; labels' time steps"},
     {"ConvertPromoteTypes", 14, 14, infer_convert_promote_types, "shape, type (one shared input type)",
      "promote_unsafe, pytorch_scalar_promotion, u64_integer_promotion_target"},
-    {"DFT", 7, 7, infer_dft, "shape, type",
-     "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes"},
+    {"DFT", 7, 7, infer_dft, "shape, type", kComplexFft},
     {"Eye", 9, 9, infer_eye, "shape, type", "rows, columns and batch shape non-negative, from values; output_type"},
     {"FakeConvert", 13, 13, infer_fake_convert, "shape, type", "2 or 3 inputs"},
     {"GridSample", 9, 9, infer_grid_sample, "shape, type",
      "mode, padding_mode, align_corners; 4-D data and grid; grid's last dim 2; batches agree"},
     {"GroupNormalization", 12, 12, infer_group_normalization, "shape, type",
      "num_groups > 0 divides the channels; scale and bias 1-D of the channels"},
-    {"I420toBGR", 8, 8, infer_i420, "shape, type", "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W"},
-    {"I420toRGB", 8, 8, infer_i420, "shape, type", "Y [N,H,W,1] with U, V [N,H/2,W/2,1], or one plane H*3/2 high; even H, W"},
+    {"I420toBGR", 8, 8, infer_i420, "shape, type", kI420},
+    {"I420toRGB", 8, 8, infer_i420, "shape, type", kI420},
     {"ISTFT", 16, 16, infer_istft, "shape, type",
      "data 3-D or 4-D; window 1-D within frame_size; frame_size, frame_step positive scalars; signal_length scalar"},
-    {"IDFT", 7, 7, infer_dft, "shape, type",
-     "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes"},
-    {"IRDFT", 9, 9, infer_irdft, "shape, type",
-     "input rank >= 2, last dim 2; axes 1-D, unique, in [-(r-1), r-2]; signal_size as long as the axes"},
+    {"IDFT", 7, 7, infer_dft, "shape, type", kComplexFft},
+    {"IRDFT", 9, 9, infer_irdft, "shape, type", kComplexFft},
     {"Identity", 16, 16, infer_data_shape, "shape, type, values", "one input"},
     {"Inverse", 14, 14, infer_inverse, "shape, type", "adjoint; at least 2-D; square matrices"},
     {"Multinomial", 13, 13, infer_multinomial, "shape, type",
      "convert_type, with_replacement, log_probs; probabilities 1-D or 2-D; sample count scalar, non-negative"},
-    {"NV12toBGR", 8, 8, infer_nv12, "shape, type", "Y [N,H,W,1] with UV [N,H/2,W/2,2], or one plane H*3/2 high; even H, W"},
-    {"NV12toRGB", 8, 8, infer_nv12, "shape, type", "Y [N,H,W,1] with UV [N,H/2,W/2,2], or one plane H*3/2 high; even H, W"},
+    {"NV12toBGR", 8, 8, infer_nv12, "shape, type", kNv12},
+    {"NV12toRGB", 8, 8, infer_nv12, "shape, type", kNv12},
     {"RDFT", 9, 9, infer_rdft, "shape, type",
      "input rank >= 1; axes 1-D, unique, in [-r, r-1]; signal_size as long as the axes"},
-    {"RGBtoNV12", 17, 17, infer_to_nv12, "shape, type", "image [N,H,W,3] with even H, W; single_plane"},
+    {"RGBtoNV12", 17, 17, infer_to_nv12, "shape, type", kToNv12},
     {"RandomUniform", 8, 8, infer_random_uniform, "shape, type",
      "output_type, seeds; output shape 1-D; min and max scalars, min < max"},
     {"ReverseSequence", 0, 1, infer_reverse_sequence, "shape, type",
