@@ -150,8 +150,12 @@ def model_arguments_name_both_formats():
 # ---------------------------------------------------------------- install, man page, completion
 
 def install(prefix):
-    built = run([ARGS.cmake, "--build", ARGS.build_dir, "--target", "irlint_help_files"])
-    expect(built.returncode == 0, f"building the man page and completion failed: {built.stdout[-500:]}")
+    # The man page and completion are built with everything (target irlint_help_files, in ALL). Building them
+    # here could relink irlint under the tests that run beside this one: a commit since the build reconfigures
+    # the project (the binary names its commit).
+    for generated in ("irlint.1", "irlint.bash-completion"):
+        expect(os.path.isfile(os.path.join(ARGS.build_dir, generated)),
+               f"{generated} is not in {ARGS.build_dir}: build the project first")
     proc = run([ARGS.cmake, "--install", ARGS.build_dir, "--prefix", prefix])
     expect(proc.returncode == 0, f"cmake --install failed: {proc.stderr.strip()[:300]}")
 
