@@ -243,3 +243,8 @@ TEST_CASE("misc ConvertPromoteTypes: the inputs' dims; a shared type stays") {
     r = op("ConvertPromoteTypes", 14, {In("2,3", i32), In("3", f32)});
     CHECK(type_of(r, 0) == "?");  // PyTorch's promotion is not followed
 }
+
+TEST_CASE("misc MOE: the hidden states' dims and type") {
+    CHECK(op("MOE", 16, {In("?,2048", f16), In("?,128", f16), In("128,768,2048", u8)}).str() == "[?,2048]");
+    CHECK(!op("MOE", 16, {In("?,2048")}).ok());
+}

@@ -5,7 +5,7 @@
 // - the generators whose dims are input values: Eye, RandomUniform, Multinomial;
 // - the Fourier transforms DFT, IDFT, RDFT, IRDFT, STFT, ISTFT;
 // - ReverseSequence, CTCLoss, SearchSorted, Inverse, the string, segment and sparse ops of opsets 15-16;
-// - the ops whose output is their data input's shape: Identity, FakeConvert, SliceScatter.
+// - the ops whose output is their data input's shape: Identity, FakeConvert, SliceScatter, MOE.
 
 #include <algorithm>
 #include <array>
@@ -677,6 +677,13 @@ void infer_data_shape(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({ctx.shape(0), ctx.type(0), ctx.value(0) ? std::optional(*ctx.value(0)) : std::nullopt, {}});
 }
 
+// MOE-16 (mixture of experts, fused by OpenVINO's transformations): the hidden states' dims and type; its
+// inputs and attributes are still changing from release to release, and are not checked.
+void infer_moe(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (!ctx.expect_inputs(2, 64)) return;
+    out.push_back({ctx.shape(0), ctx.type(0), {}, {}});
+}
+
 void infer_fake_convert(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 3)) return;
     out.push_back({ctx.shape(0), ctx.type(0), {}, {}});
@@ -727,6 +734,7 @@ const OpEntry kMiscTensorOps[] = {
     {"IRDFT", 9, 9, infer_irdft, "shape, type", kComplexFft},
     {"Identity", 16, 16, infer_data_shape, "shape, type, values", "one input"},
     {"Inverse", 14, 14, infer_inverse, "shape, type", "adjoint; at least 2-D; square matrices"},
+    {"MOE", 16, 16, infer_moe, "shape, type", "2 or more inputs"},
     {"Multinomial", 13, 13, infer_multinomial, "shape, type",
      "convert_type, with_replacement, log_probs; probabilities 1-D or 2-D; sample count scalar, non-negative"},
     {"NV12toBGR", 8, 8, infer_nv12, "shape, type", kNv12},
