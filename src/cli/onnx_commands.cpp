@@ -18,8 +18,8 @@ std::optional<std::string> hand_over_onnx_command() { return std::nullopt; }
 
 std::string onnx_support_summary() { return "yes (.onnx models, TensorProto .pb tensors)"; }
 
-FileResult check_onnx_model_file(const std::string& path, bool keep_until_exit) {
-    return check_onnx_file(path, keep_until_exit);
+FileResult check_onnx_model_file(const std::string& path, bool keep_until_exit, bool list_checked_layers) {
+    return check_onnx_file(path, keep_until_exit, list_checked_layers);
 }
 
 namespace {

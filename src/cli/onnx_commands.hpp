@@ -28,7 +28,7 @@ using irlint::names_onnx_model;
 // a build without ONNX support, whose entry points below report that).
 std::optional<std::string> hand_over_onnx_command();
 
-FileResult check_onnx_model_file(const std::string& path, bool keep_until_exit);
+FileResult check_onnx_model_file(const std::string& path, bool keep_until_exit, bool list_checked_layers);
 
 // A checked model of either kind: the report's layers point into what `owner` keeps alive.
 struct CheckedModel {

@@ -83,7 +83,7 @@ std::string onnx_support_summary() {
 }
 
 // The commands hand themselves over before they open an .onnx file; these run only when that failed.
-FileResult check_onnx_model_file(const std::string& path, bool) {
+FileResult check_onnx_model_file(const std::string& path, bool, bool) {
     FileResult out;
     out.path = path;
     const std::string why = g_failure.empty() ? unavailable(not_installed()) : g_failure;

@@ -14,7 +14,7 @@ constexpr const char* kNoOnnx = "this irlint was built without ONNX support (con
 
 std::optional<std::string> hand_over_onnx_command() { return std::nullopt; }
 
-FileResult check_onnx_model_file(const std::string& path, bool) {
+FileResult check_onnx_model_file(const std::string& path, bool, bool) {
     FileResult out;
     out.path = path;
     out.diagnostics.push_back(make_finding(rule::check_failed, kNoOnnx));

@@ -111,7 +111,29 @@ std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& 
     return std::nullopt;
 }
 
-FileResult check_onnx_file(const std::string& path, bool keep) {
+namespace {
+
+// The layers checked (fully or by invariants) and the coverage per op type, as the IR path lists them.
+void list_layers(const OnnxCheck& c, FileResult& out) {
+    for (const auto& ls : c.report.layers)
+        if (ls.checked || ls.checked_by_invariants)
+            out.checked_layers.push_back({layer_ref(*ls.layer), 0, !ls.checked});
+    std::map<std::string, OpTypeCoverage> by_type;
+    for (const auto& ls : c.report.layers) {
+        OpTypeCoverage& t = by_type[std::string(ls.layer->type)];
+        ++t.layers;
+        t.checked += ls.checked;
+        t.checked_by_invariants += ls.checked_by_invariants && !ls.checked;
+    }
+    for (auto& [type, t] : by_type) {
+        t.type = type;
+        out.op_types.push_back(std::move(t));
+    }
+}
+
+}  // namespace
+
+FileResult check_onnx_file(const std::string& path, bool keep, bool list_checked_layers) {
     FileResult out;
     out.path = path;
     OnnxRead read = read_onnx(path, OnnxParts::header);
@@ -124,21 +146,8 @@ FileResult check_onnx_file(const std::string& path, bool keep) {
     out.layers = c->onnx.node_count();
     out.checked = c->report.checked;
     out.checked_by_invariants = c->report.checked_by_invariants;
-    for (const auto& ls : c->report.layers)
-        if (ls.checked || ls.checked_by_invariants)
-            out.checked_layers.push_back({layer_ref(*ls.layer), 0, !ls.checked});
-    std::map<std::string, OpTypeCoverage> by_type;
-    for (const auto& ls : c->report.layers) {
-        OpTypeCoverage& t = by_type[std::string(ls.layer->type)];
-        ++t.layers;
-        t.checked += ls.checked;
-        t.checked_by_invariants += ls.checked_by_invariants && !ls.checked;
-    }
-    for (auto& [type, t] : by_type) {
-        t.type = type;
-        out.op_types.push_back(std::move(t));
-    }
-    out.diagnostics = c->report.diagnostics;
+    if (list_checked_layers) list_layers(*c, out);
+    out.diagnostics = keep ? c->report.diagnostics : std::move(c->report.diagnostics);
     if (keep) keep_until_exit(std::move(c));
     return out;
 }

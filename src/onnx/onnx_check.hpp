@@ -48,7 +48,8 @@ std::optional<size_t> find_onnx_node(const OnnxModel& model, const std::string& 
 OnnxSummary summarize_onnx(const OnnxCheck& c);
 
 // `check` of one .onnx file; with keep_until_exit, the model and report are left to the process's exit
-// (core/exit_keep.hpp).
-FileResult check_onnx_file(const std::string& path, bool keep_until_exit = false);
+// (core/exit_keep.hpp); list_checked_layers fills FileResult's checked_layers and op_types (the JSON and JUnit
+// reports and Python read them; the text report does not).
+FileResult check_onnx_file(const std::string& path, bool keep_until_exit = false, bool list_checked_layers = true);
 
 }  // namespace irlint

@@ -65,7 +65,7 @@ std::vector<OpTypeCoverage> op_types(const Model& model, const ModelReport& repo
 // note; named on the command line, it is an error. The model is freed before the result is returned, unless
 // it is kept until the process exits.
 FileResult check_one(const InputFile& file, const CheckRequest& request, bool keep) {
-    if (names_onnx_model(file.path)) return request.check_onnx(file.path, keep);
+    if (names_onnx_model(file.path)) return request.check_onnx(file.path, keep, request.list_checked_layers);
     FileResult out;
     out.path = file.path;
     ReadResult read = read_model(file.path);

@@ -43,8 +43,9 @@ struct CheckRequest {
     // The command line: a run of one file leaves that file's model and report to the process's exit
     // (core/exit_keep.hpp). A long-lived caller (Python) frees each.
     bool process_exits_after = false;
-    // Checks an .onnx file; with keep_until_exit, its model and report are not freed (core/exit_keep.hpp).
-    std::function<FileResult(const std::string& path, bool keep_until_exit)> check_onnx;
+    // Checks an .onnx file; with keep_until_exit, its model and report are not freed (core/exit_keep.hpp);
+    // list_checked_layers as above.
+    std::function<FileResult(const std::string& path, bool keep_until_exit, bool list_checked_layers)> check_onnx;
 };
 
 // Why a run could not start: the command line's exit-2 cases. `config` is an irlint.toml that cannot be

@@ -145,7 +145,7 @@ CheckRequest request_for(const py::object& paths, const py::object& select, cons
     }
     r.list_checked_layers = true;
     r.keep_files = true;
-    r.check_onnx = [](const std::string& path, bool) { return check_onnx_path(path); };
+    r.check_onnx = [](const std::string& path, bool, bool) { return check_onnx_path(path); };
     return r;
 }
 

@@ -205,7 +205,7 @@ CheckRequest request_for(const std::string& path, int jobs) {
     r.jobs = jobs;
     r.keep_files = true;
     r.default_min_severity = Severity::note;
-    r.check_onnx = [](const std::string& p, bool) {
+    r.check_onnx = [](const std::string& p, bool, bool) {
         FileResult out;
         out.path = p;
         return out;
