@@ -1055,4 +1055,12 @@ TEST_CASE("invariants Split and VariadicSplit: the parts add up along the axis")
           "output 0: VariadicSplit splits dim 1 of [1,10,4] into parts that add up to 10; the declared parts add up to 11");
     CHECK(v.broken({"1,3,4", "1,7,5"}) ==
           "output 1: VariadicSplit keeps the dims of [1,10,4] but dim 1; declared [1,7,5] has 5 at dim 2");
+    // The axis unknown too (no .bin): the parts still split one dim and keep the others.
+    const auto w = run_op({"VariadicSplit", 1, {}, {In("1,32,160,160"), In("", ElementType::i64),
+                                                  In("2", ElementType::i64)}, {}});
+    REQUIRE(w.unknown.has_value());
+    CHECK(w.broken({"1,16,160,160", "1,16,160,160"}).empty());
+    CHECK(w.broken({"1,16,160,160", "1,17,160,160"}) ==
+          "output 0: VariadicSplit splits one dim of [1,32,160,160] into 2 parts and keeps the others; the declared "
+          "outputs split none");
 }

@@ -763,6 +763,7 @@ void infer_variadic_split(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto axis = split_axis(ctx, data);
     if (ctx.failed()) return;
     if (!axis) {
+        ctx.invariant(invariants::split_along_some_axis("VariadicSplit", data, static_cast<size_t>(count)));
         emit(std::vector<Shape>(static_cast<size_t>(count), dynamic_dims(data.rank())));
         return;
     }

@@ -697,6 +697,7 @@ void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
             }
         }
         ctx.value_unknown("pads_begin or pads_end values are unknown");
+        ctx.invariant(invariants::inferred_bounds());  // the rank stays; pads may be negative, so no dim bound
         result.shape = Shape{false, std::vector<Dim>(rank)};
         out.push_back(std::move(result));
         return;
