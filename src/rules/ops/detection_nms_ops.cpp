@@ -13,9 +13,6 @@ namespace irlint::detection {
 
 namespace {
 
-// OpenVINO's get_max_length(): the upper bound, -1 when there is none.
-int64_t max_length(const Dim& d) { return d.has_upper_bound() ? d.max() : -1; }
-
 // The attributes both NMS ops share, checked as their validate() does; nullopt after a problem.
 struct NmsAttrs {
     int64_t nms_top_k = -1, keep_top_k = -1, background_class = -1;

@@ -518,9 +518,6 @@ void infer_nms_v1_v3(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back({Shape{false, {selected, Dim(3)}}, type, {}, {}});
 }
 
-// An upper bound of a dim as OpenVINO's get_max_length(): -1 (a dynamic dim when multiplied) when unbounded.
-Dim max_length_dim(const Dim& d) { return d.has_upper_bound() ? Dim(d.max()) : Dim::dynamic(); }
-
 // Version 4: [min(boxes, max) * batch * classes, 3] with the batch and classes at their upper bounds.
 void infer_nms_v4(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 5)) return;

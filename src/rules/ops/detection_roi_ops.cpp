@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -175,15 +176,19 @@ void roi_align_output(OpContext& ctx, std::vector<OpOutput>& out, int64_t pooled
     out.push_back({Shape{false, {count, dim_at(data, 1), ov_dim(pooled_h), ov_dim(pooled_w)}}, *type, {}, {}});
 }
 
+// pooled_h and pooled_w; sampling_ratio and spatial_scale are read too. OpenVINO takes all four as they are.
+std::pair<std::optional<int64_t>, std::optional<int64_t>> roi_align_pooled(OpContext& ctx) {
+    auto size = std::pair(ctx.attr_int("pooled_h"), ctx.attr_int("pooled_w"));
+    ctx.attr_int("sampling_ratio");
+    ctx.attr_float("spatial_scale");
+    return size;
+}
+
 }  // namespace
 
 void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3)) return;
-    // OpenVINO takes pooled_h, pooled_w, sampling_ratio and spatial_scale as they are.
-    const auto pooled_h = ctx.attr_int("pooled_h");
-    const auto pooled_w = ctx.attr_int("pooled_w");
-    ctx.attr_int("sampling_ratio");
-    ctx.attr_float("spatial_scale");
+    const auto [pooled_h, pooled_w] = roi_align_pooled(ctx);
     constexpr std::array<std::string_view, 2> kModes{"avg", "max"};
     ctx.attr_enum("mode", kModes);
     if (ctx.version() >= 9) {
@@ -197,10 +202,7 @@ void infer_roi_align(OpContext& ctx, std::vector<OpOutput>& out) {
 // ROIAlignRotated-15: ROIs of five numbers (center, size, angle).
 void infer_roi_align_rotated(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3)) return;
-    const auto pooled_h = ctx.attr_int("pooled_h");
-    const auto pooled_w = ctx.attr_int("pooled_w");
-    ctx.attr_int("sampling_ratio");
-    ctx.attr_float("spatial_scale");
+    const auto [pooled_h, pooled_w] = roi_align_pooled(ctx);
     ctx.attr_bool("clockwise_mode", false);
     if (ctx.failed()) return;
     roi_align_output(ctx, out, *pooled_h, *pooled_w, 5);

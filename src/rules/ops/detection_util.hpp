@@ -26,6 +26,9 @@ inline Dim dim_at(const Shape& s, size_t i) { return s.rank_dynamic || i >= s.ra
 
 // An integer as OpenVINO's Dimension(value): -1 is dynamic, other negatives clip to 0.
 inline Dim ov_dim(int64_t v) { return v == -1 ? Dim::dynamic() : Dim(v < 0 ? 0 : v); }
+// An upper bound as OpenVINO's get_max_length() gives it: -1 when there is none; as a dim, a dynamic one.
+inline int64_t max_length(const Dim& d) { return d.has_upper_bound() ? d.max() : -1; }
+inline Dim max_length_dim(const Dim& d) { return ov_dim(max_length(d)); }
 
 // A value's bounds as a dim, as OpenVINO reads a shape from bounds: an unbounded upper bound is open.
 inline Dim dim_from_bounds(int64_t lo, int64_t hi) {

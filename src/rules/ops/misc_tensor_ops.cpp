@@ -15,6 +15,7 @@
 
 #include "rules/ops/detection_util.hpp"
 #include "rules/ops/op_registry.hpp"
+#include "rules/ops/shape_manipulation_common.hpp"
 #include "rules/ops/shape_util.hpp"
 
 namespace irlint {
@@ -22,14 +23,9 @@ namespace irlint {
 namespace {
 
 using detection::dim_at;
+using shape_ops::dynamic_dims;
 using detection::ov_dim;
 using detection::rank_is;
-
-Shape dynamic_dims(size_t rank) {
-    Shape s;
-    s.dims.assign(rank, Dim::dynamic());
-    return s;
-}
 
 // Some length of the interval is a multiple of k (OpenVINO's dim::is_divisible).
 bool may_divide(const Dim& d, int64_t k) {
@@ -252,11 +248,7 @@ void infer_eye(OpContext& ctx, std::vector<OpOutput>& out) {
 // The output's dims are input 0's values; unknown, as many dynamic dims as input 0 has elements.
 Shape shape_from_input(OpContext& ctx, size_t i, std::string_view what) {
     const Shape& s = ctx.shape(i);
-    if (const TensorValue* v = ctx.value(i); v && v->size() <= kMaxShapeRank) {
-        Shape out;
-        for (const ValueBounds& b : *v) out.dims.push_back(value_as_dim(b));
-        return out;
-    }
+    if (auto known = shape_ops::target_from_values(ctx, i)) return *known;
     ctx.value_unknown(fmt::format("{} (input {}) is not known", what, i));
     if (!s.rank_dynamic && s.rank() == 1 && s.dims[0].has_upper_bound() &&
         s.dims[0].max() <= static_cast<int64_t>(kMaxShapeRank))

@@ -20,6 +20,15 @@ namespace irlint::shape_ops {
 // The layout family's entries (shape_manipulation_layout_ops.cpp); shape_manipulation_ops() merges them.
 std::span<const OpEntry> layout_entries();
 
+// A shape from input `input`'s values (bounds become intervals); nullopt when they are unknown.
+inline std::optional<Shape> target_from_values(const OpContext& ctx, size_t input) {
+    const TensorValue* v = ctx.value(input);
+    if (!v || v->size() > kMaxShapeRank) return std::nullopt;
+    Shape s;
+    for (const ValueBounds& b : *v) s.dims.push_back(value_as_dim(b));
+    return s;
+}
+
 inline Shape dynamic_dims(size_t rank) {
     Shape s;
     s.dims.assign(rank, Dim::dynamic());

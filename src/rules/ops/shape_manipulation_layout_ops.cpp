@@ -221,15 +221,6 @@ std::optional<BroadcastMode> broadcast_mode(OpContext& ctx) {
     return BroadcastMode::explicit_axes;
 }
 
-// The target shape from input 1's values (bounds become intervals).
-std::optional<Shape> target_from_values(const OpContext& ctx, size_t input) {
-    const TensorValue* v = ctx.value(input);
-    if (!v || v->size() > kMaxShapeRank) return std::nullopt;
-    Shape s;
-    for (const ValueBounds& b : *v) s.dims.push_back(value_as_dim(b));
-    return s;
-}
-
 void validate_numpy_target(OpContext& ctx, const Shape& arg, const Shape& target) {
     if (arg.rank_dynamic) return;
     if (target.rank() < arg.rank()) {
