@@ -114,7 +114,7 @@ private:
     void check_graph(size_t g) {
         const Graph& graph = model_.graphs[g];
         const size_t first_finding = r_.diagnostics.size();
-        const GraphIndex index = check_structure(graph, r_.diagnostics, model_.format);
+        const GraphIndex index = check_structure(graph, r_.diagnostics, model_.format, model_.graphs);
         constexpr size_t kNoRow = static_cast<size_t>(-1);
         std::vector<LayerShapes> rows;  // the layers that have one, in file order
         std::vector<size_t> row_of(graph.layers.size(), kNoRow);
@@ -231,6 +231,7 @@ private:
         if (l.kind == LayerKind::result) {
             shapes.status = LayerStatus::ok;
             shapes.checked = true;
+            if (body_parameters_) keep_result_value(index, i, l);
             return;
         }
         if (onnx()) return check_onnx_node(graph, index, i, shapes);
@@ -679,11 +680,21 @@ private:
         nested.check_graph(g);
         BodyPorts results;
         for (const LayerShapes& s : body.layers)
-            if (s.layer->kind == LayerKind::result && !s.inputs.empty())
+            if (s.layer->kind == LayerKind::result && !s.inputs.empty()) {
                 results[s.layer] = {s.inputs[0], s.input_types.empty() ? std::nullopt : s.input_types[0]};
+                if (const auto v = nested.result_values_.find(s.layer); v != nested.result_values_.end())
+                    results[s.layer].value = std::move(v->second);
+            }
         for (Diagnostic& d : body.diagnostics)
             if (d.severity == Severity::error) r_.diagnostics.push_back(std::move(d));
         return results;
+    }
+    // In a body inferred again, the values a Result hands out (an If's branch, a function's output), so that
+    // the node owning the body carries them on as any op carries its values.
+    void keep_result_value(const GraphIndex& index, size_t i, const Layer& result) {
+        if (index.producer_of[i].empty() || !index.producer_of[i][0]) return;
+        const auto& src = *index.producer_of[i][0];
+        if (const TensorValue* value = value_at(first_output_[src.layer] + src.port)) result_values_[&result] = *value;
     }
     // An ONNX body reads values of the graphs around it by name (the adapter made a Parameter of the body for
     // each): they take the shapes and types those values have here, where the node that owns the body is.
@@ -714,6 +725,7 @@ private:
     }
 
     const Shape dynamic_rank_ = Shape::dynamic_rank();
+    std::map<const Layer*, TensorValue> result_values_;  // a body inferred again: what its Results hand out
     std::unordered_map<std::string_view, size_t> value_by_name_;  // ONNX: produced_ by value name, when a body asks
     std::vector<Produced> produced_;      // the current graph's output ports, layer by layer
     std::vector<size_t> first_output_;    // per layer of the current graph, and one past the last

@@ -52,8 +52,9 @@ private:
 
 class StructureChecker {
 public:
-    StructureChecker(const Graph& graph, Diagnostics& out, ModelFormat format)
-        : g_(graph), out_(out), format_(format), layer_ids_(graph.layers.size()), duplicate_(graph.layers.size(), 0) {}
+    StructureChecker(const Graph& graph, Diagnostics& out, ModelFormat format, std::span<const Graph> graphs)
+        : g_(graph), graphs_(graphs), out_(out), format_(format), layer_ids_(graph.layers.size()),
+          duplicate_(graph.layers.size(), 0) {}
 
     GraphIndex run() {
         index_ports();
@@ -261,21 +262,25 @@ private:
     // Kahn's algorithm: no recursion, so deep graphs cannot exhaust the stack.
     void order_topologically() {
         const size_t n = g_.layers.size();
+        const auto implicit = values_bodies_read();
         std::vector<size_t> pending(n, 0);
         // Each layer's consumers, side by side in one array: consumers[begin[i] .. begin[i + 1]).
         std::vector<size_t> begin(n + 1, 0);
+        const auto count = [&](size_t producer, size_t consumer) {
+            ++pending[consumer];
+            ++begin[producer + 1];
+        };
         for (size_t i = 0; i < n; ++i)
             for (const auto& p : index_.producer_of[i])
-                if (p) {
-                    ++pending[i];
-                    ++begin[p->layer + 1];
-                }
+                if (p) count(p->layer, i);
+        for (const auto& [producer, consumer] : implicit) count(producer, consumer);
         for (size_t i = 0; i < n; ++i) begin[i + 1] += begin[i];
         std::vector<size_t> consumers(begin[n]);
         std::vector<size_t> filled(begin.begin(), begin.end() - 1);
         for (size_t i = 0; i < n; ++i)
             for (const auto& p : index_.producer_of[i])
                 if (p) consumers[filled[p->layer]++] = i;
+        for (const auto& [producer, consumer] : implicit) consumers[filled[producer]++] = consumer;
         std::vector<size_t> ready;
         for (size_t i = n; i-- > 0;)
             if (pending[i] == 0) ready.push_back(i);
@@ -303,6 +308,33 @@ private:
              fmt::format("the graph{} has a cycle through layers {}{}", where(), fmt::join(ids, ", "),
                          in_cycle > ids.size() ? ", ..." : ""),
              first);
+    }
+
+    // ONNX: (producer, layer) for each value of this graph that a body of the layer reads by name.
+    std::vector<std::pair<size_t, size_t>> values_bodies_read() const {
+        std::vector<std::pair<size_t, size_t>> out;
+        if (format_ != ModelFormat::onnx) return out;
+        std::unordered_map<std::string_view, size_t> producer_by_name;
+        for (size_t i = 0; i < g_.layers.size(); ++i) {
+            for (const size_t b : g_.layers[i].bodies) {
+                if (b >= graphs_.size()) continue;
+                if (producer_by_name.empty()) producer_by_name = producers_by_value_name();
+                for (const Layer& read : graphs_[b].layers) {
+                    if (!read.outer_value) continue;
+                    const auto it = producer_by_name.find(read.name);
+                    if (it != producer_by_name.end() && it->second != i) out.emplace_back(it->second, i);
+                }
+            }
+        }
+        return out;
+    }
+
+    std::unordered_map<std::string_view, size_t> producers_by_value_name() const {
+        std::unordered_map<std::string_view, size_t> out;
+        for (size_t i = 0; i < g_.layers.size(); ++i)
+            for (const Port& p : g_.layers[i].outputs)
+                if (!p.names.empty()) out.emplace(p.names, i);
+        return out;
     }
 
     // OpenVINO builds the model by walking back from Result and Assign layers; whatever it does not reach is
@@ -336,6 +368,7 @@ private:
     }
 
     const Graph& g_;
+    const std::span<const Graph> graphs_;
     Diagnostics& out_;
     const ModelFormat format_;
     GraphIndex index_;
@@ -346,8 +379,8 @@ private:
 
 }  // namespace
 
-GraphIndex check_structure(const Graph& graph, Diagnostics& out, ModelFormat format) {
-    return StructureChecker(graph, out, format).run();
+GraphIndex check_structure(const Graph& graph, Diagnostics& out, ModelFormat format, std::span<const Graph> graphs) {
+    return StructureChecker(graph, out, format, graphs).run();
 }
 
 }  // namespace irlint

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <onnx/defs/parser.h>
 #include <onnx/onnx_pb.h>
 
 #include "exec/io/npy.hpp"
@@ -840,4 +841,77 @@ TEST_CASE("onnx: a local function's body is inferred with the call's attributes,
     CHECK(by_default->report.layers[0].inferred[0].str() == "[2,4,3]");
     const auto given = check_model(transpose_function({1, 0, 2}));
     CHECK(given->report.layers[0].inferred[0].str() == "[3,2,4]");
+}
+
+namespace {
+
+// A model written in ONNX's text syntax (onnx/defs/parser.h), with the model-local functions after it.
+std::shared_ptr<onnx::ModelProto> parsed_model(const char* model_text, std::initializer_list<const char*> functions = {}) {
+    auto m = std::make_shared<onnx::ModelProto>();
+    const auto status = onnx::OnnxParser::Parse(*m, model_text);
+    REQUIRE_MESSAGE(status.IsOK(), status.ErrorMessage());
+    for (const char* f : functions) {
+        const auto fs = onnx::OnnxParser::Parse(*m->add_functions(), f);
+        REQUIRE_MESSAGE(fs.IsOK(), fs.ErrorMessage());
+    }
+    return m;
+}
+
+std::string inferred_of(const OnnxCheck& c, std::string_view layer_name) {
+    for (const auto& ls : c.report.layers)
+        if (ls.layer->name == layer_name) return ls.inferred.empty() ? "none" : ls.inferred[0].str();
+    return "no such layer";
+}
+
+}  // namespace
+
+TEST_CASE("onnx: the values an If of a known condition computes in its branch reach a Reshape") {
+    // The branch reads Shape(x) by name, through a nested If too: no edge says that the If needs it, and the
+    // Parameter x that Shape needs comes last in the adapter's graph.
+    const auto c = check_model(parsed_model(R"(
+        <ir_version: 8, opset_import: ["" : 18]>
+        g (float[2,3,4] x) => (float[?,?] y) {
+            zero = Constant<value_int = 0>()
+            cond = Equal(zero, zero)
+            dims = Shape(x)
+            target = If(cond) <
+                then_branch = t () => (int64[2] flat) {
+                    inner = If(cond) <
+                        then_branch = ti () => (int64[3] d) { d = Identity(dims) },
+                        else_branch = ei () => (int64[3] e) { e = Identity(dims) }>
+                    last = Constant<value_ints = [-1]>()
+                    end = Constant<value_ints = [3]>()
+                    first = Slice(inner, last, end)
+                    six = Constant<value_ints = [6]>()
+                    flat = Concat<axis = 0>(six, first)
+                },
+                else_branch = e () => (int64[2] other) { other = Constant<value_ints = [4, 6]>() }>
+            y = Reshape(x, target)
+        }
+    )"));
+    CHECK(inferred_of(*c, "target") == "[2]");
+    CHECK(inferred_of(*c, "y") == "[6,4]");
+    CHECK(c->report.diagnostics.empty());
+}
+
+TEST_CASE("onnx: a local function takes the values of its inputs and hands out the values it computes") {
+    const auto c = check_model(parsed_model(
+        R"(
+        <ir_version: 8, opset_import: ["" : 18, "local" : 1]>
+        g (float[2,3,4] x) => (float[?,?] y) {
+            dims = Shape(x)
+            target = local.merge_last(dims)
+            y = Reshape(x, target)
+        }
+    )",
+        {R"(
+        <domain: "local", opset_import: ["" : 18]>
+        merge_last (d) => (t) {
+            zero = Constant<value_ints = [0]>()
+            minus = Constant<value_ints = [-1]>()
+            t = Concat<axis = 0>(zero, minus)
+        }
+    )"}));
+    CHECK(inferred_of(*c, "target") == "[2]");
+    CHECK(inferred_of(*c, "y") == "[2,12]");
 }

@@ -85,7 +85,8 @@ std::vector<BodyPort> infer_body(const OpContext& ctx, const Body& body, const s
             out.push_back(std::move(declared));
             continue;
         }
-        out.push_back({narrowed(it->second.shape, declared.shape), it->second.type ? it->second.type : declared.type});
+        out.push_back({narrowed(it->second.shape, declared.shape), it->second.type ? it->second.type : declared.type,
+                       it->second.value});
     }
     return out;
 }
@@ -137,7 +138,7 @@ void infer_if(OpContext& ctx, std::vector<OpOutput>& out) {
                             element_type_name(*t.type), element_type_name(*e.type)));
         if (cond) {
             const BodyPort& taken = *cond ? t : e;
-            out.push_back(tensor(taken.shape, taken.type));
+            out.push_back(OpOutput{taken.shape, taken.type, taken.value, {}});
             continue;
         }
         out.push_back(tensor(branch_union(t.shape, e.shape), t.type ? t.type : e.type));

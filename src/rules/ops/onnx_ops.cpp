@@ -6,6 +6,8 @@ namespace irlint {
 
 namespace {
 
+std::optional<TensorValue> value_or_none(const TensorValue* v) { return v ? std::optional(*v) : std::nullopt; }
+
 // A call of a model-local function: its body graph (as the ONNX adapter instantiated it for this call, the
 // call's attributes in place) inferred again from the call's inputs. The body's Parameters are the function's
 // inputs in order, its Results the outputs.
@@ -21,7 +23,7 @@ void infer_function_call(OpContext& ctx, std::vector<OpOutput>& out) {
     size_t k = 0;
     for (const Layer& l : body.layers) {
         if (l.kind != LayerKind::parameter) continue;
-        if (ctx.has_input(k)) parameters[&l] = {ctx.shape(k), ctx.type(k)};
+        if (ctx.has_input(k)) parameters[&l] = {ctx.shape(k), ctx.type(k), value_or_none(ctx.value(k))};
         ++k;
     }
     const auto results = ctx.reinfer_body(call.bodies[0], parameters);
@@ -30,7 +32,8 @@ void infer_function_call(OpContext& ctx, std::vector<OpOutput>& out) {
         if (l.kind != LayerKind::result) continue;
         OpOutput o{Shape::dynamic_rank(), std::nullopt, {}, {}};
         if (results)
-            if (const auto it = results->find(&l); it != results->end()) o = OpOutput{it->second.shape, it->second.type, {}, {}};
+            if (const auto it = results->find(&l); it != results->end())
+                o = OpOutput{it->second.shape, it->second.type, it->second.value, {}};
         out.push_back(std::move(o));
     }
 }
