@@ -31,8 +31,12 @@ Exit codes: 0 the layer is valid, 1 OpenVINO (ONNX) would reject it, 2 usage err
                    "The IR type of any op `irlint ops` lists, any case: Convolution, Reshape, ...; with --domain, "
                    "the ONNX op type as spelled: Conv, Reshape, ...")
         ->required();
-    app.add_option("--domain", o.domain, "An ONNX op's domain: ai.onnx or com.microsoft (without it: an IR op)")
-        ->check(CLI::IsMember({"ai.onnx", "com.microsoft"}));
+    std::vector<std::string> domains;
+    for (const OnnxDomain& d : kOnnxDomains) domains.emplace_back(d.name);
+    app.add_option("--domain", o.domain,
+                   "An ONNX op's domain: ai.onnx, com.microsoft, ai.onnx.ml, ai.onnx.preview or "
+                   "ai.onnx.preview.training (without it: an IR op)")
+        ->check(CLI::IsMember(domains));
     app.add_option("--opset", o.opset,
                    "The opset the layer's version names, or the ONNX model's import of the domain (default: the "
                    "newest)")

@@ -103,7 +103,8 @@ struct BackEdge {
 // An attribute that is not text: a tensor (index into Model::tensors) or a graph (index into Model::graphs),
 // as ONNX nodes have them.
 struct ObjectAttr {
-    enum class Kind : uint8_t { tensor, graph };
+    // strings: an ONNX STRINGS attribute, whose text attribute joins its strings with ','; index is how many
+    enum class Kind : uint8_t { tensor, graph, strings };
     std::string_view name;
     Kind kind = Kind::tensor;
     size_t index = 0;

@@ -418,7 +418,11 @@ private:
                 case A::FLOAT: fmt::format_to(std::back_inserter(value), "{}", a->f()); attrs.emplace_back(name, text(value)); break;
                 case A::FLOATS: append_joined(value, a->floats()); attrs.emplace_back(name, text(value)); break;
                 case A::STRING: attrs.emplace_back(name, text(a->s())); break;
-                case A::STRINGS: append_joined(value, a->strings()); attrs.emplace_back(name, text(value)); break;
+                case A::STRINGS:
+                    append_joined(value, a->strings());
+                    attrs.emplace_back(name, text(value));
+                    objects.push_back({name, ObjectAttr::Kind::strings, static_cast<size_t>(a->strings_size())});
+                    break;
                 case A::TENSOR:
                     objects.push_back({name, ObjectAttr::Kind::tensor, m_.tensors.size()});
                     m_.tensors.push_back(inline_tensor(a->t()));
@@ -449,7 +453,7 @@ private:
     // The opset a node is checked under: the import, or the newest irlint knows of a domain it knows when the
     // import is newer (said once per domain).
     int known_opset(const std::string& domain, int64_t imported, const Layer& l) {
-        const int newest = domain.empty() ? kNewestOnnxOpset : domain == "com.microsoft" ? kNewestMicrosoftOpset : INT32_MAX;
+        const int newest = newest_opset_known(domain).value_or(INT32_MAX);
         if (imported < 1) imported = 1;
         if (imported <= newest) return static_cast<int>(imported);
         if (newer_opset_said_.insert(domain).second)

@@ -52,8 +52,9 @@ ShapeQuery query_for(const std::string& op, const py::list& inputs, std::optiona
     q.op = op;
     q.opset = opset.value_or(0);
     q.domain = domain;
-    if (domain && *domain != "ai.onnx" && *domain != "com.microsoft")
-        raise_usage_error(fmt::format("domain: '{}' is not ai.onnx or com.microsoft", printable(*domain)));
+    if (domain && !newest_opset_known(*domain))
+        raise_usage_error(fmt::format("domain: '{}' is not ai.onnx, com.microsoft, ai.onnx.ml, ai.onnx.preview or "
+                                      "ai.onnx.preview.training", printable(*domain)));
     const int newest = domain ? kNewestOnnxOpset : kNewestOpset;
     if (q.opset < 0 || q.opset > newest) raise_usage_error(fmt::format("opset: {} not in [1 - {}]", q.opset, newest));
     for (const auto& input : inputs) q.inputs.push_back(input_text(input));
@@ -138,8 +139,9 @@ void bind_shape(py::module_& m) {
           py::arg("domain") = py::none(),
           R"(Infers what comes out of one layer, as `irlint shape --op` does, for any op `irlint ops` lists.
 
-op: the IR type, any case ("MaxPool", "Convolution", "Reshape", ...); with domain ("ai.onnx" or
-"com.microsoft") the ONNX op type as spelled ("Conv", "Gemm", ...). opset: the opset, or the ONNX model's
+op: the IR type, any case ("MaxPool", "Convolution", "Reshape", ...); with domain ("ai.onnx",
+"com.microsoft", "ai.onnx.ml", "ai.onnx.preview", "ai.onnx.preview.training") the ONNX op type as spelled
+("Conv", "Gemm", ...). opset: the opset, or the ONNX model's
 import of the domain (default: the newest).
 inputs: in input order, each dims as a str "1,3,224,224" (or "1,3,224,224:f32") or a list [1, 3, 224, 224]
 (-1 or "?" dynamic, "2..10" an interval), or a (dims, element type) pair. Without a type an input is f32, or

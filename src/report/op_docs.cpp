@@ -87,10 +87,10 @@ std::string ops_markdown() {
         "flow along the edges as ONNX's data propagation carries them. Model-local functions are inferred from "
         "their bodies, If/Loop/Scan from theirs. A node of an op or domain not listed here is an `unsupported-op` "
         "note; the rest of the graph is still checked.\n\n";
-    for (std::string_view domain : {std::string_view(), std::string_view("com.microsoft")}) {
-        const auto entries = of_format(op_registry(), OpFormat::onnx, domain);
+    for (const OnnxDomain& d : kOnnxDomains) {
+        const auto entries = of_format(op_registry(), OpFormat::onnx, d.name == "ai.onnx" ? std::string_view() : d.name);
         if (entries.empty()) continue;
-        out += fmt::format("### {}\n\n", domain.empty() ? "ai.onnx" : domain);
+        out += fmt::format("### {}\n\n", d.name);
         out += markdown_table(entries);
         out += "\n";
     }

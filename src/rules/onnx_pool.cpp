@@ -77,7 +77,8 @@ public:
         for (const auto& [key, value] : layer_.attrs)
             if (!allowed.contains(std::string(key))) error(fmt::format("{} has no attribute '{}'", op_.name(), excerpt(key)));
         for (const ObjectAttr& a : layer_.object_attrs)
-            error(fmt::format("{} has no attribute '{}'", op_.name(), excerpt(a.name)));
+            if (a.kind != ObjectAttr::Kind::strings)  // said above: a STRINGS attribute has its text too
+                error(fmt::format("{} has no attribute '{}'", op_.name(), excerpt(a.name)));
     }
 
 private:

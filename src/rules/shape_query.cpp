@@ -360,7 +360,7 @@ void answer_pool_op(const ShapeQuery& q, int opset, ShapeAnswer& answer) {
 ShapeAnswer answer_shape(const ShapeQuery& query) {
     ShapeAnswer answer;
     if (query.domain) {
-        const int newest = query.domain == "com.microsoft" ? kNewestMicrosoftOpset : kNewestOnnxOpset;
+        const int newest = newest_opset_known(*query.domain).value_or(kNewestOnnxOpset);
         answer_registry_op(query, query.opset > 0 ? query.opset : newest, answer);
         return answer;
     }

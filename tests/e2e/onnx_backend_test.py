@@ -24,7 +24,9 @@ libonnx-agree column only.
 Prints a line per disagree and error model, a table per op and the totals; --table writes the table as Markdown.
 Exits 1 when a model is disagree or error and not listed in EXPECTED_FAILURES, when a listed model no longer
 fails, when fewer than --min-agree-fraction of the ai.onnx models that are not foreign agree, or when no model
-was checked at all (a missing cases file included); 77 when numpy or onnx cannot be imported.
+was checked at all (a missing cases file included); with --both-ways and no --filter, also when a test of an op
+irlint infers agrees in none of its models and is not in DATA_DEPENDENT (outputs no static inference can
+know), or is listed there and agrees; 77 when numpy or onnx cannot be imported.
 """
 import argparse
 import concurrent.futures
@@ -53,6 +55,57 @@ CLASSES = ["agree", "partial", "disagree", "unsupported", "foreign", "error"]
 # Models allowed to be "disagree" or "error", each with the reason. A listed model that stops failing is a
 # failure too, so that the list stays true.
 EXPECTED_FAILURES = {
+}
+
+# Tests whose outputs no static inference can know, by the reason, each test by name. Every other test whose op
+# irlint infers must agree in one of its models (as the test feeds it, or with its small inputs as
+# initializers); a test listed here that comes to agree is a failure too, so that the list stays true.
+DATA_DEPENDENT = {
+    "the count depends on the values of an input the test feeds as data (a bool condition or mask, scores, "
+    "the values themselves)": [
+        "test_compress_0", "test_compress_1", "test_compress_default_axis", "test_compress_negative_axis",
+        "test_nonzero_example",
+        "test_nonmaxsuppression_center_point_box_format", "test_nonmaxsuppression_flipped_coordinates",
+        "test_nonmaxsuppression_identical_boxes", "test_nonmaxsuppression_iou_threshold_boundary",
+        "test_nonmaxsuppression_limit_output_size", "test_nonmaxsuppression_single_box",
+        "test_nonmaxsuppression_suppress_by_IOU", "test_nonmaxsuppression_suppress_by_IOU_and_scores",
+        "test_nonmaxsuppression_two_batches", "test_nonmaxsuppression_two_classes",
+        "test_unique_not_sorted_without_axis", "test_unique_sorted_with_axis", "test_unique_sorted_with_axis_3d",
+        "test_unique_sorted_with_negative_axis", "test_unique_sorted_without_axis",
+    ],
+    "the loop's condition is a bool the test feeds: the trip count is bounded, not known": [
+        "test_loop11", "test_loop13_seq", "test_loop16_seq_none",
+    ],
+    "the dims are in the string or image bytes fed": [
+        "test_image_decoder_decode_bmp_rgb", "test_image_decoder_decode_jpeg2k_rgb",
+        "test_image_decoder_decode_jpeg_bgr", "test_image_decoder_decode_jpeg_grayscale",
+        "test_image_decoder_decode_jpeg_rgb", "test_image_decoder_decode_png_rgb",
+        "test_image_decoder_decode_pnm_rgb", "test_image_decoder_decode_tiff_rgb",
+        "test_image_decoder_decode_webp_rgb",
+        "test_string_split_basic", "test_string_split_consecutive_delimiters",
+        "test_string_split_empty_string_delimiter", "test_string_split_empty_tensor", "test_string_split_maxsplit",
+        "test_string_split_no_delimiter",
+        "test_strnormalizer_export_monday_casesensintive_lower",
+        "test_strnormalizer_export_monday_casesensintive_nochangecase",
+        "test_strnormalizer_export_monday_casesensintive_upper", "test_strnormalizer_export_monday_empty_output",
+        "test_strnormalizer_export_monday_insensintive_upper_twodim",
+    ],
+    "a sequence whose elements differ in dims (the input's, or split by a fed length): a sequence type holds "
+    "what its elements share": [
+        "test_identity_sequence", "test_sequence_insert_at_back", "test_sequence_insert_at_front",
+        "test_split_to_sequence_2",
+        "test_sequence_map_add_1_sequence_1_tensor", "test_sequence_map_add_2_sequences",
+        "test_sequence_map_identity_1_sequence", "test_sequence_map_identity_2_sequences",
+        "test_sequence_map_identity_1_sequence_1_tensor",
+        "test_sequence_map_add_1_sequence_1_tensor_expanded", "test_sequence_map_add_2_sequences_expanded",
+        "test_sequence_map_extract_shapes_expanded", "test_sequence_map_identity_1_sequence_expanded",
+        "test_sequence_map_identity_2_sequences_expanded", "test_sequence_map_identity_1_sequence_1_tensor_expanded",
+    ],
+    "the trip count is floating-point arithmetic on the fed bounds (Sub, Div, Ceil, Cast): irlint's values are "
+    "integers": [
+        "test_range_bfloat16_type_positive_delta_expanded", "test_range_float16_type_positive_delta_expanded",
+        "test_range_float_type_positive_delta_expanded", "test_range_int32_type_negative_delta_expanded",
+    ],
 }
 
 # ONNX's TensorProto data types by irlint's names; a type missing here has no irlint name.
@@ -569,6 +622,25 @@ def verdict_problems(models, all_names):
     return problems
 
 
+def test_problems(models):
+    """Per test: agree in one of its models, or listed in DATA_DEPENDENT, or an op irlint does not infer."""
+    listed = {name for names in DATA_DEPENDENT.values() for name in names}
+    by_test = {}
+    for m in models:
+        by_test.setdefault(m["name"].removesuffix("+init"), []).append(m["class"])
+    problems, counts = [], dict.fromkeys(["agree", "data-dependent", "unsupported", "other"], 0)
+    for name, classes in sorted(by_test.items()):
+        kind = ("agree" if "agree" in classes else "unsupported" if "unsupported" in classes
+                else "data-dependent" if name in listed else "other")
+        counts[kind] += 1
+        if kind == "other":
+            problems.append(f"{name!r} agrees in none of its models ({', '.join(classes)}) and is not in DATA_DEPENDENT")
+        elif kind == "agree" and name in listed:
+            problems.append(f"{name!r} is in DATA_DEPENDENT but agrees")
+    problems += [f"DATA_DEPENDENT names no test: {n!r}" for n in sorted(listed - set(by_test))]
+    return problems, counts
+
+
 def agree_fraction(models):
     counted = [m for m in models if m["ai_onnx"] and not any(is_foreign(e) for e in m["expected"])]
     return sum(m["class"] == "agree" for m in counted) / len(counted) if counted else None
@@ -587,8 +659,14 @@ def report(models, args, all_names, seconds):
     if fraction is not None and fraction < args.min_agree_fraction:
         problems.append(f"{fraction:.3f} of the ai.onnx models agree, below --min-agree-fraction "
                         f"{args.min_agree_fraction}")
+    per_test, counts = test_problems(models)
+    if args.both_ways and not args.filter:
+        problems += per_test
     for p in problems:
         print("FAIL:", p)
+    print(f"onnx_backend_test: {sum(counts.values())} tests: {counts['agree']} agree in one of their models, "
+          f"{counts['data-dependent']} have data-dependent outputs (DATA_DEPENDENT), {counts['unsupported']} have "
+          f"an op of a domain irlint does not infer, {counts['other']} other")
     print(f"onnx_backend_test: {len(models)} models in {seconds:.1f} s: " +
           ", ".join(f"{total[c]} {c}" for c in CLASSES) +
           ("" if fraction is None else f"; agree fraction (ai.onnx, not foreign) {fraction:.3f}"))

@@ -915,3 +915,45 @@ TEST_CASE("onnx: a local function takes the values of its inputs and hands out t
     CHECK(inferred_of(*c, "target") == "[2]");
     CHECK(inferred_of(*c, "y") == "[2,12]");
 }
+
+TEST_CASE("onnx: ai.onnx.ml classifiers, regressors and encoders give a row per sample") {
+    // A class label holding a comma is one label: the adapter counts a STRINGS attribute's strings.
+    const auto c = check_model(parsed_model(R"(
+        <ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 3]>
+        g (float[N,4] x, float[4] one) => (string[N] label, float[N,3] scores, float[N,2] reg, float[N,4,3] hot,
+                                           float[N,4] scaled, float[N,7] vec, int64[1] one_label, float[1,2] one_reg) {
+            label, scores = ai.onnx.ml.LinearClassifier<coefficients = [1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0,
+                1.0, 2.0, 3.0, 4.0], intercepts = [0.0, 1.0, 2.0], classlabels_strings = ["a,b", "c", "d"]>(x)
+            reg = ai.onnx.ml.LinearRegressor<coefficients = [1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0], targets = 2>(x)
+            hot = ai.onnx.ml.OneHotEncoder<cats_strings = ["x,y", "z", "w"]>(x)
+            scaled = ai.onnx.ml.Scaler<offset = [0.0], scale = [2.0]>(x)
+            vec = ai.onnx.ml.FeatureVectorizer<inputdimensions = [4, 3]>(x, scores)
+            one_label, one_scores = ai.onnx.ml.TreeEnsembleClassifier<classlabels_int64s = [0, 1]>(one)
+            one_reg = ai.onnx.ml.TreeEnsembleRegressor<n_targets = 2>(one)
+        }
+    )"));
+    CHECK(c->report.diagnostics.empty());
+    CHECK(inferred_of(*c, "label") == "[?]");
+    CHECK(c->report.layers[0].inferred[1].str() == "[?,3]");
+    CHECK(c->report.layers[0].inferred_types[0] == ElementType::string);
+    CHECK(inferred_of(*c, "reg") == "[?,2]");
+    CHECK(inferred_of(*c, "hot") == "[?,4,3]");
+    CHECK(inferred_of(*c, "scaled") == "[?,4]");
+    CHECK(inferred_of(*c, "vec") == "[?,7]");
+    CHECK(inferred_of(*c, "one_label") == "[1]");
+    CHECK(inferred_of(*c, "one_reg") == "[1,2]");
+}
+
+TEST_CASE("onnx: ai.onnx.ml and ai.onnx.preview nodes ONNX rejects are findings on their node") {
+    const auto c = check_model(parsed_model(R"(
+        <ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 5, "ai.onnx.preview" : 1]>
+        g (float[2,3,4] x, float[2,8,5,16] q, float[2,3,7,16] k, float[2,3,7,32] v) => (float[2,8,5,32] y) {
+            hot = ai.onnx.ml.OneHotEncoder<cats_strings = ["a"], cats_int64s = [1]>(x)
+            y = ai.onnx.preview.FlexAttention(q, k, v)
+        }
+    )"));
+    REQUIRE(c->report.diagnostics.size() == 2);
+    CHECK(c->report.diagnostics[0].message.find("exactly one of cats_int64s and cats_strings") != std::string::npos);
+    CHECK(c->report.diagnostics[1].message.find("8 query heads are not a multiple of 3 key/value heads") !=
+          std::string::npos);
+}

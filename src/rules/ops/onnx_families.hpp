@@ -18,5 +18,6 @@ std::span<const OpEntry> onnx_nn_ops();           // Conv, LpPool, normalization
 std::span<const OpEntry> onnx_misc_ops();         // quantization, detection, signal, random, strings, losses
 std::span<const OpEntry> onnx_control_ops();      // If, Loop, Scan, sequences, optionals
 std::span<const OpEntry> onnx_microsoft_ops();    // com.microsoft: ONNX Runtime's contrib operators
+std::span<const OpEntry> onnx_ml_ops();           // ai.onnx.ml, ai.onnx.preview, ai.onnx.preview.training
 
 }  // namespace irlint

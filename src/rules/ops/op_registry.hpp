@@ -3,6 +3,8 @@
 // their entries; op_registry() is all of them, and everything else (the engine's dispatch, `shape --op`,
 // docs/ops.md, the coverage counts) reads it.
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <span>
@@ -61,6 +63,26 @@ constexpr OpEntry onnx_op(std::string_view type, int since_version, OpInferFn in
 // The newest opset of each ONNX domain irlint knows (ai.onnx: ONNX's, 1.23 under development).
 inline constexpr int kNewestOnnxOpset = 28;
 inline constexpr int kNewestMicrosoftOpset = 1;
+inline constexpr int kNewestOnnxMlOpset = 5;
+
+// The ONNX domains irlint has ops of, as a model names them ("ai.onnx" is also ""), with the newest opset of each.
+struct OnnxDomain {
+    std::string_view name;
+    int newest_opset;
+};
+inline constexpr std::array<OnnxDomain, 5> kOnnxDomains{{{"ai.onnx", kNewestOnnxOpset},
+                                                          {"com.microsoft", kNewestMicrosoftOpset},
+                                                          {"ai.onnx.ml", kNewestOnnxMlOpset},
+                                                          {"ai.onnx.preview", 1},
+                                                          {"ai.onnx.preview.training", 1}}};
+
+// The newest opset irlint knows of an ONNX domain ("" for ai.onnx); nullopt for a domain it has no op of.
+constexpr std::optional<int> newest_opset_known(std::string_view domain) {
+    if (domain.empty()) domain = "ai.onnx";
+    for (const OnnxDomain& d : kOnnxDomains)
+        if (d.name == domain) return d.newest_opset;
+    return std::nullopt;
+}
 
 // Every entry, families in order, each family's entries by type and version.
 std::span<const OpEntry> op_registry();
