@@ -121,8 +121,6 @@ struct Layer {
     LayerKind kind = LayerKind::other;  // layer_kind(type)
     std::optional<int> opset;           // opset_number(version)
     bool has_data = false;
-    // ONNX: a body's Parameter that stands for a value of an enclosing graph, read by name (not a formal input)
-    bool outer_value = false;
     int data_line = 0;
     std::span<const Attr> attrs;  // <data> attributes in file order
     std::span<const Port> inputs;

@@ -560,25 +560,16 @@ private:
     }
 
     // A body reads values of the graphs around it by name: each becomes a Parameter of the body, declared as
-    // the outer graph declares it. What a body nested in this one reads from further out is read here too, so
-    // that each graph hands it on to the next.
+    // the outer graph declares it.
     void add_outer_values(std::vector<Layer>& layers, const Scope& outer, Scope& scope) {
         std::vector<std::string_view> wanted;
-        const auto want = [&](std::string_view name) {
-            if (!produced_here(scope, name) && outer.defines(name)) wanted.push_back(name);
-        };
-        for (const Layer& l : layers) {
+        for (const Layer& l : layers)
             for (const Port& p : l.inputs)
-                if (!p.omitted) want(p.names);
-            for (const size_t b : l.bodies)
-                for (const Layer& read : m_.graphs[b].layers)
-                    if (read.outer_value) want(read.name);
-        }
+                if (!p.omitted && !produced_here(scope, p.names) && outer.defines(p.names)) wanted.push_back(p.names);
         for (const std::string_view name : wanted) {
             if (produced_here(scope, name)) continue;
             Layer l = base_layer(layers.size(), name, "Parameter");
             l.kind = LayerKind::parameter;
-            l.outer_value = true;
             const Port out[] = {make_port(0, name, scope)};
             l.outputs = m_.store(std::span<const Port>(out));
             Value& v = scope.values[name];

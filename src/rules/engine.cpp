@@ -114,7 +114,7 @@ private:
     void check_graph(size_t g) {
         const Graph& graph = model_.graphs[g];
         const size_t first_finding = r_.diagnostics.size();
-        const GraphIndex index = check_structure(graph, r_.diagnostics, model_.format, model_.graphs);
+        const GraphIndex index = check_structure(graph, r_.diagnostics, model_.format);
         constexpr size_t kNoRow = static_cast<size_t>(-1);
         std::vector<LayerShapes> rows;  // the layers that have one, in file order
         std::vector<size_t> row_of(graph.layers.size(), kNoRow);
@@ -661,6 +661,7 @@ private:
     const std::map<std::string, Shape, std::less<>>* new_inputs_;  // a re-inference: the Parameters' new shapes
     // A body inferred again (reinfer_body): its Parameters' shapes, and how deep in bodies it is.
     const BodyPorts* body_parameters_ = nullptr;
+    ModelChecker* enclosing_ = nullptr;  // a body inferred again: the checker of the graph around it
     int depth_ = 0;
     static constexpr int kMaxBodyDepth = 16;
 
@@ -676,6 +677,7 @@ private:
         ModelReport body;
         ModelChecker nested(model_, LayerRows::all, body);
         nested.body_parameters_ = &parameters;
+        nested.enclosing_ = this;
         nested.depth_ = depth_ + 1;
         nested.check_graph(g);
         BodyPorts results;
@@ -697,19 +699,28 @@ private:
         if (const TensorValue* value = value_at(first_output_[src.layer] + src.port)) result_values_[&result] = *value;
     }
     // An ONNX body reads values of the graphs around it by name (the adapter made a Parameter of the body for
-    // each): they take the shapes and types those values have here, where the node that owns the body is.
+    // each): they take the shapes, types and values those values have where they are made, here or in a graph
+    // around this one (a body nested in a body reads the main graph's values through it).
     void add_outer_values(const Graph& body, BodyPorts& parameters) {
+        for (const Layer& l : body.layers) {
+            if (l.kind != LayerKind::parameter || parameters.count(&l)) continue;
+            for (ModelChecker* graph = this; graph; graph = graph->enclosing_)
+                if (auto port = graph->outer_value(l.name)) {
+                    parameters[&l] = std::move(*port);
+                    break;
+                }
+        }
+    }
+    // What this graph gives value `name`, as a body reading it sees it; nullopt when no layer here makes it.
+    std::optional<BodyPort> outer_value(std::string_view name) {
         if (value_by_name_.empty())
             for (size_t k = 0; k < produced_.size(); ++k)
                 if (!produced_[k].port->names.empty()) value_by_name_.emplace(produced_[k].port->names, k);
-        for (const Layer& l : body.layers) {
-            if (l.kind != LayerKind::parameter || parameters.count(&l)) continue;
-            const auto it = value_by_name_.find(l.name);
-            if (it == value_by_name_.end()) continue;
-            Produced& p = produced_[it->second];
-            const TensorValue* value = value_at(it->second);
-            parameters[&l] = BodyPort{shape_of(p), p.type, value ? std::optional(*value) : std::nullopt};
-        }
+        const auto it = value_by_name_.find(name);
+        if (it == value_by_name_.end()) return std::nullopt;
+        Produced& p = produced_[it->second];
+        const TensorValue* value = value_at(it->second);
+        return BodyPort{shape_of(p), p.type, value ? std::optional(*value) : std::nullopt};
     }
     // The values of the current graph's output port k (produced_'s index), read from its Const when unset.
     const TensorValue* value_at(size_t k) {

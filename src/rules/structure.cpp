@@ -1,6 +1,7 @@
 #include "rules/structure.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -52,9 +53,8 @@ private:
 
 class StructureChecker {
 public:
-    StructureChecker(const Graph& graph, Diagnostics& out, ModelFormat format, std::span<const Graph> graphs)
-        : g_(graph), graphs_(graphs), out_(out), format_(format), layer_ids_(graph.layers.size()),
-          duplicate_(graph.layers.size(), 0) {}
+    StructureChecker(const Graph& graph, Diagnostics& out, ModelFormat format)
+        : g_(graph), out_(out), format_(format), layer_ids_(graph.layers.size()), duplicate_(graph.layers.size(), 0) {}
 
     GraphIndex run() {
         index_ports();
@@ -262,28 +262,25 @@ private:
     // Kahn's algorithm: no recursion, so deep graphs cannot exhaust the stack.
     void order_topologically() {
         const size_t n = g_.layers.size();
-        const auto implicit = values_bodies_read();
         std::vector<size_t> pending(n, 0);
         // Each layer's consumers, side by side in one array: consumers[begin[i] .. begin[i + 1]).
         std::vector<size_t> begin(n + 1, 0);
-        const auto count = [&](size_t producer, size_t consumer) {
-            ++pending[consumer];
-            ++begin[producer + 1];
-        };
         for (size_t i = 0; i < n; ++i)
             for (const auto& p : index_.producer_of[i])
-                if (p) count(p->layer, i);
-        for (const auto& [producer, consumer] : implicit) count(producer, consumer);
+                if (p) {
+                    ++pending[i];
+                    ++begin[p->layer + 1];
+                }
         for (size_t i = 0; i < n; ++i) begin[i + 1] += begin[i];
         std::vector<size_t> consumers(begin[n]);
         std::vector<size_t> filled(begin.begin(), begin.end() - 1);
         for (size_t i = 0; i < n; ++i)
             for (const auto& p : index_.producer_of[i])
                 if (p) consumers[filled[p->layer]++] = i;
-        for (const auto& [producer, consumer] : implicit) consumers[filled[producer]++] = consumer;
         std::vector<size_t> ready;
         for (size_t i = n; i-- > 0;)
             if (pending[i] == 0) ready.push_back(i);
+        if (format_ == ModelFormat::onnx) return order_as_the_file(pending, begin, consumers, ready);
         while (!ready.empty()) {
             const size_t i = ready.back();
             ready.pop_back();
@@ -291,6 +288,37 @@ private:
             for (size_t k = begin[i]; k < begin[i + 1]; ++k)
                 if (--pending[consumers[k]] == 0) ready.push_back(consumers[k]);
         }
+        report_cycle(pending);
+    }
+
+    // ONNX: an If, Loop or Scan body reads values of the graphs around it by name, which no edge shows, and
+    // ONNX's rule that nodes come in topological order covers those reads too. So the file's order is kept:
+    // first the layers that need nothing (graph inputs, initializers), then the ready node that comes first in
+    // the file. A file in topological order is checked in its own order; any other still in one of the edges.
+    void order_as_the_file(std::vector<size_t>& pending, const std::vector<size_t>& begin,
+                           const std::vector<size_t>& consumers, std::vector<size_t> sources) {
+        std::vector<size_t> ready;  // a min-heap of layer indices
+        const auto later = std::greater<size_t>{};
+        const auto take = [&](size_t i) {
+            index_.topo_order.push_back(i);
+            for (size_t k = begin[i]; k < begin[i + 1]; ++k)
+                if (--pending[consumers[k]] == 0) {
+                    ready.push_back(consumers[k]);
+                    std::push_heap(ready.begin(), ready.end(), later);
+                }
+        };
+        for (auto it = sources.rbegin(); it != sources.rend(); ++it) take(*it);
+        while (!ready.empty()) {
+            std::pop_heap(ready.begin(), ready.end(), later);
+            const size_t i = ready.back();
+            ready.pop_back();
+            take(i);
+        }
+        report_cycle(pending);
+    }
+
+    void report_cycle(const std::vector<size_t>& pending) {
+        const size_t n = g_.layers.size();
         if (index_.topo_order.size() == n) return;
         index_.has_cycle = true;
         std::vector<std::string_view> ids;
@@ -308,33 +336,6 @@ private:
              fmt::format("the graph{} has a cycle through layers {}{}", where(), fmt::join(ids, ", "),
                          in_cycle > ids.size() ? ", ..." : ""),
              first);
-    }
-
-    // ONNX: (producer, layer) for each value of this graph that a body of the layer reads by name.
-    std::vector<std::pair<size_t, size_t>> values_bodies_read() const {
-        std::vector<std::pair<size_t, size_t>> out;
-        if (format_ != ModelFormat::onnx) return out;
-        std::unordered_map<std::string_view, size_t> producer_by_name;
-        for (size_t i = 0; i < g_.layers.size(); ++i) {
-            for (const size_t b : g_.layers[i].bodies) {
-                if (b >= graphs_.size()) continue;
-                if (producer_by_name.empty()) producer_by_name = producers_by_value_name();
-                for (const Layer& read : graphs_[b].layers) {
-                    if (!read.outer_value) continue;
-                    const auto it = producer_by_name.find(read.name);
-                    if (it != producer_by_name.end() && it->second != i) out.emplace_back(it->second, i);
-                }
-            }
-        }
-        return out;
-    }
-
-    std::unordered_map<std::string_view, size_t> producers_by_value_name() const {
-        std::unordered_map<std::string_view, size_t> out;
-        for (size_t i = 0; i < g_.layers.size(); ++i)
-            for (const Port& p : g_.layers[i].outputs)
-                if (!p.names.empty()) out.emplace(p.names, i);
-        return out;
     }
 
     // OpenVINO builds the model by walking back from Result and Assign layers; whatever it does not reach is
@@ -368,7 +369,6 @@ private:
     }
 
     const Graph& g_;
-    const std::span<const Graph> graphs_;
     Diagnostics& out_;
     const ModelFormat format_;
     GraphIndex index_;
@@ -379,8 +379,8 @@ private:
 
 }  // namespace
 
-GraphIndex check_structure(const Graph& graph, Diagnostics& out, ModelFormat format, std::span<const Graph> graphs) {
-    return StructureChecker(graph, out, format, graphs).run();
+GraphIndex check_structure(const Graph& graph, Diagnostics& out, ModelFormat format) {
+    return StructureChecker(graph, out, format).run();
 }
 
 }  // namespace irlint

@@ -3,7 +3,6 @@
 // find each input's producer.
 
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,9 +28,6 @@ struct GraphIndex {
 // Checks one graph and returns its index. Diagnostics are appended to `out`. An ONNX graph (the adapter's)
 // has its own rules for what the IR's structure rules judge: an omitted optional input has no edge, and a node
 // that reaches no output is no finding (ONNX Runtime drops it as OpenVINO does, but no writer is at fault).
-// `graphs` are the model's graphs, where the bodies of `graph`'s layers are: an ONNX body that reads a value of
-// `graph` by name makes its layer depend on that value's producer, which no edge shows.
-GraphIndex check_structure(const Graph& graph, Diagnostics& out, ModelFormat format = ModelFormat::ir,
-                           std::span<const Graph> graphs = {});
+GraphIndex check_structure(const Graph& graph, Diagnostics& out, ModelFormat format = ModelFormat::ir);
 
 }  // namespace irlint

@@ -183,6 +183,21 @@ def nested_ifs(depth):
                       [onnx_value("c", [], BOOL), onnx_value("x", [2])], [onnx_value("y", [2])])
 
 
+def nested_ifs_reading_outer(depth, names):
+    """`depth` nested Ifs whose innermost then-branch sums `names` values of the main graph: every level of
+    nesting has to hand all of them down."""
+    values = [f"v{i}" for i in range(names)]
+    leaf = onnx_graph([onnx_node("Identity", ["x"], ["y"])], [], [onnx_value("y", [2])], name="leaf")
+    branch = onnx_graph([onnx_node("Sum", values, ["y"])], [], [onnx_value("y", [2])], name="reader")
+    for level in range(depth):
+        node = onnx_node("If", ["c"], ["y"], [graph_attr("then_branch", branch), graph_attr("else_branch", leaf)])
+        branch = onnx_graph([node], [], [onnx_value("y", [2])], name=f"level{level}")
+    copies = [onnx_node("Identity", ["x"], [v]) for v in values]
+    return onnx_model(13, copies + [onnx_node("If", ["c"], ["y"], [graph_attr("then_branch", branch),
+                                                                  graph_attr("else_branch", leaf)])],
+                      [onnx_value("c", [], BOOL), onnx_value("x", [2])], [onnx_value("y", [2])])
+
+
 SIXTEEN = [float(v) for v in range(16)]
 X = f32(SIXTEEN)  # the 4x4 input, values 0..15 in C order
 

@@ -120,6 +120,15 @@ def onnx_if_nested_10000():
     return make_binaries.nested_ifs(10_000)
 
 
+def onnx_if_nested_reading_100000():
+    """24 nested Ifs (protobuf parses 25), the innermost reading 100,000 values of the main graph: 2.4 million
+    hand-downs."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "testdata", "hostile"))
+    import make_binaries
+    return make_binaries.nested_ifs_reading_outer(24, 100_000)
+
+
 def deep_json_report():
     return "[" * DEPTH + "]" * DEPTH + "\n"
 
@@ -136,6 +145,7 @@ GENERATORS = {
     "many_ports.xml": many_ports,
     "deep_json_report.json": deep_json_report,
     "onnx_if_nested_10000.onnx": onnx_if_nested_10000,
+    "onnx_if_nested_reading_100000.onnx": onnx_if_nested_reading_100000,
 }
 
 
