@@ -14,6 +14,7 @@
 #include "core/checked_int.hpp"
 #include "core/text.hpp"
 #include "rules/ops/convolution_matmul.hpp"
+#include "rules/ops/invariants.hpp"
 #include "rules/ops/op_registry.hpp"
 #include "rules/ops/shape_util.hpp"
 #include "rules/pooling.hpp"
@@ -281,6 +282,8 @@ std::optional<std::vector<Dim>> output_shape_input(OpContext& ctx) {
         return dims;
     }
     ctx.value_unknown("the values of output_shape (input 2) are unknown");
+    // The batch, the output channels and the rank hold whatever the spatial dims are.
+    ctx.invariant(invariants::inferred_bounds());
     if (!s.rank_dynamic && s.rank() == 1 && s.dims[0].is_static() &&
         static_cast<uint64_t>(s.dims[0].length()) <= kMaxShapeRank)
         return std::vector<Dim>(static_cast<size_t>(s.dims[0].length()), Dim::dynamic());
