@@ -29,7 +29,7 @@ std::string markdown_cell(std::string_view s) {
     return out;
 }
 
-// "ai.onnx", "com.microsoft": how docs and tables name an ONNX entry's domain.
+// "ai.onnx", "com.microsoft", "ai.onnx.ml", ...: how docs and tables name an ONNX entry's domain.
 std::string_view domain_name(const OpEntry& e) { return e.domain.empty() ? std::string_view("ai.onnx") : e.domain; }
 
 // The label of an entry's first opset: "opset8" (IR), "ai.onnx 13" (ONNX).
@@ -85,8 +85,10 @@ std::string ops_markdown() {
         "gives them, from the inputs' inferred dims (a value_info the producer wrote is compared, not trusted), "
         "and the values of small integer tensors (initializers, Constant, Shape and what is computed from them) "
         "flow along the edges as ONNX's data propagation carries them. Model-local functions are inferred from "
-        "their bodies, If/Loop/Scan from theirs. A node of an op or domain not listed here is an `unsupported-op` "
-        "note; the rest of the graph is still checked.\n\n";
+        "their bodies, If/Loop/Scan from theirs. The com.microsoft ops follow ONNX Runtime's contrib schemas; the "
+        "ai.onnx.ml ops whose schema gives no dims get the ones ONNX Runtime's kernels give from the input dims "
+        "and attributes alone. A node of an op or domain not listed here is an `unsupported-op` note; the rest of "
+        "the graph is still checked.\n\n";
     for (const OnnxDomain& d : kOnnxDomains) {
         const auto entries = of_format(op_registry(), OpFormat::onnx, d.name == "ai.onnx" ? std::string_view() : d.name);
         if (entries.empty()) continue;
