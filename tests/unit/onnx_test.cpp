@@ -920,8 +920,8 @@ TEST_CASE("onnx: ai.onnx.ml classifiers, regressors and encoders give a row per 
     // A class label holding a comma is one label: the adapter counts a STRINGS attribute's strings.
     const auto c = check_model(parsed_model(R"(
         <ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 3]>
-        g (float[N,4] x, float[4] one) => (string[N] label, float[N,3] scores, float[N,2] reg, float[N,4,3] hot,
-                                           float[N,4] scaled, float[N,7] vec, int64[1] one_label, float[1,2] one_reg) {
+        g (float[N,4] x, float[1,4] one) => (string[N] label, float[N,3] scores, float[N,2] reg, float[N,4,3] hot,
+                                             float[N,4] scaled, float[N,7] vec, int64[1] one_label, float[1,2] one_reg) {
             label, scores = ai.onnx.ml.LinearClassifier<coefficients = [1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0,
                 1.0, 2.0, 3.0, 4.0], intercepts = [0.0, 1.0, 2.0], classlabels_strings = ["a,b", "c", "d"]>(x)
             reg = ai.onnx.ml.LinearRegressor<coefficients = [1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0], targets = 2>(x)
@@ -941,6 +941,7 @@ TEST_CASE("onnx: ai.onnx.ml classifiers, regressors and encoders give a row per 
     CHECK(inferred_of(*c, "scaled") == "[?,4]");
     CHECK(inferred_of(*c, "vec") == "[?,7]");
     CHECK(inferred_of(*c, "one_label") == "[1]");
+    CHECK(c->report.layers[5].inferred[1].str() == "[1,2]");  // a score column per class label
     CHECK(inferred_of(*c, "one_reg") == "[1,2]");
 }
 
@@ -950,10 +951,14 @@ TEST_CASE("onnx: ai.onnx.ml and ai.onnx.preview nodes ONNX rejects are findings 
         g (float[2,3,4] x, float[2,8,5,16] q, float[2,3,7,16] k, float[2,3,7,32] v) => (float[2,8,5,32] y) {
             hot = ai.onnx.ml.OneHotEncoder<cats_strings = ["a"], cats_int64s = [1]>(x)
             y = ai.onnx.preview.FlexAttention(q, k, v)
+            r = ai.onnx.ml.TreeEnsembleRegressor<n_targets = 1>(x)
         }
     )"));
-    REQUIRE(c->report.diagnostics.size() == 2);
+    REQUIRE(c->report.diagnostics.size() == 3);
     CHECK(c->report.diagnostics[0].message.find("exactly one of cats_int64s and cats_strings") != std::string::npos);
     CHECK(c->report.diagnostics[1].message.find("8 query heads are not a multiple of 3 key/value heads") !=
+          std::string::npos);
+    // From version 3, X is [N, F].
+    CHECK(c->report.diagnostics[2].message.find("TreeEnsembleRegressor-3: X must be 2-D; it is [2,3,4]") !=
           std::string::npos);
 }

@@ -165,6 +165,7 @@ void infer_one_hot_encoder(OpContext& ctx, std::vector<OpOutput>& out) {
 // ---------------------------------------------------------------- classifiers and regressors
 
 // Y: the label of each row; Z: a score per row and class (`classes`, dynamic when the attributes do not say).
+// SVMClassifier's score columns depend on the kernel's pairwise and binary rules: they stay dynamic.
 void classifier_outputs(OpContext& ctx, std::vector<OpOutput>& out, Dim classes) {
     if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, kNumeric)) return;
     const auto rows = batch_rows(ctx);
@@ -198,7 +199,37 @@ void regressor_output(OpContext& ctx, std::vector<OpOutput>& out, std::string_vi
 
 void infer_linear_regressor(OpContext& ctx, std::vector<OpOutput>& out) { regressor_output(ctx, out, "targets", 1); }
 void infer_svm_regressor(OpContext& ctx, std::vector<OpOutput>& out) { regressor_output(ctx, out, {}, 1); }
-void infer_tree_regressor(OpContext& ctx, std::vector<OpOutput>& out) { regressor_output(ctx, out, "n_targets", 1); }
+
+// The tree ensembles from version 3: an attribute and its _as_tensor twin are one or the other, and X is [N, F].
+bool tree_ensemble_v3_valid(OpContext& ctx, std::initializer_list<std::string_view> paired) {
+    for (const std::string_view name : paired)
+        if (ctx.attr(name) && ctx.attr_tensor(fmt::format("{}_as_tensor", name)))
+            return ctx.invalid_attribute(fmt::format("{} and {}_as_tensor are both given; only one may be", name, name)),
+                   false;
+    const Shape& x = ctx.shape(0);
+    if (!x.rank_dynamic && x.rank() != 2)
+        return ctx.invalid_input(fmt::format("{}: X must be 2-D; it is {}", op_name(ctx), x.str())), false;
+    return true;
+}
+
+void infer_tree_regressor(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (ctx.version() >= 3 &&
+        !tree_ensemble_v3_valid(ctx, {"nodes_values", "nodes_hitrates", "target_weights", "base_values"}))
+        return;
+    regressor_output(ctx, out, "n_targets", 1);
+}
+
+// One score column per class label (version 3 requires the labels).
+void infer_tree_classifier(OpContext& ctx, std::vector<OpOutput>& out) {
+    if (ctx.version() >= 3 &&
+        !tree_ensemble_v3_valid(ctx, {"nodes_values", "nodes_hitrates", "class_weights", "base_values"}))
+        return;
+    const size_t labels = has_strings(ctx, "classlabels_strings") ? strings_count(ctx, "classlabels_strings")
+                                                                   : ints_count(ctx, "classlabels_int64s");
+    if (labels == 0 && ctx.version() >= 3)
+        return ctx.invalid_attribute("neither classlabels_int64s nor classlabels_strings is given");
+    classifier_outputs(ctx, out, labels ? Dim(static_cast<int64_t>(labels)) : Dim::dynamic());
+}
 
 // TreeEnsemble-5: X [N, F] of the splits' type; Y [N, n_targets] of X's type.
 void infer_tree_ensemble(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -313,10 +344,12 @@ std::span<const OpEntry> onnx_ml_ops() {
         onnx_op("SVMRegressor", 1, infer_svm_regressor, "shape, type", "X 1-D or 2-D; input type", kMl),
         onnx_op("Scaler", 1, infer_same_shape_float, "shape, type", "input type", kMl),
         onnx_op("TreeEnsemble", 5, infer_tree_ensemble, "shape, type", "X 2-D; nodes_splits of X's type", kMl),
-        onnx_op("TreeEnsembleClassifier", 1, infer_scored_classifier, "shape, type (Y; Z's rows)", "X 1-D or 2-D", kMl),
-        onnx_op("TreeEnsembleClassifier", 3, infer_scored_classifier, "shape, type (Y; Z's rows)", "X 1-D or 2-D", kMl),
+        onnx_op("TreeEnsembleClassifier", 1, infer_tree_classifier, "shape, type (Y, Z)", "X 1-D or 2-D", kMl),
+        onnx_op("TreeEnsembleClassifier", 3, infer_tree_classifier, "shape, type (Y, Z)",
+                "X 2-D; class labels given; no attribute beside its _as_tensor twin", kMl),
         onnx_op("TreeEnsembleRegressor", 1, infer_tree_regressor, "shape, type", "X 1-D or 2-D; n_targets >= 1", kMl),
-        onnx_op("TreeEnsembleRegressor", 3, infer_tree_regressor, "shape, type", "X 1-D or 2-D; n_targets >= 1", kMl),
+        onnx_op("TreeEnsembleRegressor", 3, infer_tree_regressor, "shape, type",
+                "X 2-D; n_targets >= 1; no attribute beside its _as_tensor twin", kMl),
         onnx_op("ZipMap", 1, infer_zip_map, "-", "input 1-D or 2-D", kMl),
         onnx_op("FlexAttention", 1, infer_flex_attention, "shape, type",
                 "Q, K, V 4-D of one type; K, V heads and length equal; Q, K head size equal; heads grouped", kPreview),
