@@ -1,6 +1,8 @@
 #include "pipeline/check_plan.hpp"
 
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -92,9 +94,17 @@ std::optional<std::vector<CheckJob>> plan_checks(const std::vector<InputFile>& f
         if (!(fixed = finder.load(config_flag))) return std::nullopt;
     }
     std::vector<CheckJob> jobs;
+    // The files of a directory share its configuration: the directory's path is made absolute once.
+    std::unordered_map<std::string_view, std::optional<const Config*>> by_spelled_dir;
     for (const InputFile& file : files) {
         std::optional<const Config*> config = fixed;
-        if (config_flag.empty() && discover) config = finder.for_directory(absolute_of(file.path).parent_path());
+        if (config_flag.empty() && discover) {
+            const std::string_view spelled = std::string_view(file.path).substr(0, file.path.find_last_of('/') + 1);
+            const auto known = by_spelled_dir.find(spelled);
+            config = known != by_spelled_dir.end() ? known->second
+                                                   : (by_spelled_dir[spelled] =
+                                                          finder.for_directory(absolute_of(file.path).parent_path()));
+        }
         if (!config) return std::nullopt;
         if (*config && !file.named && (*config)->excludes(relative_to_root(**config, file.path))) continue;
         jobs.push_back({file, settings_of(file, *config, flags)});

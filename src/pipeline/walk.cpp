@@ -13,13 +13,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_model_file(const fs::path& p) { return p.extension() == ".xml" || p.extension() == ".onnx"; }
+bool is_model_file(std::string_view name) {
+    // ".xml" alone is a name with no extension, as fs::path::extension() reads it.
+    const auto has = [&](std::string_view ext) { return name.size() > ext.size() && name.ends_with(ext); };
+    return has(".xml") || has(".onnx");
+}
 
 // A glob is matched against the path relative to the PATH argument and against the entry's name, never the
 // path as it was typed, so `models`, `./models/` and an absolute spelling exclude the same files.
-bool excluded(const fs::path& path, const fs::path& root, const std::vector<std::string>& excludes) {
-    const std::string relative = path.lexically_relative(root).generic_string();
-    const std::string name = path.filename().string();
+bool excluded(std::string_view relative, std::string_view name, const std::vector<std::string>& excludes) {
     for (const auto& glob : excludes)
         if (glob_match(glob, relative) || glob_match(glob, name))
             return true;
@@ -28,6 +30,7 @@ bool excluded(const fs::path& path, const fs::path& root, const std::vector<std:
 
 struct PendingDir {
     fs::path path;
+    std::string relative;         // to the walked root, with '/' ("" for the root)
     std::vector<fs::path> chain;  // canonical paths from the walked root down to this directory
 };
 
@@ -38,7 +41,7 @@ public:
 
     void run() {
         std::error_code ec;
-        pending_.push_back({root_, {fs::weakly_canonical(root_, ec)}});
+        pending_.push_back({root_, {}, {fs::weakly_canonical(root_, ec)}});
         while (!pending_.empty()) {
             PendingDir dir = std::move(pending_.back());
             pending_.pop_back();
@@ -59,19 +62,22 @@ private:
         if (ec) problem(dir.path, fmt::format("cannot read all of the directory ({}); skipped the rest", ec.message()));
     }
 
+    // The entry's path relative to the walked root is its directory's and its name: no path is taken apart.
     void visit(const fs::directory_entry& entry, const PendingDir& dir) {
         const fs::path& p = entry.path();
+        const std::string name = p.filename().string();
+        const std::string relative = dir.relative.empty() ? name : dir.relative + "/" + name;
         std::error_code ec;
         const bool link = entry.is_symlink(ec);
         const fs::file_type type = entry_type(entry, link, ec);  // of the link's target
         if (type == fs::file_type::not_found) {
-            if (link && is_model_file(p)) problem(p, "broken symbolic link; skipped");
+            if (link && is_model_file(name)) problem(p, "broken symbolic link; skipped");
         } else if (ec) {
             problem(p, fmt::format("cannot read ({}); skipped", ec.message()));
         } else if (type == fs::file_type::directory) {
-            enter(p, link, dir);
-        } else if (type == fs::file_type::regular && is_model_file(p) && !excluded(p, root_, excludes_)) {
-            out_.files.push_back({p.string(), p.lexically_relative(root_).generic_string(), false});
+            if (!excluded(relative, name, excludes_)) enter(p, relative, link, dir);
+        } else if (type == fs::file_type::regular && is_model_file(name) && !excluded(relative, name, excludes_)) {
+            out_.files.push_back({p.string(), relative, false});
         }
     }
 
@@ -91,13 +97,12 @@ private:
         return std::mismatch(target.begin(), target.end(), here.begin(), here.end()).first == target.end();
     }
 
-    void enter(const fs::path& p, bool link, const PendingDir& dir) {
-        if (excluded(p, root_, excludes_)) return;
+    void enter(const fs::path& p, const std::string& relative, bool link, const PendingDir& dir) {
         std::error_code ec;
         const fs::path target = fs::canonical(p, ec);
         if (ec) return problem(p, fmt::format("cannot resolve ({}); skipped", ec.message()));
         if (link && leads_back(target, dir)) return problem(p, "symbolic link loop, not followed");
-        PendingDir next{p, dir.chain};
+        PendingDir next{p, relative, dir.chain};
         next.chain.push_back(target);
         pending_.push_back(std::move(next));
     }
@@ -124,8 +129,8 @@ InputFiles find_input_files(const std::vector<std::string>& paths, const std::ve
         const auto status = fs::status(p, ec);
         if (ec || !fs::exists(status)) out.missing.push_back(p);
         else if (fs::is_directory(status)) Walker(p, excludes, out).run();
-        else if (!excluded(p, fs::path(p).parent_path(), excludes))
-            out.files.push_back({p, fs::path(p).filename().string(), true});
+        else if (const std::string name = fs::path(p).filename().string(); !excluded(name, name, excludes))
+            out.files.push_back({p, name, true});
     }
     keep_first_of_each_path(out.files);
     std::sort(out.problems.begin(), out.problems.end());  // the walk's order is the file system's

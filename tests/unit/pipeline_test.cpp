@@ -62,8 +62,11 @@ TEST_CASE("walk: model files below a directory, sorted, minus the excluded ones"
     dir.file("a/c.onnx");
     dir.file("a/notes.txt");
     dir.file("legacy/old.xml");
-    const InputFiles found = find_input_files({dir.path.string()}, {"legacy"});
-    CHECK(relatives(found) == std::vector<std::string>{"a/c.onnx", "b.xml"});
+    dir.file("a/d/e/deep.xml");
+    dir.file("a/d/skip.onnx");
+    dir.file("a/.xml");  // a hidden file with no extension, as std::filesystem reads it
+    const InputFiles found = find_input_files({dir.path.string()}, {"legacy", "a/d/*.onnx"});
+    CHECK(relatives(found) == std::vector<std::string>{"a/c.onnx", "a/d/e/deep.xml", "b.xml"});
     CHECK(found.problems.empty());
     CHECK(found.missing.empty());
     CHECK_FALSE(found.files[0].named);
