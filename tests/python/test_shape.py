@@ -43,6 +43,8 @@ CASES = [
       {"domain": "com.microsoft", "attrs": {"K": 64, "N": 32, "bits": 4, "block_size": 32}}),
      ["--op", "MatMulNBits", "--domain", "com.microsoft", "--input", "1,5,64", "--input", "32,2,16:u8", "--input",
       "32,2", "--attr", "K=64", "--attr", "N=32", "--attr", "bits=4", "--attr", "block_size=32"]),
+    ((("LinearRegressor", [[5, 4]]), {"domain": "ai.onnx.ml", "attrs": {"targets": 3}}),
+     ["--op", "LinearRegressor", "--domain", "ai.onnx.ml", "--input", "5,4", "--attr", "targets=3"]),
 ]
 
 
@@ -54,6 +56,10 @@ def test_onnx_ops_answer_as_onnx_infers():
     assert irlint.shape("Reshape", ["2,3,4", ([2], "i64")], domain="ai.onnx", values={1: [0, -1]}).outputs == [[2, 12]]
     with pytest.raises(irlint.UsageError):
         irlint.shape("Conv", ["1,3,8,8"], domain="ai.onnx.ml")
+    # scikit-learn's regressors: a row per sample, a column per target
+    assert irlint.shape("LinearRegressor", ["5,4"], domain="ai.onnx.ml", attrs={"targets": 3}).outputs == [[5, 3]]
+    with pytest.raises(irlint.UsageError):
+        irlint.shape("LinearRegressor", ["5,4"], domain="ai.onnx.nope")
 
 
 @pytest.mark.parametrize("python, command_line", CASES, ids=[c[1][1] + str(i) for i, c in enumerate(CASES)])
