@@ -165,7 +165,6 @@ void infer_one_hot_encoder(OpContext& ctx, std::vector<OpOutput>& out) {
 // ---------------------------------------------------------------- classifiers and regressors
 
 // Y: the label of each row; Z: a score per row and class (`classes`, dynamic when the attributes do not say).
-// SVMClassifier's score columns depend on the kernel's pairwise and binary rules: they stay dynamic.
 void classifier_outputs(OpContext& ctx, std::vector<OpOutput>& out, Dim classes) {
     if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, kNumeric)) return;
     const auto rows = batch_rows(ctx);
@@ -184,7 +183,8 @@ void infer_linear_classifier(OpContext& ctx, std::vector<OpOutput>& out) {
     classifier_outputs(ctx, out, Dim(static_cast<int64_t>(classes)));
 }
 
-void infer_scored_classifier(OpContext& ctx, std::vector<OpOutput>& out) { classifier_outputs(ctx, out, Dim::dynamic()); }
+// SVMClassifier's score columns depend on ONNX Runtime's pairwise and binary-case rules: they stay dynamic.
+void infer_svm_classifier(OpContext& ctx, std::vector<OpOutput>& out) { classifier_outputs(ctx, out, Dim::dynamic()); }
 
 // [N, targets] float (LinearRegressor: targets, the tree regressors: n_targets; SVMRegressor: one).
 void regressor_output(OpContext& ctx, std::vector<OpOutput>& out, std::string_view targets_attr, int64_t fallback) {
@@ -340,7 +340,7 @@ std::span<const OpEntry> onnx_ml_ops() {
         onnx_op("LinearRegressor", 1, infer_linear_regressor, "shape, type", "X 1-D or 2-D; targets >= 1", kMl),
         onnx_op("Normalizer", 1, infer_same_shape_float, "shape, type", "input type", kMl),
         onnx_op("OneHotEncoder", 1, infer_one_hot_encoder, "shape, type", "exactly one cats_* attribute", kMl),
-        onnx_op("SVMClassifier", 1, infer_scored_classifier, "shape, type (Y; Z's rows)", "X 1-D or 2-D; input type", kMl),
+        onnx_op("SVMClassifier", 1, infer_svm_classifier, "shape, type (Y; Z's rows)", "X 1-D or 2-D; input type", kMl),
         onnx_op("SVMRegressor", 1, infer_svm_regressor, "shape, type", "X 1-D or 2-D; input type", kMl),
         onnx_op("Scaler", 1, infer_same_shape_float, "shape, type", "input type", kMl),
         onnx_op("TreeEnsemble", 5, infer_tree_ensemble, "shape, type", "X 2-D; nodes_splits of X's type", kMl),
