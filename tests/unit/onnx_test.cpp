@@ -962,3 +962,28 @@ TEST_CASE("onnx: ai.onnx.ml and ai.onnx.preview nodes ONNX rejects are findings 
     CHECK(c->report.diagnostics[2].message.find("TreeEnsembleRegressor-3: X must be 2-D; it is [2,3,4]") !=
           std::string::npos);
 }
+
+TEST_CASE("onnx: LabelEncoder's keys are of the input's type, as many as its values from version 4") {
+    const auto c = check_model(parsed_model(R"(
+        <ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 4]>
+        g (string[3] names, int64[3] codes) => (int64[3] ok, int64[3] wrong_type, int64[3] short_values) {
+            ok = ai.onnx.ml.LabelEncoder<keys_strings = ["a", "b,c"], values_int64s = [1, 2]>(names)
+            wrong_type = ai.onnx.ml.LabelEncoder<keys_strings = ["a", "b"], values_int64s = [1, 2]>(codes)
+            short_values = ai.onnx.ml.LabelEncoder<keys_strings = ["a", "b"], values_int64s = [1]>(names)
+        }
+    )"));
+    CHECK(inferred_of(*c, "ok") == "[3]");
+    CHECK(c->report.layers[0].inferred_types[0] == ElementType::i64);
+    REQUIRE(c->report.diagnostics.size() == 2);
+    CHECK(c->report.diagnostics[0].message.find("the input is i64 but keys_strings holds string") != std::string::npos);
+    CHECK(c->report.diagnostics[1].message.find("keys_strings has 2 entries and values_int64s 1") != std::string::npos);
+    const auto v2 = check_model(parsed_model(R"(
+        <ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 2]>
+        g (string[3] names) => (int64[3] both) {
+            both = ai.onnx.ml.LabelEncoder<keys_strings = ["a"], keys_int64s = [1], values_int64s = [1]>(names)
+        }
+    )"));
+    REQUIRE(v2->report.diagnostics.size() == 1);
+    CHECK(v2->report.diagnostics[0].message.find("2 of keys_strings, keys_int64s, keys_floats are given") !=
+          std::string::npos);
+}

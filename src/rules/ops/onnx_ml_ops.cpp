@@ -128,25 +128,78 @@ void infer_feature_vectorizer(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(output(Shape{false, {*rows, known ? Dim(*total.get()) : Dim::dynamic()}}, ElementType::f32));
 }
 
-// LabelEncoder: one value for one value; the output type is that of the values_* attribute given (v1: the
-// other of string and int64).
-std::optional<ElementType> label_encoder_values_type(OpContext& ctx) {
+// LabelEncoder: one value for one value. Version 1 maps strings to int64 and back; from version 2 the keys_*
+// attribute must be of the input's type, and the output takes the values_* attribute's type.
+struct EncoderList {
+    std::string name;
+    ElementType type = ElementType::dynamic;
+    size_t length = 0;
+};
+
+// The first of prefix+"tensor" (from version 4), "strings", "int64s", "floats" that the node has, as ONNX reads
+// a keys_* or values_* list.
+std::optional<EncoderList> encoder_list(OpContext& ctx, std::string_view prefix) {
+    const auto named = [&](std::string_view kind) { return fmt::format("{}{}", prefix, kind); };
+    if (ctx.version() >= 4)
+        if (const InlineTensor* t = ctx.attr_tensor(named("tensor"))) {
+            const auto count = capped_element_count(t->dims, size_t{1} << 62);
+            return EncoderList{named("tensor"), t->type, count.value_or(0)};
+        }
+    if (ctx.attr(named("strings"))) return EncoderList{named("strings"), ElementType::string, strings_count(ctx, named("strings"))};
+    if (ctx.attr(named("int64s"))) return EncoderList{named("int64s"), ElementType::i64, ints_count(ctx, named("int64s"))};
+    if (ctx.attr(named("floats"))) {
+        const auto floats = ctx.attr_floats(named("floats"), std::vector<double>{});
+        return EncoderList{named("floats"), ElementType::f32, floats ? floats->size() : 0};
+    }
+    return std::nullopt;
+}
+
+// Version 2 takes exactly one list of each kind.
+bool one_list_given(OpContext& ctx, std::string_view prefix) {
+    int given = 0;
+    for (const std::string_view kind : {"strings", "int64s", "floats"}) given += ctx.attr(fmt::format("{}{}", prefix, kind)) != nullptr;
+    if (given == 1) return true;
+    ctx.invalid_attribute(fmt::format("{} of {}strings, {}int64s, {}floats are given; LabelEncoder-2 takes exactly one",
+                                      given, prefix, prefix, prefix));
+    return false;
+}
+
+std::optional<ElementType> label_encoder_type(OpContext& ctx) {
     if (ctx.version() == 1) {
         if (ctx.type(0) == ElementType::string) return ElementType::i64;
         if (ctx.type(0) == ElementType::i64) return ElementType::string;
         return std::nullopt;
     }
-    if (const InlineTensor* t = ctx.attr_tensor("values_tensor")) return t->type;
-    if (has_strings(ctx, "values_strings")) return ElementType::string;
-    if (ctx.attr("values_int64s")) return ElementType::i64;
-    if (ctx.attr("values_floats")) return ElementType::f32;
-    ctx.invalid_attribute("LabelEncoder needs one of values_tensor, values_strings, values_int64s, values_floats");
-    return std::nullopt;
+    if (ctx.version() < 4 && (!one_list_given(ctx, "keys_") || !one_list_given(ctx, "values_"))) return std::nullopt;
+    const auto keys = encoder_list(ctx, "keys_");
+    const auto values = encoder_list(ctx, "values_");
+    if (!keys || !values)
+        return ctx.invalid_attribute(fmt::format("LabelEncoder-{} needs a keys_* and a values_* attribute", ctx.version())),
+               std::nullopt;
+    if (ctx.type(0) && *ctx.type(0) != keys->type)
+        return ctx.invalid_input(fmt::format("the input is {} but {} holds {}", element_type_name(*ctx.type(0)),
+                                             keys->name, element_type_name(keys->type))),
+               std::nullopt;
+    if (ctx.version() >= 4) {
+        if (keys->length != values->length)
+            return ctx.invalid_attribute(fmt::format("{} has {} entries and {} {}: they must be as many", keys->name,
+                                                     keys->length, values->name, values->length)),
+                   std::nullopt;
+        if (const InlineTensor* d = ctx.attr_tensor("default_tensor"); d && d->type != ElementType::dynamic) {
+            if (d->type != values->type)
+                return ctx.invalid_attribute(fmt::format("default_tensor is {} but {} holds {}", element_type_name(d->type),
+                                                         values->name, element_type_name(values->type))),
+                       std::nullopt;
+            if (d->dims != std::vector<int64_t>{1})
+                return ctx.invalid_attribute("default_tensor must be a 1-D tensor of one element"), std::nullopt;
+        }
+    }
+    return values->type;
 }
 
 void infer_label_encoder(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
-    const auto type = label_encoder_values_type(ctx);
+    const auto type = label_encoder_type(ctx);
     if (ctx.failed()) return;
     out.push_back(output(ctx.shape(0), type));
 }
@@ -334,8 +387,10 @@ std::span<const OpEntry> onnx_ml_ops() {
         onnx_op("FeatureVectorizer", 1, infer_feature_vectorizer, "shape, type", "inputs 1-D or 2-D", kMl),
         onnx_op("Imputer", 1, infer_same_shape_and_type, "shape, type", "input type", kMl),
         onnx_op("LabelEncoder", 1, infer_label_encoder, "shape, type", "-", kMl),
-        onnx_op("LabelEncoder", 2, infer_label_encoder, "shape, type", "one values_* attribute", kMl),
-        onnx_op("LabelEncoder", 4, infer_label_encoder, "shape, type", "one values_* attribute", kMl),
+        onnx_op("LabelEncoder", 2, infer_label_encoder, "shape, type",
+                "one keys_* and one values_* attribute; keys of the input's type", kMl),
+        onnx_op("LabelEncoder", 4, infer_label_encoder, "shape, type",
+                "keys_* of the input's type; as many values; default_tensor of one value of their type", kMl),
         onnx_op("LinearClassifier", 1, infer_linear_classifier, "shape, type (Y, Z)", "X 1-D or 2-D; input type", kMl),
         onnx_op("LinearRegressor", 1, infer_linear_regressor, "shape, type", "X 1-D or 2-D; targets >= 1", kMl),
         onnx_op("Normalizer", 1, infer_same_shape_float, "shape, type", "input type", kMl),
