@@ -1,7 +1,6 @@
 #include "pipeline/check_plan.hpp"
 
 #include <map>
-#include <string_view>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -18,10 +17,25 @@ std::vector<std::string> Configurations::digests() const {
 
 namespace {
 
+fs::path absolute_of(const std::string& path) {
+    std::error_code ec;
+    fs::path p = fs::absolute(path, ec);
+    return ec ? fs::path(path) : p.lexically_normal();
+}
+
 // Reads each configuration file once, and remembers which directory found which.
 class ConfigFinder {
 public:
     ConfigFinder(Configurations& configs, std::string& error) : configs_(configs), error_(error) {}
+
+    // The configuration of the directory that holds `path`. The files of a directory share it: the directory
+    // as spelled is made absolute once.
+    std::optional<const Config*> for_file(const std::string& path) {
+        const std::string spelled = path.substr(0, path.find_last_of('/') + 1);
+        const auto known = by_spelled_dir_.find(spelled);
+        if (known != by_spelled_dir_.end()) return known->second;
+        return by_spelled_dir_[spelled] = for_directory(absolute_of(path).parent_path());
+    }
 
     // nullopt on an invalid file; a null pointer when no configuration governs `dir`.
     std::optional<const Config*> for_directory(const fs::path& dir) {
@@ -47,15 +61,10 @@ public:
 private:
     Configurations& configs_;
     std::string& error_;
+    std::unordered_map<std::string, std::optional<const Config*>> by_spelled_dir_;
     std::map<fs::path, const Config*> by_dir_;
     std::map<fs::path, const Config*> by_file_;
 };
-
-fs::path absolute_of(const std::string& path) {
-    std::error_code ec;
-    fs::path p = fs::absolute(path, ec);
-    return ec ? fs::path(path) : p.lexically_normal();
-}
 
 std::string relative_to_root(const Config& config, const std::string& path) {
     return absolute_of(path).lexically_relative(config.root).generic_string();
@@ -94,17 +103,9 @@ std::optional<std::vector<CheckJob>> plan_checks(const std::vector<InputFile>& f
         if (!(fixed = finder.load(config_flag))) return std::nullopt;
     }
     std::vector<CheckJob> jobs;
-    // The files of a directory share its configuration: the directory's path is made absolute once.
-    std::unordered_map<std::string_view, std::optional<const Config*>> by_spelled_dir;
     for (const InputFile& file : files) {
         std::optional<const Config*> config = fixed;
-        if (config_flag.empty() && discover) {
-            const std::string_view spelled = std::string_view(file.path).substr(0, file.path.find_last_of('/') + 1);
-            const auto known = by_spelled_dir.find(spelled);
-            config = known != by_spelled_dir.end() ? known->second
-                                                   : (by_spelled_dir[spelled] =
-                                                          finder.for_directory(absolute_of(file.path).parent_path()));
-        }
+        if (config_flag.empty() && discover) config = finder.for_file(file.path);
         if (!config) return std::nullopt;
         if (*config && !file.named && (*config)->excludes(relative_to_root(**config, file.path))) continue;
         jobs.push_back({file, settings_of(file, *config, flags)});

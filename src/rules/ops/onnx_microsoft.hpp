@@ -1,7 +1,8 @@
 #pragma once
 // What the com.microsoft family's two files share (onnx_microsoft_ops.cpp, onnx_microsoft_attention.cpp): the
 // steps every contrib op takes (its type constraints, an output like an input, ONNX Runtime's integer
-// division of a dim) and the attention ops' entry points. The truth is ONNX Runtime's contrib schemas and
+// division of a dim) and the attention ops' entry points. The ai.onnx.ml family (onnx_ml_ops.cpp) takes the
+// same first steps. The truth is ONNX Runtime's contrib schemas and
 // their shape inference (onnxruntime/core/graph/contrib_ops/*_defs.cc).
 
 #include <cstdint>
@@ -28,8 +29,9 @@ inline constexpr std::array kI64 = {ElementType::i64};
 // "Attention-1": the node's type and schema version, as messages name the op.
 std::string op_name(const OpContext& ctx);
 
-// Input i (called `name` in the schema) is one of `allowed` when given and typed; records an input problem
-// otherwise (ONNX Runtime refuses a node whose types are outside its schema's constraints).
+// Input i (called `name` in the schema; "" leaves the name out of the message) is one of `allowed` when given
+// and typed; records an input problem otherwise (ONNX Runtime refuses a node whose types are outside its
+// schema's constraints).
 bool input_type_in(OpContext& ctx, size_t i, std::string_view name, Types allowed);
 inline bool input_type_in(OpContext& ctx, size_t i, std::string_view name, std::initializer_list<ElementType> allowed) {
     return input_type_in(ctx, i, name, Types(allowed.begin(), allowed.size()));

@@ -29,7 +29,8 @@ bool input_type_in(OpContext& ctx, size_t i, std::string_view name, Types allowe
     if (std::find(allowed.begin(), allowed.end(), t) != allowed.end()) return true;
     std::string names;
     for (ElementType a : allowed) names += (names.empty() ? "" : ", ") + std::string(element_type_name(a));
-    ctx.invalid_input(fmt::format("{}: input {} ({}) is {}; it takes {}", op_name(ctx), i, name, element_type_name(t), names));
+    const std::string named = name.empty() ? std::string() : fmt::format(" ({})", name);
+    ctx.invalid_input(fmt::format("{}: input {}{} is {}; it takes {}", op_name(ctx), i, named, element_type_name(t), names));
     return false;
 }
 

@@ -16,6 +16,7 @@
 
 #include "core/checked_int.hpp"
 #include "rules/ops/onnx_families.hpp"
+#include "rules/ops/onnx_microsoft.hpp"
 
 namespace irlint {
 
@@ -25,23 +26,14 @@ constexpr std::string_view kMl = "ai.onnx.ml";
 constexpr std::string_view kPreview = "ai.onnx.preview";
 constexpr std::string_view kTraining = "ai.onnx.preview.training";
 
+using ms::input_type_in;
+using ms::like_input;
+using ms::op_name;
+
 OpOutput output(Shape shape, std::optional<ElementType> type) { return OpOutput{std::move(shape), type, {}, {}}; }
-OpOutput like_input(const OpContext& ctx, size_t i) { return output(ctx.shape(i), ctx.type(i)); }
 OpOutput unknown_output(std::optional<ElementType> type = std::nullopt) { return output(Shape::dynamic_rank(), type); }
 
-std::string op_name(const OpContext& ctx) { return fmt::format("{}-{}", ctx.layer().type, ctx.version()); }
-
-bool input_type_in(OpContext& ctx, size_t i, std::initializer_list<ElementType> allowed) {
-    const auto t = ctx.type(i);
-    if (!t || std::find(allowed.begin(), allowed.end(), *t) != allowed.end()) return true;
-    std::string names;
-    for (ElementType a : allowed) names += (names.empty() ? "" : ", ") + std::string(element_type_name(a));
-    ctx.invalid_input(fmt::format("{}: input {} is {}; it takes {}", op_name(ctx), i, element_type_name(*t), names));
-    return false;
-}
-
-constexpr std::initializer_list<ElementType> kNumeric = {ElementType::f32, ElementType::f64, ElementType::i64,
-                                                         ElementType::i32};
+constexpr std::array kNumeric = {ElementType::f32, ElementType::f64, ElementType::i64, ElementType::i32};
 
 // The rows of a batch: a 2-D input's first dim, 1 for a 1-D input (one sample), as the runtimes read X.
 std::optional<Dim> batch_rows(OpContext& ctx, size_t i = 0) {
@@ -77,13 +69,13 @@ ElementType label_type(const OpContext& ctx) {
 // ---------------------------------------------------------------- element-wise and per-row ops
 
 void infer_same_shape_and_type(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, kNumeric)) return;
+    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, "", kNumeric)) return;
     out.push_back(like_input(ctx, 0));
 }
 
 // Normalizer and Scaler: the input's dims, as float.
 void infer_same_shape_float(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, kNumeric)) return;
+    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, "", kNumeric)) return;
     out.push_back(output(ctx.shape(0), ElementType::f32));
 }
 
@@ -219,7 +211,7 @@ void infer_one_hot_encoder(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // Y: the label of each row; Z: a score per row and class (`classes`, dynamic when the attributes do not say).
 void classifier_outputs(OpContext& ctx, std::vector<OpOutput>& out, Dim classes) {
-    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, kNumeric)) return;
+    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, "", kNumeric)) return;
     const auto rows = batch_rows(ctx);
     if (!rows) return;
     out.push_back(output(Shape{false, {*rows}}, label_type(ctx)));
@@ -241,7 +233,7 @@ void infer_svm_classifier(OpContext& ctx, std::vector<OpOutput>& out) { classifi
 
 // [N, targets] float (LinearRegressor: targets, the tree regressors: n_targets; SVMRegressor: one).
 void regressor_output(OpContext& ctx, std::vector<OpOutput>& out, std::string_view targets_attr, int64_t fallback) {
-    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, kNumeric)) return;
+    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, "", kNumeric)) return;
     const auto targets = targets_attr.empty() ? std::optional<int64_t>(fallback) : ctx.attr_int(targets_attr, fallback);
     if (!targets) return;
     if (*targets < 1) return ctx.invalid_attribute(fmt::format("{}={} must be at least 1", targets_attr, *targets));
@@ -286,7 +278,7 @@ void infer_tree_classifier(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // TreeEnsemble-5: X [N, F] of the splits' type; Y [N, n_targets] of X's type.
 void infer_tree_ensemble(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, {ElementType::f32, ElementType::f64, ElementType::f16})) return;
+    if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, "", {ElementType::f32, ElementType::f64, ElementType::f16})) return;
     const Shape& x = ctx.shape(0);
     if (!x.rank_dynamic && x.rank() != 2)
         return ctx.invalid_input(fmt::format("TreeEnsemble-5: X must be 2-D; it is {}", x.str()));
