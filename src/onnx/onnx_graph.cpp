@@ -247,6 +247,22 @@ private:
             const auto it = values.find(name);
             return it == values.end() ? nullptr : &it->second;
         }
+        Value* local(std::string_view name) {
+            const auto it = values.find(name);
+            return it == values.end() ? nullptr : &it->second;
+        }
+        bool sees_nothing_outside() const {
+            for (const Scope* s = outer; s; s = s->outer)
+                if (!s->values.empty()) return false;
+            return true;
+        }
+    };
+    // The local value each port names, found once when the port is made (nullptr: none in this graph then),
+    // so that recording producers and drawing edges look no name up again: on a large model the lookups were
+    // cache misses, a sixth of a check. A table entry never moves, so the pointers stay valid.
+    struct PortValues {
+        std::vector<Value*> inputs;   // every layer's inputs, layer after layer
+        std::vector<Value*> outputs;  // the nodes' outputs, node after node
     };
     using Opsets = std::map<std::string, int64_t>;
     // A function's attributes at one call: the call's attributes by name (ref_attr_name refers to them).
@@ -270,7 +286,7 @@ private:
         findings_.push_back(make_finding(rule, std::move(message), 0, layer ? layer_ref(*layer) : LayerRef{}));
     }
 
-    Port make_port(size_t k, std::string_view value, const Scope& scope) {
+    Port make_port(size_t k, std::string_view value, Scope& scope, Value** local = nullptr) {
         Port p;
         p.id = id_text(k);
         p.id_number = canonical_id_number(p.id);
@@ -280,7 +296,9 @@ private:
             p.omitted = true;
             return p;
         }
-        const ValueDecl* d = scope.find(value);
+        Value* here = scope.local(value);
+        if (local) *local = here;
+        const ValueDecl* d = here ? &here->decl : scope.outer ? scope.outer->find(value) : nullptr;
         if (!d) return p;
         p.kind = d->kind;
         if (d->type) {
@@ -316,14 +334,16 @@ private:
         std::vector<Layer> layers;
         // Sized by what the file holds (its lists are parsed), not by a number it states.
         layers.reserve(static_cast<size_t>(g.node_size() + g.input_size() + g.initializer_size() + g.output_size()));
-        for (int i = 0; i < g.node_size(); ++i) layers.push_back(node_layer(g.node(i), i, opsets, scope, call, depth));
+        PortValues values;
+        for (int i = 0; i < g.node_size(); ++i)
+            layers.push_back(node_layer(g.node(i), i, opsets, scope, values, call, depth));
         add_inputs_and_constants(g, scope, layers);
-        for (size_t i = 0; i < static_cast<size_t>(g.node_size()); ++i) note_outputs(layers[i], i, scope);
-        add_outer_values(layers, outer, scope);
-        add_results(g, scope, layers);
+        note_outputs(layers, static_cast<size_t>(g.node_size()), values.outputs, scope);
+        add_outer_values(layers, scope);
+        add_results(g, scope, layers, values.inputs);
         Graph& graph = m_.graphs[index];
         graph.layers = std::move(layers);
-        connect(graph, scope);
+        connect(graph, scope, values.inputs);
         return index;
     }
 
@@ -358,7 +378,7 @@ private:
                 if (!o.empty()) scope.values.try_emplace(o);
     }
 
-    Layer node_layer(const onnx::NodeProto& n, int index, const Opsets& opsets, const Scope& scope,
+    Layer node_layer(const onnx::NodeProto& n, int index, const Opsets& opsets, Scope& scope, PortValues& values,
                      const CallAttrs& call, int depth) {
         Layer l = base_layer(static_cast<size_t>(index), text(n.name().empty() && n.output_size() ? n.output(0) : n.name()),
                              text(n.op_type()));
@@ -369,12 +389,14 @@ private:
         if (opset != opsets.end()) l.opset = known_opset(domain, opset->second, l);
         l.kind = LayerKind::other;
         ports_.clear();
-        for (int k = 0; k < n.input_size(); ++k) ports_.push_back(make_port(static_cast<size_t>(k), n.input(k), scope));
+        for (int k = 0; k < n.input_size(); ++k)
+            ports_.push_back(make_port(static_cast<size_t>(k), n.input(k), scope, &values.inputs.emplace_back()));
         l.inputs = m_.store(std::span<const Port>(ports_));
         // Port ids are unique across a layer's inputs and outputs, as in an IR.
         ports_.clear();
         for (int k = 0; k < n.output_size(); ++k)
-            ports_.push_back(make_port(static_cast<size_t>(n.input_size() + k), n.output(k), scope));
+            ports_.push_back(
+                make_port(static_cast<size_t>(n.input_size() + k), n.output(k), scope, &values.outputs.emplace_back()));
         l.outputs = m_.store(std::span<const Port>(ports_));
         read_attributes(n, l, opsets, scope, call, depth);
         if (const auto* f = function_of(n)) expand_function(n, *f, l, scope, depth);
@@ -542,30 +564,37 @@ private:
         }
     }
 
-    void note_outputs(const Layer& l, size_t i, Scope& scope) {
-        for (size_t k = 0; k < l.outputs.size(); ++k) {
-            const std::string_view name = l.outputs[k].names;
-            if (name.empty()) continue;
-            Value& v = scope.values[name];
-            if (!v.produced()) {
-                v.layer = i;
-                v.port = k;
-            } else
-                finding(rule::ir_structure,
-                        fmt::format("value '{}' is produced twice (node {} and an earlier node, input or initializer); "
-                                    "ONNX requires each name to be assigned once",
-                                    excerpt(name), l.id),
-                        &l);
+    // `values`: the nodes' outputs' entries, as make_port found them (every node output was declared).
+    void note_outputs(const std::vector<Layer>& layers, size_t nodes, std::span<Value* const> values, Scope& scope) {
+        size_t next = 0;
+        for (size_t i = 0; i < nodes; ++i) {
+            const Layer& l = layers[i];
+            for (size_t k = 0; k < l.outputs.size(); ++k, ++next) {
+                const std::string_view name = l.outputs[k].names;
+                if (name.empty()) continue;
+                Value& v = values[next] ? *values[next] : scope.values[name];
+                if (!v.produced()) {
+                    v.layer = i;
+                    v.port = k;
+                } else
+                    finding(rule::ir_structure,
+                            fmt::format("value '{}' is produced twice (node {} and an earlier node, input or "
+                                        "initializer); ONNX requires each name to be assigned once",
+                                        excerpt(name), l.id),
+                            &l);
+            }
         }
     }
 
     // A body reads values of the graphs around it by name: each becomes a Parameter of the body, declared as
     // the outer graph declares it.
-    void add_outer_values(std::vector<Layer>& layers, const Scope& outer, Scope& scope) {
+    void add_outer_values(std::vector<Layer>& layers, Scope& scope) {
+        if (scope.sees_nothing_outside()) return;  // the main graph, a function body
         std::vector<std::string_view> wanted;
         for (const Layer& l : layers)
             for (const Port& p : l.inputs)
-                if (!p.omitted && !produced_here(scope, p.names) && outer.defines(p.names)) wanted.push_back(p.names);
+                if (!p.omitted && !produced_here(scope, p.names) && scope.outer->defines(p.names))
+                    wanted.push_back(p.names);
         for (const std::string_view name : wanted) {
             if (produced_here(scope, name)) continue;
             Layer l = base_layer(layers.size(), name, "Parameter");
@@ -584,23 +613,28 @@ private:
         return v && v->produced();
     }
 
-    void add_results(const onnx::GraphProto& g, const Scope& scope, std::vector<Layer>& layers) {
+    void add_results(const onnx::GraphProto& g, Scope& scope, std::vector<Layer>& layers,
+                     std::vector<Value*>& input_values) {
         for (const auto& vi : g.output()) {
             Layer l = base_layer(layers.size(), text(vi.name()), "Result");
             l.kind = LayerKind::result;
-            const Port in[] = {make_port(0, vi.name(), scope)};  // a Result has no output port
+            const Port in[] = {make_port(0, vi.name(), scope, &input_values.emplace_back())};  // no output port
             l.inputs = m_.store(std::span<const Port>(in));
             layers.push_back(l);
         }
     }
 
-    void connect(Graph& graph, const Scope& scope) {
+    // `values`: every layer's inputs' entries, as make_port found them; a name found only outside then (an
+    // outer value, since made a Parameter here) is looked up again.
+    void connect(Graph& graph, const Scope& scope, std::span<Value* const> values) {
+        graph.edges.reserve(values.size());  // an edge per input at most
+        size_t next = 0;
         for (size_t i = 0; i < graph.layers.size(); ++i) {
             Layer& l = graph.layers[i];
-            for (size_t p = 0; p < l.inputs.size(); ++p) {
+            for (size_t p = 0; p < l.inputs.size(); ++p, ++next) {
                 const Port& in = l.inputs[p];
                 if (in.omitted) continue;
-                const Value* src = scope.local(in.names);
+                const Value* src = next < values.size() && values[next] ? values[next] : scope.local(in.names);
                 if (!src || !src->produced()) {
                     undefined_input(l, p);
                     continue;

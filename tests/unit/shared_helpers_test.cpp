@@ -96,16 +96,20 @@ TEST_CASE("read_whole_file: the bytes, or nullopt when the file cannot be opened
     CHECK_FALSE(read_whole_file(path.string()));
 }
 
-TEST_CASE("a glibc tunable is added to GLIBC_TUNABLES, or the variable added, and the user's own setting stands") {
+TEST_CASE("glibc tunables are added to GLIBC_TUNABLES, or the variable added, and the user's own settings stand") {
     using Env = std::vector<std::string>;
     const auto with = [](std::vector<const char*> env) {
         env.push_back(nullptr);
-        return with_glibc_tunable(env.data(), "glibc.malloc.hugetlb=1");
+        return with_glibc_tunables(env.data(), {"glibc.malloc.hugetlb=1", "glibc.malloc.tcache_count=512"});
     };
-    CHECK(with({"PATH=/bin", "HOME=/h"}) == Env{"PATH=/bin", "HOME=/h", "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
+    const std::string both = "glibc.malloc.hugetlb=1:glibc.malloc.tcache_count=512";
+    CHECK(with({"PATH=/bin", "HOME=/h"}) == Env{"PATH=/bin", "HOME=/h", "GLIBC_TUNABLES=" + both});
     CHECK(with({"GLIBC_TUNABLES=glibc.malloc.arena_max=2", "A=b"}) ==
-          Env{"GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1", "A=b"});
-    CHECK(with({"GLIBC_TUNABLES="}) == Env{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
-    CHECK(with({"A=b", "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"}) == Env{"A=b", "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"});
-    CHECK(with({}) == Env{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"});
+          Env{"GLIBC_TUNABLES=glibc.malloc.arena_max=2:" + both, "A=b"});
+    CHECK(with({"GLIBC_TUNABLES="}) == Env{"GLIBC_TUNABLES=" + both});
+    CHECK(with({"A=b", "GLIBC_TUNABLES=glibc.malloc.hugetlb=0"}) ==
+          Env{"A=b", "GLIBC_TUNABLES=glibc.malloc.hugetlb=0:glibc.malloc.tcache_count=512"});
+    CHECK(with({"GLIBC_TUNABLES=glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=0"}) ==
+          Env{"GLIBC_TUNABLES=glibc.malloc.tcache_count=7:glibc.malloc.hugetlb=0"});
+    CHECK(with({}) == Env{"GLIBC_TUNABLES=" + both});
 }
