@@ -44,7 +44,7 @@ std::shared_ptr<const OnnxCheck> load_onnx(const std::string& path, int* exit_co
 ReshapeView onnx_view(const OnnxReshape& r, const NewInputs& inputs) {
     ReshapeView v;
     v.unit = "node";
-    v.unknown_why = "ONNX's shape inference does not infer them, or they follow a node that cannot take its inputs";
+    v.unknown_why = "an op it does not infer, a value it cannot compute, or after a node that cannot take its inputs";
     v.endpoints = r.endpoints();
     for (const LayerShapes& a : r.after->report.layers) {
         const size_t node = v.rows.size();

@@ -43,9 +43,13 @@ std::vector<ReshapeEndpoint> endpoints(const ReshapeResult& r) {
     return out;
 }
 
-ReshapeView ir_view(const ReshapeResult& r, const NewInputs& inputs) {
+ReshapeView ir_view(const Model& model, const ReshapeResult& r, const NewInputs& inputs) {
     ReshapeView v;
-    v.unknown_why = "an op it does not infer, or after a failing layer";
+    // Without the .bin, every shape computed from a Const's values (a Reshape target, a split's lengths) is
+    // unknown: the usual reason by far, and the one the user can remedy.
+    v.unknown_why = model.bin_present ? "an op it does not infer, or after a failing layer"
+                                      : "no .bin beside the .xml, so the Const values they depend on are unknown; or "
+                                        "an op it does not infer, or after a failing layer";
     v.endpoints = endpoints(r);
     for (size_t i = 0; i < r.after.layers.size() && i < r.before.layers.size(); ++i) {
         const LayerShapes& a = r.after.layers[i];
@@ -159,7 +163,7 @@ int run_infer_reshape(const InferOptions& o) {
         return exit_code::usage;
     }
     const ReshapeResult r = reshape_model(*model, *inputs);
-    if (const int printed = print_reshape(o, ir_view(r, *inputs)); printed != exit_code::ok) return printed;
+    if (const int printed = print_reshape(o, ir_view(*model, r, *inputs)); printed != exit_code::ok) return printed;
     return o.output.empty() ? exit_code::ok : write_reshaped(o, *model, r, *inputs);
 }
 

@@ -311,8 +311,9 @@ private:
         pass_on_conflicting_outputs(i, shapes);
         for (size_t k = 0; k < values.size() && k < l.outputs.size(); ++k) {
             ValueSlot& slot = values_[first_output_[i] + k];
-            slot.state = values[k] ? ValueSlot::State::known : ValueSlot::State::unknown;
-            if (values[k]) slot.value = std::move(*values[k]);
+            slot.state = values[k].ints ? ValueSlot::State::known : ValueSlot::State::unknown;
+            if (values[k].ints) slot.value = std::move(*values[k].ints);
+            if (!values[k].reals.empty()) reals_[first_output_[i] + k] = std::move(values[k].reals);
         }
         if (shapes.not_checked) {
             // A value computed from Const data (a Concat of Consts, say) is unknown for the same reason as the
@@ -411,9 +412,9 @@ private:
         const PortRef src = *index.producer_of[i][p];
         const Layer& c = graph.layers[src.layer];
         if (c.tensor >= 0) return inline_reals(c);
-        if (c.kind != LayerKind::constant) return nullptr;
         const size_t key = first_output_[src.layer] + src.port;
         if (const auto it = reals_.find(key); it != reals_.end()) return it->second ? &*it->second : nullptr;
+        if (c.kind != LayerKind::constant) return nullptr;
         auto& slot = reals_[key];
         std::string error;
         const auto info = parse_const(c, &error);
@@ -746,7 +747,8 @@ private:
     std::map<std::string_view, size_t> unsupported_;  // views of the model's text
     std::map<std::string, ValuesUnknown> values_unknown_;  // per layer type
     std::vector<ValueSlot> values_;                   // parallel to produced_
-    std::unordered_map<size_t, std::optional<std::vector<double>>> reals_;  // by index into produced_
+    // Floating-point values by index into produced_: a Const's, read on demand, or what an op computed.
+    std::unordered_map<size_t, std::optional<std::vector<double>>> reals_;
     std::string value_miss_;                          // why the last value an op asked for is unknown
     const Graph* graph_ = nullptr;                    // the graph and index check_op works in
     std::vector<OpInput> op_inputs_;                  // check_op's buffers, kept from layer to layer

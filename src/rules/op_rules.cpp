@@ -14,7 +14,7 @@ public:
     OpChecker(const OpLayerInput& in, LayerShapes& shapes, Diagnostics& out)
         : in_(in), l_(*in.layer), shapes_(shapes), out_(out) {}
 
-    std::vector<std::optional<TensorValue>> run() {
+    std::vector<OutputValues> run() {
         shapes_.status = LayerStatus::ok;
         OpContext ctx(l_, in_.entry->version, in_.inputs, in_.values, in_.reals);
         ctx.set_model(in_.model);
@@ -28,15 +28,15 @@ public:
             return {};
         }
         if (!check_output_count(outputs)) return {};
-        std::vector<std::optional<TensorValue>> values;  // left empty when no output has values
+        std::vector<OutputValues> values;  // left empty when no output has values
         shapes_.inferred.reserve(outputs.size());
         shapes_.inferred_types.reserve(outputs.size());
         for (size_t k = 0; k < outputs.size(); ++k) {
             shapes_.inferred.push_back(std::move(outputs[k].shape));
             shapes_.inferred_types.push_back(outputs[k].type);
-            if (!outputs[k].value) continue;
+            if (!outputs[k].value && outputs[k].reals.empty()) continue;
             values.resize(outputs.size());
-            values[k] = std::move(outputs[k].value);
+            values[k] = {std::move(outputs[k].value), std::move(outputs[k].reals)};
         }
         if (!in_.compare_declared) {
             shapes_.checked = !ctx.unknown_reason();
@@ -270,7 +270,7 @@ private:
 
 }  // namespace
 
-std::vector<std::optional<TensorValue>> check_op_layer(const OpLayerInput& in, LayerShapes& shapes, Diagnostics& out) {
+std::vector<OutputValues> check_op_layer(const OpLayerInput& in, LayerShapes& shapes, Diagnostics& out) {
     return OpChecker(in, shapes, out).run();
 }
 

@@ -29,8 +29,14 @@ struct OpLayerInput {
     OpContext::BodyReinferrer bodies;     // set in a re-inference: infers a body again (TensorIterator, Loop, If)
 };
 
+// The values an op propagates on one output: integers (exact or bounded), or floating-point values.
+struct OutputValues {
+    std::optional<TensorValue> ints;
+    std::vector<double> reals;  // empty: none
+};
+
 // Fills shapes.inferred / inferred_types / status / checked / not_checked and appends diagnostics; returns the
-// values the op propagates, one per output (nullopt where none).
-std::vector<std::optional<TensorValue>> check_op_layer(const OpLayerInput& in, LayerShapes& shapes, Diagnostics& out);
+// values the op propagates, one per output (empty when no output has any).
+std::vector<OutputValues> check_op_layer(const OpLayerInput& in, LayerShapes& shapes, Diagnostics& out);
 
 }  // namespace irlint

@@ -101,11 +101,6 @@ DATA_DEPENDENT = {
         "test_sequence_map_extract_shapes_expanded", "test_sequence_map_identity_1_sequence_expanded",
         "test_sequence_map_identity_2_sequences_expanded", "test_sequence_map_identity_1_sequence_1_tensor_expanded",
     ],
-    "the trip count is floating-point arithmetic on the fed bounds (Sub, Div, Ceil, Cast): irlint's values are "
-    "integers": [
-        "test_range_bfloat16_type_positive_delta_expanded", "test_range_float16_type_positive_delta_expanded",
-        "test_range_float_type_positive_delta_expanded", "test_range_int32_type_negative_delta_expanded",
-    ],
 }
 
 # ONNX's TensorProto data types by irlint's names; a type missing here has no irlint name.

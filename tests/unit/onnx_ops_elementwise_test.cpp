@@ -3,6 +3,9 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
+#include "core/half.hpp"
 #include "op_test_util.hpp"
 
 using namespace irlint;
@@ -107,8 +110,48 @@ TEST_CASE("onnx elementwise: integer values pass through the unary ops that carr
     floor.reals[0] = {4.0, -2.0};
     CHECK(value_str(run_onnx_op(floor)) == "4,-2");
     floor.reals[0] = {4.5, -2.0};
-    CHECK(value_str(run_onnx_op(floor)) == "<none>");
+    CHECK(value_str(run_onnx_op(floor)) == "4,-2");
     CHECK(value_str(run_onnx_op(Onnx("Exp", 13, {In("1", f32)}, {}, {{0, V({0})}}))) == "<none>");
+}
+
+TEST_CASE("onnx elementwise: fractions computed from dims flow, rounded to the tensor's type at each op") {
+    const auto reals_of = [](const OpRun& r) {
+        std::string out;
+        if (r.outputs.empty()) return out;
+        for (const double x : r.outputs[0].reals) out += (out.empty() ? "" : ",") + fmt::format("{}", x);
+        return out;
+    };
+    // Cast(Shape) * 1.5 on dims 15 and 20, then Floor and Cast to int64: 22 and 30.
+    auto mul = Onnx("Mul", 14, {In("2", f32), In("1", f32)}, {}, {{0, V({15, 20})}});
+    mul.reals[1] = {1.5};
+    const auto scaled = run_onnx_op(mul);
+    CHECK(reals_of(scaled) == "22.5,30");
+    auto cast = Onnx("Cast", 21, {In("2", f32)}, {{"to", "7"}});
+    cast.reals[0] = {22.5, -7.9};
+    CHECK(value_str(run_onnx_op(cast)) == "22,-7");  // truncated toward zero, as ONNX Runtime casts
+    auto to_bool = Onnx("Cast", 21, {In("2", f32)}, {{"to", "9"}});
+    to_bool.reals[0] = {0.5, -0.25};
+    CHECK(value_str(run_onnx_op(to_bool)) == "1,1");
+    auto to_half = Onnx("Cast", 21, {In("1", f32)}, {{"to", "10"}});
+    to_half.reals[0] = {0.1};
+    CHECK(reals_of(run_onnx_op(to_half)) == fmt::format("{}", static_cast<double>(f16_to_float(float_to_f16(0.1f)))));
+    // Range's expanded trip count: Ceil((limit - start) / delta) with fractions in between.
+    CHECK(reals_of(run_onnx_op(Onnx("Div", 14, {In("", f32), In("", f32)}, {}, {{0, V({5})}, {1, V({2})}}))) ==
+          "2.5");
+    auto ceil = Onnx("Ceil", 13, {In("", f32)});
+    ceil.reals[0] = {2.5};
+    CHECK(value_str(run_onnx_op(ceil)) == "3");
+    auto relu = Onnx("Relu", 14, {In("2", f32)});
+    relu.reals[0] = {-1.5, 2.5};
+    CHECK(reals_of(run_onnx_op(relu)) == "0,2.5");
+    // An f16 result is rounded to f16: 1/3 is not kept as the double 0.333...
+    auto third = Onnx("Div", 14, {In("", ElementType::f16), In("", ElementType::f16)}, {}, {{0, V({1})}, {1, V({3})}});
+    CHECK(reals_of(run_onnx_op(third)) == fmt::format("{}", static_cast<double>(f16_to_float(float_to_f16(1.0f / 3)))));
+    // Integer operands are not floating-point arithmetic; ops that compute nothing carry nothing.
+    CHECK(reals_of(run_onnx_op(Onnx("Div", 14, {In("", i64), In("", i64)}, {}, {{0, V({5})}, {1, V({2})}}))) == "");
+    auto exp = Onnx("Exp", 13, {In("1", f32)});
+    exp.reals[0] = {0.5};
+    CHECK(reals_of(run_onnx_op(exp)) == "");
 }
 
 TEST_CASE("onnx elementwise: PRelu's slope broadcasts one way into X") {

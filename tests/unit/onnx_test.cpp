@@ -894,6 +894,39 @@ TEST_CASE("onnx: the values an If of a known condition computes in its branch re
     CHECK(c->report.diagnostics.empty());
 }
 
+TEST_CASE("onnx: sizes and scales computed in floating point from the input's dims give exact dims") {
+    // Resize to floor(dims * 1.5), as exports compute an upsampled size; a Resize whose scales are out/in dims
+    // divided in floating point (45/15 and 50/20 = 2.5), concatenated behind constant ones.
+    const auto c = check_model(parsed_model(R"(
+        <ir_version: 8, opset_import: ["" : 13]>
+        g (float[1,3,15,20] x, float[1,3,45,50] big) => (float[?,?,?,?] y, float[?,?,?,?] up) {
+            dims = Shape(x)
+            two = Constant<value_ints = [2]>()
+            four = Constant<value_ints = [4]>()
+            zero = Constant<value_ints = [0]>()
+            hw = Slice(dims, two, four)
+            nc = Slice(dims, zero, two)
+            hw_f = Cast<to = 1>(hw)
+            k = Constant<value_floats = [1.5]>()
+            scaled = Mul(hw_f, k)
+            down = Floor(scaled)
+            hw_i = Cast<to = 7>(down)
+            sizes = Concat<axis = 0>(nc, hw_i)
+            y = Resize<mode = "nearest">(x, , , sizes)
+            big_dims = Shape(big)
+            big_hw = Slice(big_dims, two, four)
+            big_hw_f = Cast<to = 1>(big_hw)
+            ratio = Div(big_hw_f, hw_f)
+            ones = Constant<value_floats = [1.0, 1.0]>()
+            scales = Concat<axis = 0>(ones, ratio)
+            up = Resize<mode = "nearest">(x, , scales)
+        }
+    )"));
+    CHECK(c->report.diagnostics.empty());
+    CHECK(inferred_of(*c, "y") == "[1,3,22,30]");
+    CHECK(inferred_of(*c, "up") == "[1,3,45,50]");
+}
+
 TEST_CASE("onnx: a local function takes the values of its inputs and hands out the values it computes") {
     const auto c = check_model(parsed_model(
         R"(

@@ -10,6 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "core/half.hpp"
 #include "op_test_util.hpp"
 
 using namespace irlint;
@@ -285,10 +288,10 @@ TEST_CASE("ops-a: binary value propagation") {
     const auto eq = R("Equal", 1, {}, {In("3", i64), In("", i64)}, {{0, V({1, 4, 1})}, {1, V({1})}});
     CHECK(value_str(eq) == "1,0,1");
     CHECK(value_str(R("Less", 1, {}, {In("2", i64), In("", i64)}, {{0, V({1, 4})}, {1, V({2})}})) == "1,0");
-    // Overflow drops the value; float inputs are not folded.
+    // Overflow drops the value; float inputs compute in their type (exactly, for whole numbers this small).
     CHECK(value_str(R("Multiply", 1, {}, {In("1", i64), In("1", i64)}, {{0, V({INT64_MAX / 2})}, {1, V({-3})}})) ==
           "<none>");
-    CHECK(value_str(R("Add", 1, {}, {In("1"), In("1")}, {{0, V({1})}, {1, V({1})}})) == "<none>");
+    CHECK(value_str(R("Add", 1, {}, {In("1"), In("1")}, {{0, V({1})}, {1, V({1})}})) == "2");
     // A result the output type cannot hold is not followed (OpenVINO wraps it).
     CHECK(value_str(R("Add", 1, {}, {In("1", i32), In("1", i32)}, {{0, V({INT32_MAX})}, {1, V({1})}})) == "<none>");
     CHECK(value_str(R("Add", 1, {}, {In("1", i32), In("1", i32)}, {{0, V({INT32_MAX - 1})}, {1, V({1})}})) ==
@@ -375,9 +378,60 @@ TEST_CASE("ops-a: integer values of Abs, Negative, Floor, Ceiling and Round") {
     CHECK(value_str(un("Floor", 0, V({-3, 7}))) == "-3,7");
     CHECK(value_str(un("Ceiling", 0, V({-3, 7}))) == "-3,7");
     CHECK(value_str(un("Round", 5, V({-3, 7}), {{"mode", "half_to_even"}})) == "-3,7");
-    // A narrow type that cannot hold the result is not followed; float data carries no values.
+    // A narrow type that cannot hold the result is not followed; float data computes in its own type.
     CHECK(value_str(run_op({"Negative", 0, {}, {In("1", ElementType::u8)}, {{0, V({3})}}})) == "<none>");
-    CHECK(value_str(run_op({"Abs", 0, {}, {In("1")}, {{0, V({-3})}}})) == "<none>");
+    CHECK(value_str(run_op({"Abs", 0, {}, {In("1")}, {{0, V({-3})}}})) == "3");
+}
+
+namespace {
+
+// The floating-point values of output 0, "<none>" when it has none.
+std::string reals_str(const OpRun& r) {
+    if (r.outputs.empty() || r.outputs[0].reals.empty()) return "<none>";
+    std::string out;
+    for (const double x : r.outputs[0].reals) out += (out.empty() ? "" : ",") + fmt::format("{}", x);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("ops-a: floating-point values computed from dims flow as OpenVINO's evaluate computes them") {
+    // A scale of 1.5 on 15 and 20 (Convert of a ShapeOf), then Floor and Convert to i64: 22 and 30.
+    const OpCase mul{"Multiply", 1, {}, {In("2"), In("1")}, {{0, V({15, 20})}}};
+    const auto scaled = run_op(mul, {{1, {1.5}}});
+    CHECK(reals_str(scaled) == "22.5,30");
+    CHECK(value_str(scaled) == "<none>");
+    const OpCase floor{"Floor", 0, {}, {In("2")}, {}};
+    CHECK(value_str(run_op(floor, {{0, {22.5, 30.0}}})) == "22,30");
+    CHECK(value_str(run_op({"Ceiling", 0, {}, {In("2")}, {}}, {{0, {22.5, -0.5}}})) == "23,0");
+    CHECK(value_str(run_op({"Negative", 0, {}, {In("1")}, {}}, {{0, {2.5}}})) == "<none>");
+    CHECK(reals_str(run_op({"Negative", 0, {}, {In("1")}, {}}, {{0, {2.5}}})) == "-2.5");
+    // Whole results of fractions become integer values again.
+    CHECK(value_str(run_op({"Add", 1, {}, {In("2"), In("2")}, {}}, {{0, {0.5, 1.25}}, {1, {1.5, 0.75}}})) == "2,2");
+    // Division of whole numbers that leaves a fraction.
+    CHECK(reals_str(run_op({"Divide", 1, {}, {In("1"), In("1")}, {{0, V({7})}, {1, V({2})}}})) == "3.5");
+    // Each result is rounded to f32, as the runtime's f32 arithmetic: 0.1f * 30 is 3 exactly there, and its
+    // Ceiling 3 (in double it would be 3.0000000447 and 4).
+    const double tenth_f32 = static_cast<float>(0.1);
+    const auto thirty_tenths = run_op({"Multiply", 1, {}, {In("1"), In("1")}, {{0, V({30})}}}, {{1, {tenth_f32}}});
+    CHECK(value_str(thirty_tenths) == "3");
+    const auto f64_product = run_op({"Multiply", 1, {}, {In("1", f64), In("1", f64)}, {{0, V({30})}}}, {{1, {tenth_f32}}});
+    CHECK(reals_str(f64_product) != "<none>");
+    CHECK(value_str(f64_product) == "<none>");
+    // Round's two modes; a division by zero gives no values.
+    CHECK(value_str(run_op({"Round", 5, {{"mode", "half_to_even"}}, {In("2")}, {}}, {{0, {2.5, -2.5}}})) == "2,-2");
+    CHECK(value_str(run_op({"Round", 5, {{"mode", "half_away_from_zero"}}, {In("2")}, {}}, {{0, {2.5, -2.5}}})) ==
+          "3,-3");
+    const auto by_zero = run_op({"Divide", 1, {}, {In("1"), In("1")}, {{0, V({1})}, {1, V({0})}}});
+    CHECK(value_str(by_zero) == "<none>");
+    CHECK(reals_str(by_zero) == "<none>");
+    // pdpd broadcasting is not folded; fractions converted to an integer type truncate, to f16 round.
+    CHECK(reals_str(run_op({"Multiply", 1, {{"auto_broadcast", "pdpd"}}, {In("2"), In("1")}, {{0, V({15, 20})}}},
+                           {{1, {1.5}}})) == "<none>");
+    CHECK(value_str(run_op({"Convert", 0, {{"destination_type", "i64"}}, {In("2")}, {}}, {{0, {22.5, -7.9}}})) ==
+          "22,-7");
+    CHECK(reals_str(run_op({"Convert", 0, {{"destination_type", "f16"}}, {In("1")}, {}}, {{0, {0.1}}})) ==
+          fmt::format("{}", static_cast<double>(f16_to_float(float_to_f16(0.1f)))));
 }
 
 TEST_CASE("ops-a: Select shapes, types and values") {

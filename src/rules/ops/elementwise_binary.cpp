@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/checked_int.hpp"
+#include "core/half.hpp"
 #include "rules/ops/elementwise_util.hpp"
 
 namespace irlint {
@@ -242,6 +243,19 @@ std::optional<TensorValue> fold_binary(OpContext& ctx, Fold f, const Shape& out_
     return out;
 }
 
+// Floating-point operands (a scale computed from dims): their values combined as OpenVINO's evaluate combines
+// them in the output's type, where the integer values give none.
+void put_binary_reals(const OpContext& ctx, Fold f, BroadcastKind kind, OpOutput& o) {
+    static constexpr std::pair<Fold, RealBinary> kReal[] = {
+        {Fold::add, RealBinary::add},           {Fold::subtract, RealBinary::subtract},
+        {Fold::multiply, RealBinary::multiply}, {Fold::divide, RealBinary::divide},
+        {Fold::maximum, RealBinary::maximum},   {Fold::minimum, RealBinary::minimum}};
+    if (o.value || kind == BroadcastKind::pdpd || !known(o.type) || !is_real_type(*o.type)) return;
+    for (const auto& [fold, real] : kReal)
+        if (fold == f)
+            if (auto r = binary_reals(ctx, real, 0, 1, o.shape, *o.type)) put_reals(o, std::move(*r), *o.type);
+}
+
 // ---- binary ops ----
 
 // How a binary op's class checks its (merged) element type and what type it gives.
@@ -301,6 +315,7 @@ void infer_binary(OpContext& ctx, std::vector<OpOutput>& out) {
     const bool boolean_out = F == Family::comparison || F == Family::logical;
     out.push_back(OpOutput{*shape, boolean_out ? std::optional(ElementType::boolean) : type, std::nullopt, {}});
     out.back().value = fold_binary(ctx, V, *shape, bc->kind, *pythondiv);
+    put_binary_reals(ctx, V, bc->kind, out.back());
 }
 
 // ---- Select ----

@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "core/half.hpp"
 #include "rules/ops/elementwise_util.hpp"
 
 namespace irlint {
@@ -189,10 +190,27 @@ std::optional<TensorValue> unary_values(const OpContext& ctx, UnaryValue u) {
     return out;
 }
 
+// A floating-point input's values through f, as OpenVINO's evaluate computes them, where the integer values
+// give none (fractions in, or out).
+void put_unary_reals(const OpContext& ctx, RealUnary f, OpOutput& o) {
+    if (o.value || !known(o.type) || !is_real_type(*o.type)) return;
+    if (auto r = unary_reals(ctx, f, *o.type)) put_reals(o, std::move(*r), *o.type);
+}
+
+std::optional<RealUnary> real_unary(std::string_view op) {
+    if (op == "Floor") return RealUnary::floor;
+    if (op == "Ceiling") return RealUnary::ceil;
+    if (op == "Negative") return RealUnary::negate;
+    if (op == "Abs") return RealUnary::absolute;
+    return std::nullopt;
+}
+
 template <UnaryValue U>
 void infer_unary_values(OpContext& ctx, std::vector<OpOutput>& out) {
     infer_unary<Accepts::not_boolean>(ctx, out);
-    if (!out.empty()) out.back().value = unary_values(ctx, U);
+    if (out.empty()) return;
+    out.back().value = unary_values(ctx, U);
+    if (const auto f = real_unary(ctx.layer().type)) put_unary_reals(ctx, *f, out.back());
 }
 
 // IsNaN, IsInf, IsFinite: a floating-point input, a boolean mask.
@@ -234,9 +252,12 @@ void infer_gelu(OpContext& ctx, std::vector<OpOutput>& out) {
 
 void infer_round(OpContext& ctx, std::vector<OpOutput>& out) {
     static constexpr std::array<std::string_view, 2> kModes{"half_to_even", "half_away_from_zero"};
-    if (!ctx.expect_inputs(1) || !ctx.attr_enum("mode", kModes)) return;
+    if (!ctx.expect_inputs(1)) return;
+    const auto mode = ctx.attr_enum("mode", kModes);
+    if (!mode) return;
     pass_through(ctx, out, ctx.type(0));
     out.back().value = unary_values(ctx, UnaryValue::unchanged);
+    put_unary_reals(ctx, *mode == kModes[0] ? RealUnary::round_half_even : RealUnary::round_half_away, out.back());
 }
 
 void infer_swish(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -297,23 +318,6 @@ void infer_prelu(OpContext& ctx, std::vector<OpOutput>& out) {
     pass_through(ctx, out, ctx.type(0));
 }
 
-// A float Const converted to an integer type: each value truncated toward zero; nothing when one is not finite
-// or out of the type's range (where OpenVINO's conversion saturates or is undefined).
-std::optional<TensorValue> truncated_reals(const std::vector<double>& reals, ElementType dest, size_t size) {
-    const auto range = integer_range(dest);
-    if (reals.size() != size || !range) return std::nullopt;
-    TensorValue out;
-    out.reserve(size);
-    for (const double x : reals) {
-        const double t = std::trunc(x);
-        if (!std::isfinite(t) || t < static_cast<double>(range->first) || t >= 9.2e18 ||
-            t > static_cast<double>(range->second))
-            return std::nullopt;
-        out.push_back(ValueBounds{static_cast<int64_t>(t), static_cast<int64_t>(t)});
-    }
-    return out;
-}
-
 // Convert's evaluate on integer values (a float tensor carries them when it came from integers): to an
 // integer type, a value passes when the type holds it (truncation leaves an integer as it is; irlint does not
 // follow OpenVINO's wrap or saturation); to a float type, when the type holds every integer up to its bounds
@@ -338,12 +342,15 @@ void infer_convert(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!dest) return;
     pass_through(ctx, out, dest);
     out.back().value = converted_value(ctx, *dest);
+    if (auto reals = converted_reals(ctx, *dest)) out.back().reals = std::move(*reals);
 }
 
 void infer_convert_like(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2)) return;
     pass_through(ctx, out, ctx.type(1));
-    if (known(ctx.type(1))) out.back().value = converted_value(ctx, *ctx.type(1));
+    if (!known(ctx.type(1))) return;
+    out.back().value = converted_value(ctx, *ctx.type(1));
+    if (auto reals = converted_reals(ctx, *ctx.type(1))) out.back().reals = std::move(*reals);
 }
 
 // GRN normalizes over the channels of a 2D..4D tensor.

@@ -98,6 +98,37 @@ bool is_comparison(Fold f);
 // itself is 1, as OpenVINO's symbols do.
 std::optional<ValueBounds> fold(Fold f, const ValueBounds& a, const ValueBounds& b, bool pythondiv);
 
+// ---- floating-point values (real_values.cpp), shared with ONNX's elementwise ops ----
+// A small floating-point tensor computed from dims (a scale: Cast(Shape) * 0.5) carries its values as doubles,
+// each rounded to the tensor's precision after every op; whole numbers its type holds exactly travel as integer
+// values instead (OpOutput::value), so that every op that folds integers sees them.
+
+enum class RealBinary { add, subtract, multiply, divide, maximum, minimum };
+enum class RealUnary { keep, floor, ceil, round_half_even, round_half_away, negate, absolute, relu, sqrt, reciprocal };
+
+// Input i's values as doubles: its exact integer values, else its floating-point values; nullopt when some is
+// unknown.
+std::optional<std::vector<double>> input_reals(const OpContext& ctx, size_t i);
+// Whether input i's values are known only as floating-point values (some are not whole numbers).
+bool carries_fractions(const OpContext& ctx, size_t i);
+// x as a value of type t: rounded to f32, f16 or bf16 precision (other types keep x).
+double round_to_type(ElementType t, double x);
+// `reals` as the values of an output of type t: integers when every one is a whole number t holds exactly,
+// else floating-point values; none when one is not finite (a division by zero, say).
+void put_reals(OpOutput& out, std::vector<double> reals, ElementType t);
+// Inputs a and b combined element by element through numpy broadcasting to `out`, in type t.
+std::optional<std::vector<double>> binary_reals(const OpContext& ctx, RealBinary f, size_t a, size_t b,
+                                                const Shape& out, ElementType t);
+// Input 0's values through f, in type t.
+std::optional<std::vector<double>> unary_reals(const OpContext& ctx, RealUnary f, ElementType t);
+// Floating-point values (`size` of them) converted to the integer type dest: each truncated toward zero, as
+// OpenVINO's Convert and ONNX Runtime's Cast do; nothing when one is not finite or out of dest's range (where
+// the conversion saturates or is undefined).
+std::optional<TensorValue> truncated_reals(const std::vector<double>& reals, ElementType dest, size_t size);
+// Input 0's fractions converted to the floating-point type dest (rounded to its precision); nullopt when dest
+// is not one or input 0 carries no fractions.
+std::optional<std::vector<double>> converted_reals(const OpContext& ctx, ElementType dest);
+
 std::span<const OpEntry> unary_entries();
 std::span<const OpEntry> binary_entries();
 std::span<const OpEntry> reduce_entries();

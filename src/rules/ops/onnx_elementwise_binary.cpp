@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/checked_int.hpp"
+#include "core/half.hpp"
 #include "rules/ops/elementwise_util.hpp"
 #include "rules/ops/onnx_elementwise.hpp"
 #include "rules/ops/onnx_families.hpp"
@@ -249,6 +250,29 @@ std::optional<TensorValue> combined_values(const OpContext& ctx, Combine c, cons
     return acc;
 }
 
+// The floating-point arithmetic whose values irlint follows (elementwise_util.hpp).
+std::optional<elementwise::RealBinary> real_binary(Combine c) {
+    using R = elementwise::RealBinary;
+    switch (c) {
+        case Combine::add: return R::add;
+        case Combine::subtract: return R::subtract;
+        case Combine::multiply: return R::multiply;
+        case Combine::divide: return R::divide;
+        case Combine::maximum: return R::maximum;
+        case Combine::minimum: return R::minimum;
+        default: return std::nullopt;
+    }
+}
+
+// A floating-point result the integer values do not give (a fraction in an operand or in the result): the two
+// operands combined in the output's type.
+void put_real_values(const OpContext& ctx, Combine c, OpOutput& o) {
+    const auto f = real_binary(c);
+    if (o.value || !f || !elementwise::known(o.type) || !is_real_type(*o.type)) return;
+    if (auto r = elementwise::binary_reals(ctx, *f, 0, 1, o.shape, *o.type))
+        elementwise::put_reals(o, std::move(*r), *o.type);
+}
+
 // ---- binary ops ----
 
 // The types of Pow's exponent (T1), which need not be the base's.
@@ -301,8 +325,10 @@ void infer_binary(OpContext& ctx, std::vector<OpOutput>& out) {
     const std::optional<ElementType> out_type = boolean_result(C) ? std::optional(ElementType::boolean) : type;
     out.push_back(OpOutput{*shape, out_type, {}, {}});
     // A legacy broadcast places B at an axis, which the numpy reading of values does not; equal shapes agree.
-    if (!legacy || ctx.shape(0) == ctx.shape(1))
+    if (!legacy || ctx.shape(0) == ctx.shape(1)) {
         out.back().value = combined_values(ctx, c, *shape, 0, 2, type, out_type);
+        put_real_values(ctx, c, out.back());
+    }
 }
 
 // ---- Sum, Mean, Max, Min ----
@@ -319,6 +345,7 @@ void infer_variadic(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto shape = ctx.version() < 8 ? std::optional(ctx.shape(0)) : broadcast_inputs(ctx, 0, n);
     if (!shape) return;
     out.push_back(OpOutput{*shape, type, combined_values(ctx, C, *shape, 0, n, type, type), {}});
+    if (n == 2) put_real_values(ctx, C, out.back());
 }
 
 // ---- Where ----

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/checked_int.hpp"
+#include "core/half.hpp"
 #include "rules/ops/elementwise_util.hpp"
 #include "rules/ops/onnx_elementwise.hpp"
 #include "rules/ops/onnx_families.hpp"
@@ -172,10 +173,26 @@ std::optional<TensorValue> unary_values(const OpContext& ctx, UnaryValue f, std:
 
 // ---- unary ops and activations ----
 
-// The output: the input's dims (symbols kept), the given type, and values where the op carries them.
+// The unary ops whose floating-point values irlint follows, by name.
+std::optional<elementwise::RealUnary> real_unary(std::string_view op) {
+    using R = elementwise::RealUnary;
+    static constexpr std::pair<std::string_view, R> kOps[] = {
+        {"Identity", R::keep}, {"Floor", R::floor},    {"Ceil", R::ceil},       {"Round", R::round_half_even},
+        {"Neg", R::negate},    {"Abs", R::absolute},   {"Relu", R::relu},       {"Sqrt", R::sqrt},
+        {"Reciprocal", R::reciprocal}};
+    for (const auto& [name, f] : kOps)
+        if (name == op) return f;
+    return std::nullopt;
+}
+
+// The output: the input's dims (symbols kept), the given type, and values where the op carries them: integer
+// values, or for a floating-point type the values the op computes from fractions (or gives as fractions).
 void same_shape(OpContext& ctx, std::vector<OpOutput>& out, std::optional<ElementType> type,
                 UnaryValue values = UnaryValue::none) {
-    out.push_back(OpOutput{ctx.shape(0), type, unary_values(ctx, values, type), {}});
+    OpOutput& o = out.emplace_back(OpOutput{ctx.shape(0), type, unary_values(ctx, values, type), {}});
+    const auto f = real_unary(ctx.layer().type);
+    if (o.value || !f || !elementwise::known(type) || !is_real_type(*type)) return;
+    if (auto r = elementwise::unary_reals(ctx, *f, *type)) elementwise::put_reals(o, std::move(*r), *type);
 }
 
 template <UnaryValue V>
@@ -388,12 +405,23 @@ bool read_cast_modes(OpContext& ctx) {
     return ctx.version() < 24 || ctx.attr_enum("round_mode", kRoundModes, "up").has_value();
 }
 
+// Fractions through a cast: to an integer type truncated toward zero (ONNX Runtime's conversion), to a
+// boolean 1 (a fraction is not zero); to a floating-point type they stay fractions (converted_reals).
+std::optional<TensorValue> cast_fractions(const OpContext& ctx, ElementType to) {
+    const std::vector<double>& reals = *ctx.real_values(0);
+    if (to != ElementType::boolean) return elementwise::truncated_reals(reals, to, reals.size());
+    TensorValue out;
+    for (const double x : reals) out.push_back(ValueBounds{x != 0, x != 0});
+    return out;
+}
+
 // The integer values through a cast: whole numbers stay what they are where the target holds them exactly,
 // and become 0/1 in a boolean.
 std::optional<TensorValue> cast_values(const OpContext& ctx, std::optional<ElementType> to) {
     if (!elementwise::known(to)) return std::nullopt;
     const auto from = ctx.type(0);
     if (elementwise::known(from) && *from == ElementType::string) return std::nullopt;
+    if (elementwise::carries_fractions(ctx, 0)) return cast_fractions(ctx, *to);
     auto v = whole_values(ctx, 0);
     if (!v) return std::nullopt;
     if (*to == ElementType::boolean) {
@@ -418,6 +446,8 @@ void infer_cast(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto type = element_type_from_onnx(*to);
     same_shape(ctx, out, type);
     out.back().value = cast_values(ctx, type);
+    if (!type) return;
+    if (auto reals = elementwise::converted_reals(ctx, *type)) out.back().reals = std::move(*reals);
 }
 
 void infer_cast_like(OpContext& ctx, std::vector<OpOutput>& out) {
@@ -425,6 +455,8 @@ void infer_cast_like(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!check_cast_type(ctx, ctx.type(0), "input 0") || !check_cast_type(ctx, ctx.type(1), "target_type")) return;
     same_shape(ctx, out, ctx.type(1));
     out.back().value = cast_values(ctx, ctx.type(1));
+    if (!elementwise::known(ctx.type(1))) return;
+    if (auto reals = elementwise::converted_reals(ctx, *ctx.type(1))) out.back().reals = std::move(*reals);
 }
 
 // ---- BitCast ----

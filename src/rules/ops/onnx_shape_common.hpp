@@ -51,9 +51,6 @@ void note_dim(const OpContext& ctx, OpOutput& o, size_t d, std::string text);
 // The number of outputs the node declares (Split's, Unique's).
 size_t node_outputs(const OpContext& ctx);
 
-// Input i's values when the output holds the same elements in the same order (Reshape, Squeeze, Flatten).
-std::optional<TensorValue> same_elements(const OpContext& ctx, size_t i, const Shape& result);
-
 // The entries of onnx_shape_index_ops.cpp; onnx_shape_ops() joins them with its own.
 std::span<const OpEntry> index_entries();
 

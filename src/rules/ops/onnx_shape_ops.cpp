@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "core/text.hpp"
+#include "rules/ops/elementwise_util.hpp"
 #include "rules/ops/onnx_families.hpp"
 #include "rules/ops/onnx_shape_common.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
@@ -145,14 +146,6 @@ void note_dim(const OpContext& ctx, OpOutput& o, size_t d, std::string text) {
 
 size_t node_outputs(const OpContext& ctx) { return ctx.layer().outputs.size(); }
 
-std::optional<TensorValue> same_elements(const OpContext& ctx, size_t i, const Shape& result) {
-    const auto n = capped_element_count(result, kMaxValueElements);
-    if (!n || capped_element_count(ctx.shape(i), kMaxValueElements) != n) return std::nullopt;
-    const TensorValue* v = ctx.value(i);
-    if (!v || v->size() != *n) return std::nullopt;
-    return *v;
-}
-
 }  // namespace onnx_shape
 
 namespace {
@@ -283,7 +276,7 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
     if (ctx.failed() || !check_zero_beside_minus_one(ctx, *pattern, o.shape)) return;
     shape_ops::check_reshape_elements(ctx, *pattern, !allowzero, o.shape);
     if (ctx.failed() || !check_copied_elements(ctx, o.shape)) return;
-    o.value = same_elements(ctx, 0, o.shape);
+    shape_ops::keep_values(ctx, 0, o);
     out.push_back(std::move(o));
 }
 
@@ -306,7 +299,7 @@ void infer_flatten(OpContext& ctx, std::vector<OpOutput>& out) {
                         dims_product(std::span(data.dims.begin() + split, data.dims.end()))};
         note_dim(ctx, o, 0, fmt::format("the product of the dims before axis {} of {}", split, data.str()));
         note_dim(ctx, o, 1, fmt::format("the product of the dims from axis {} of {}", split, data.str()));
-        o.value = same_elements(ctx, 0, o.shape);
+        shape_ops::keep_values(ctx, 0, o);
     }
     out.push_back(std::move(o));
 }
@@ -373,7 +366,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
             }
         }
     }
-    if (!o.shape.rank_dynamic) o.value = same_elements(ctx, 0, o.shape);
+    if (!o.shape.rank_dynamic) shape_ops::keep_values(ctx, 0, o);
     out.push_back(std::move(o));
 }
 
@@ -407,7 +400,7 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
         o.shape = Shape{};
         auto next = data.dims.begin();
         for (size_t i = 0; i < static_cast<size_t>(rank); ++i) o.shape.dims.push_back(inserted[i] ? Dim(1) : *next++);
-        o.value = same_elements(ctx, 0, o.shape);
+        shape_ops::keep_values(ctx, 0, o);
     }
     out.push_back(std::move(o));
 }
@@ -517,7 +510,7 @@ void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
                 parts.push_back(ctx.shape(i).rank_dynamic ? std::string("?") : ctx.shape(i).dims[axis].str());
             note_dim(ctx, o, axis, fmt::format("{}", fmt::join(parts, "+")));
         }
-        o.value = shape_ops::concat_values(ctx, axis, o.shape);
+        shape_ops::concat_values(ctx, axis, o);
     }
     out.push_back(std::move(o));
 }
@@ -814,6 +807,19 @@ size_t list_count(std::string_view text) {
     return trim(text).empty() ? 0 : static_cast<size_t>(std::count(text.begin(), text.end(), ',')) + 1;
 }
 
+// value_float(s): f32 values, which flow as the values of a small float tensor do.
+void put_float_values(OpContext& ctx, std::string_view which, OpOutput& o) {
+    std::optional<std::vector<double>> floats;
+    if (which == "value_floats") {
+        if (list_count(*ctx.attr(which)) <= kMaxValueElements) floats = ctx.attr_floats(which);
+    } else if (const auto one = ctx.attr_float(which)) {
+        floats = std::vector<double>{*one};
+    }
+    if (!floats) return;
+    for (double& x : *floats) x = elementwise::round_to_type(ElementType::f32, x);
+    elementwise::put_reals(o, std::move(*floats), ElementType::f32);
+}
+
 void infer_constant(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(0)) return;
     std::string_view which;
@@ -840,9 +846,11 @@ void infer_constant(OpContext& ctx, std::vector<OpOutput>& out) {
         o.value = exact_value(*ints);
     } else if (which == "value_float" || which == "value_string") {
         o.type = which == "value_float" ? ElementType::f32 : ElementType::string;
+        if (which == "value_float") put_float_values(ctx, which, o);
     } else if (which == "value_floats" || which == "value_strings") {
         o.type = which == "value_floats" ? ElementType::f32 : ElementType::string;
         o.shape.dims = {Dim(static_cast<int64_t>(list_count(*text)))};
+        if (which == "value_floats") put_float_values(ctx, which, o);
     } else {
         // A sparse tensor attribute reaches irlint without its dims and type.
         ctx.value_unknown("sparse_value's dims are not read");

@@ -61,6 +61,9 @@ struct OpOutput {
     std::optional<ElementType> type;      // nullopt: the op does not say (a Parameter's type, say)
     std::optional<TensorValue> value;     // set by ops that propagate values (ShapeOf, Gather, Concat, ...)
     std::vector<std::string> dim_notes;   // optional, one per dim: the arithmetic, as "floor((224+3+3-7)/2)+1"
+    // A small floating-point tensor's values when some is not a whole number (whole ones travel in `value`);
+    // empty when none are known.
+    std::vector<double> reals = {};
 };
 
 // One problem found with the layer's attributes or inputs: OpenVINO rejects the layer.
@@ -89,7 +92,7 @@ using BodyPorts = std::map<const Layer*, BodyPort>;
 class OpContext {
 public:
     using ValueSource = std::function<const TensorValue*(size_t input)>;
-    // Floating-point values (Interpolate's scales): a small f32/f64 Const's data.
+    // Floating-point values (Interpolate's scales): a small floating-point Const's data, or an op's result.
     using RealSource = std::function<const std::vector<double>*(size_t input)>;
     // Infers the body graph `graph` of the model again from its Parameters' new shapes; gives its Results.
     using BodyReinferrer = std::function<BodyPorts(size_t graph, const BodyPorts& parameters)>;
@@ -127,7 +130,8 @@ public:
     const TensorValue* value(size_t i) const;
     // The exact integer values of input i, nullopt when some is unknown or only bounded.
     std::optional<std::vector<int64_t>> exact_values(size_t i) const;
-    // The floating-point values of input i (a small f32/f64 Const), else nullptr.
+    // The floating-point values of input i (a small floating-point Const, or values an op computed), else
+    // nullptr.
     const std::vector<double>* real_values(size_t i) const { return i < inputs_.size() && reals_ ? reals_(i) : nullptr; }
 
     // Attributes. Each reader records an attribute problem (naming the attribute and what is allowed) and

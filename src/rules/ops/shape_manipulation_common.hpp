@@ -80,8 +80,12 @@ void reshape_from_pattern(OpContext& ctx, const ReshapePattern& pattern, bool sp
 void check_reshape_elements(OpContext& ctx, const ReshapePattern& pattern, bool special_zero, const Shape& target);
 // An unknown target: its length gives the rank. False when the layer is rejected.
 bool reshape_without_target(OpContext& ctx, Shape& shape);
-// Concatenates the inputs' values along `axis` (row-major), when every one is known.
-std::optional<TensorValue> concat_values(const OpContext& ctx, size_t axis, const Shape& result);
+// Concatenates the inputs' values along `axis` (row-major) into o, whose shape is the result: their integer
+// values when every one has them, else their floating-point values (rules/ops/elementwise_util.hpp).
+void concat_values(const OpContext& ctx, size_t axis, OpOutput& o);
+// Input i's values into o when o holds the same elements in the same order (Reshape, Squeeze, Unsqueeze,
+// Flatten): its integer values, or its floating-point ones.
+void keep_values(const OpContext& ctx, size_t i, OpOutput& o);
 // The data's (input 0's) values spread over a small static broadcast result, when known.
 std::optional<TensorValue> broadcast_value(const OpContext& ctx, const Shape& result, bool trailing_aligned);
 // Input 0's known values rearranged into the small static `result` (Transpose, Tile): the element at each

@@ -6,7 +6,9 @@
 #include <array>
 #include <limits>
 #include <set>
+#include <type_traits>
 
+#include "rules/ops/elementwise_util.hpp"
 #include "rules/ops/invariants.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
 #include "rules/ops/tensor_common.hpp"
@@ -285,9 +287,7 @@ void infer_reshape(OpContext& ctx, std::vector<OpOutput>& out) {
         if (ctx.failed()) return;
         check_reshape_elements(ctx, *pattern, *special_zero, o.shape);
         if (ctx.failed()) return;
-        // Same elements, same order: the values pass through.
-        if (const auto n = capped_element_count(o.shape, kMaxValueElements); n && capped_element_count(ctx.shape(0), kMaxValueElements) == n)
-            if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
+        keep_values(ctx, 0, o);  // same elements, same order
     } else if (!reshape_without_target(ctx, o.shape)) {
         return;
     } else if (!ctx.shape(0).rank_dynamic) {
@@ -375,8 +375,7 @@ void infer_squeeze(OpContext& ctx, std::vector<OpOutput>& out) {
                 if (!axes->count(i) || !maybe_one(data.dims[i])) o.shape.dims.push_back(data.dims[i]);
         }
     }
-    if (const auto n = capped_element_count(o.shape, kMaxValueElements))
-        if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
+    keep_values(ctx, 0, o);
     out.push_back(std::move(o));
 }
 
@@ -427,8 +426,7 @@ void infer_unsqueeze(OpContext& ctx, std::vector<OpOutput>& out) {
         else
             o.shape.dims.push_back(Dim(1));
     }
-    if (const auto n = capped_element_count(o.shape, kMaxValueElements))
-        if (const TensorValue* v = ctx.value(0); v && v->size() == *n) o.value = *v;
+    keep_values(ctx, 0, o);
     out.push_back(std::move(o));
 }
 
@@ -539,30 +537,62 @@ std::optional<TensorValue> shape_ops::rearranged_values(const OpContext& ctx, co
 }
 
 // Concatenates the inputs' values along `axis` (row-major), when every one is known.
-std::optional<TensorValue> shape_ops::concat_values(const OpContext& ctx, size_t axis, const Shape& result) {
+namespace {
+
+// Each input's elements (`elements(i)`, a vector, nullopt when unknown) laid out as Concat lays them.
+template <class Elements>
+auto concatenated(const OpContext& ctx, size_t axis, const Shape& result, Elements elements)
+    -> std::optional<std::remove_cvref_t<decltype(*elements(size_t{0}))>> {
+    using Vector = std::remove_cvref_t<decltype(*elements(size_t{0}))>;
     const auto total = capped_element_count(result, kMaxValueElements);
     if (!total) return std::nullopt;
-    std::vector<const TensorValue*> values;
+    std::vector<Vector> parts;
     for (size_t i = 0; i < ctx.input_count(); ++i) {
         const auto n = capped_element_count(ctx.shape(i), kMaxValueElements);
-        if (!n) return std::nullopt;
-        const TensorValue* v = ctx.value(i);
-        if (!v || v->size() != *n) return std::nullopt;
-        values.push_back(v);
+        auto part = elements(i);
+        if (!n || !part || part->size() != *n) return std::nullopt;
+        parts.push_back(std::move(*part));
     }
     size_t outer = 1, inner = 1;
     for (size_t d = 0; d < axis; ++d) outer *= static_cast<size_t>(result.dims[d].length());
     for (size_t d = axis + 1; d < result.rank(); ++d) inner *= static_cast<size_t>(result.dims[d].length());
-    TensorValue out;
+    Vector out;
     out.reserve(*total);
     for (size_t o = 0; o < outer; ++o) {
-        for (size_t i = 0; i < values.size(); ++i) {
+        for (size_t i = 0; i < parts.size(); ++i) {
             const size_t chunk = static_cast<size_t>(ctx.shape(i).dims[axis].length()) * inner;
-            out.insert(out.end(), values[i]->begin() + static_cast<std::ptrdiff_t>(o * chunk),
-                       values[i]->begin() + static_cast<std::ptrdiff_t>((o + 1) * chunk));
+            out.insert(out.end(), parts[i].begin() + static_cast<std::ptrdiff_t>(o * chunk),
+                       parts[i].begin() + static_cast<std::ptrdiff_t>((o + 1) * chunk));
         }
     }
     return out;
+}
+
+bool any_fractions(const OpContext& ctx) {
+    for (size_t i = 0; i < ctx.input_count(); ++i)
+        if (elementwise::carries_fractions(ctx, i)) return true;
+    return false;
+}
+
+}  // namespace
+
+void shape_ops::concat_values(const OpContext& ctx, size_t axis, OpOutput& o) {
+    if (any_fractions(ctx)) {
+        auto reals = concatenated(ctx, axis, o.shape, [&](size_t i) { return elementwise::input_reals(ctx, i); });
+        if (reals) o.reals = std::move(*reals);
+        return;
+    }
+    o.value = concatenated(ctx, axis, o.shape, [&](size_t i) {
+        const TensorValue* v = ctx.value(i);
+        return v ? std::optional(*v) : std::nullopt;
+    });
+}
+
+void shape_ops::keep_values(const OpContext& ctx, size_t i, OpOutput& o) {
+    const auto n = capped_element_count(o.shape, kMaxValueElements);
+    if (!n || capped_element_count(ctx.shape(i), kMaxValueElements) != n) return;
+    if (const TensorValue* v = ctx.value(i); v && v->size() == *n) o.value = *v;
+    else if (const std::vector<double>* r = ctx.real_values(i); r && r->size() == *n) o.reals = *r;
 }
 
 namespace {
@@ -627,7 +657,7 @@ void infer_concat(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     }
     o.shape.dims[axis] = axis_dim;
-    o.value = concat_values(ctx, axis, o.shape);
+    concat_values(ctx, axis, o);
     out.push_back(std::move(o));
 }
 
