@@ -290,7 +290,8 @@ private:
         // per input port.
         op_inputs_.clear();
         for (size_t p = 0; p < shapes.inputs.size(); ++p)
-            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p], !l.inputs[p].omitted});
+            op_inputs_.push_back({std::move(shapes.inputs[p]), shapes.input_types[p], !l.inputs[p].omitted,
+                                  reads_bin(graph, index, i, p)});
         in.inputs = op_inputs_;
         value_miss_.clear();
         graph_ = &graph;
@@ -393,6 +394,13 @@ private:
         if (value_miss_.empty() || std::find(v.causes.begin(), v.causes.end(), value_miss_) != v.causes.end()) return;
         if (v.causes.size() < kMaxValueUnknownCauses) v.causes.push_back(value_miss_);
         else ++v.more_causes;
+    }
+
+    // Whether input p of layer i is an IR Const's output, whose data is in the .bin.
+    static bool reads_bin(const Graph& graph, const GraphIndex& index, size_t i, size_t p) {
+        if (p >= index.producer_of[i].size() || !index.producer_of[i][p]) return false;
+        const Layer& from = graph.layers[index.producer_of[i][p]->layer];
+        return from.kind == LayerKind::constant && from.tensor < 0;
     }
 
     // The values of input p of layer i, when an op can know them: the producer's propagated values, or a

@@ -341,6 +341,61 @@ TEST_CASE("f16 Consts are read as numbers: Range-4's length from them") {
     CHECK(d->message.find("declared [4], OpenVINO infers [3]") != std::string::npos);
 }
 
+TEST_CASE("Interpolate sizes computed in f32 from the input's dims: Convert(ShapeOf) * 1.5, Floor, Convert") {
+    const auto xml = [](int declared_h) {
+        return fmt::format(R"(<net version="11"><layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="1,3,15,20" element_type="f32"/>
+  <output><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>15</dim><dim>20</dim></port></output></layer>
+<layer id="1" name="dims" type="ShapeOf" version="opset3"><data output_type="i64"/>
+  <input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>15</dim><dim>20</dim></port></input>
+  <output><port id="1" precision="I64"><dim>4</dim></port></output></layer>
+<layer id="2" name="dims_f" type="Convert" version="opset1"><data destination_type="f32"/>
+  <input><port id="0" precision="I64"><dim>4</dim></port></input>
+  <output><port id="1" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="3" name="k" type="Const" version="opset1"><data element_type="f32" shape="4" offset="0" size="16"/>
+  <output><port id="0" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="4" name="scaled" type="Multiply" version="opset1"><data auto_broadcast="numpy"/>
+  <input><port id="0" precision="FP32"><dim>4</dim></port><port id="1" precision="FP32"><dim>4</dim></port></input>
+  <output><port id="2" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="5" name="down" type="Floor" version="opset1">
+  <input><port id="0" precision="FP32"><dim>4</dim></port></input>
+  <output><port id="1" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="6" name="sizes" type="Convert" version="opset1"><data destination_type="i64"/>
+  <input><port id="0" precision="FP32"><dim>4</dim></port></input>
+  <output><port id="1" precision="I64"><dim>4</dim></port></output></layer>
+<layer id="7" name="up" type="Interpolate" version="opset11">
+  <data mode="nearest" shape_calculation_mode="sizes" coordinate_transformation_mode="asymmetric"
+        nearest_mode="floor" antialias="false" pads_begin="0,0,0,0" pads_end="0,0,0,0" cube_coeff="-0.75"/>
+  <input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>15</dim><dim>20</dim></port>
+    <port id="1" precision="I64"><dim>4</dim></port></input>
+  <output><port id="2" precision="FP32"><dim>1</dim><dim>3</dim><dim>{}</dim><dim>30</dim></port></output></layer>
+<layer id="8" name="y" type="Result" version="opset1">
+  <input><port id="0" precision="FP32"><dim>1</dim><dim>3</dim><dim>{}</dim><dim>30</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+<edge from-layer="2" from-port="1" to-layer="4" to-port="0"/>
+<edge from-layer="3" from-port="0" to-layer="4" to-port="1"/>
+<edge from-layer="4" from-port="2" to-layer="5" to-port="0"/>
+<edge from-layer="5" from-port="1" to-layer="6" to-port="0"/>
+<edge from-layer="0" from-port="0" to-layer="7" to-port="0"/>
+<edge from-layer="6" from-port="1" to-layer="7" to-port="1"/>
+<edge from-layer="7" from-port="2" to-layer="8" to-port="0"/>
+</edges></net>)",
+                           declared_h, declared_h);
+    };
+    const float scale[4] = {1.0f, 1.0f, 1.5f, 1.5f};
+    // 15 * 1.5 = 22.5 and 20 * 1.5 = 30, floored: [1,3,22,30].
+    const ModelReport right = check_model(test::model_with_bin(xml(22), "irlint-engine-f32-sizes", test::bytes_of(scale)));
+    CHECK(right.diagnostics.empty());
+    CHECK(right.layers[7].inferred[0].str() == "[1,3,22,30]");
+    CHECK(right.layers[7].checked);
+    const ModelReport wrong = check_model(test::model_with_bin(xml(23), "irlint-engine-f32-sizes", test::bytes_of(scale)));
+    const Diagnostic* d = find(wrong, "output-shape-mismatch");
+    REQUIRE(d);
+    CHECK(d->message.find("[1,3,22,30]") != std::string::npos);
+}
+
 TEST_CASE("a Const whose data runs past the .bin is const-data-invalid") {
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / "irlint-engine-const";

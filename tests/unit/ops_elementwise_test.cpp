@@ -432,6 +432,14 @@ TEST_CASE("ops-a: floating-point values computed from dims flow as OpenVINO's ev
           "22,-7");
     CHECK(reals_str(run_op({"Convert", 0, {{"destination_type", "f16"}}, {In("1")}, {}}, {{0, {0.1}}})) ==
           fmt::format("{}", static_cast<double>(f16_to_float(float_to_f16(0.1f)))));
+    // Constants alone are not computed on (the file has them folded, and their data stays unread).
+    OpCase consts{"Multiply", 1, {}, {In("1"), In("1")}, {}};
+    consts.inputs[0].stored_const = consts.inputs[1].stored_const = true;
+    const auto folded = run_op(consts, {{0, {1.5}}, {1, {3.0}}});
+    CHECK(reals_str(folded) == "<none>");
+    CHECK(value_str(folded) == "<none>");
+    consts.inputs[0].stored_const = false;
+    CHECK(reals_str(run_op(consts, {{0, {1.5}}, {1, {3.0}}})) == "4.5");
 }
 
 TEST_CASE("ops-a: Select shapes, types and values") {

@@ -54,6 +54,9 @@ struct OpInput {
     Shape shape;
     std::optional<ElementType> type;  // nullopt: not declared (an IR v10 port often declares none)
     bool present = true;              // false: an optional input the node leaves out (ONNX's empty name)
+    // An IR Const's output: its values are read from the .bin when an op asks, so an op asks only where its
+    // outputs depend on them, not to carry floating-point values on from a constant alone.
+    bool stored_const = false;
 };
 
 struct OpOutput {

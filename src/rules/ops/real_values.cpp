@@ -46,6 +46,14 @@ double apply(RealUnary f, double x) {
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+// Input i's values, when known, come from the graph's own computation (or the model file's inline tensors),
+// not from an IR Const's data in the .bin: a computation of constants alone is left to the file, which has it
+// folded, and its Consts are read only where some operand comes from dims.
+bool computed(const OpContext& ctx, size_t i) {
+    return ctx.has_input(i) && !ctx.input(i).stored_const && small_static_size(ctx.shape(i)) &&
+           (ctx.value(i) || ctx.real_values(i));
+}
+
 }  // namespace
 
 std::optional<std::vector<double>> input_reals(const OpContext& ctx, size_t i) {
@@ -96,10 +104,11 @@ void put_reals(OpOutput& out, std::vector<double> reals, ElementType t) {
 
 std::optional<std::vector<double>> binary_reals(const OpContext& ctx, RealBinary f, size_t a, size_t b,
                                                 const Shape& out, ElementType t) {
-    const auto out_dims = static_dims(out);
     const auto out_size = small_static_size(out);
+    if (!out_size || (!computed(ctx, a) && !computed(ctx, b))) return std::nullopt;
+    const auto out_dims = static_dims(out);
     const auto x = input_reals(ctx, a), y = input_reals(ctx, b);
-    if (!out_dims || !out_size || !x || !y) return std::nullopt;
+    if (!out_dims || !x || !y) return std::nullopt;
     const auto x_dims = static_dims(ctx.shape(a)), y_dims = static_dims(ctx.shape(b));
     if (!x_dims || !y_dims || x_dims->size() > out_dims->size() || y_dims->size() > out_dims->size())
         return std::nullopt;
@@ -111,6 +120,7 @@ std::optional<std::vector<double>> binary_reals(const OpContext& ctx, RealBinary
 }
 
 std::optional<std::vector<double>> unary_reals(const OpContext& ctx, RealUnary f, ElementType t) {
+    if (!computed(ctx, 0)) return std::nullopt;
     auto x = input_reals(ctx, 0);
     if (!x) return std::nullopt;
     for (double& v : *x) v = round_to_type(t, apply(f, v));
@@ -140,6 +150,8 @@ std::optional<std::vector<double>> converted_reals(const OpContext& ctx, Element
     return x;
 }
 
-bool carries_fractions(const OpContext& ctx, size_t i) { return ctx.has_input(i) && !ctx.value(i) && ctx.real_values(i); }
+bool carries_fractions(const OpContext& ctx, size_t i) {
+    return ctx.has_input(i) && !ctx.input(i).stored_const && !ctx.value(i) && ctx.real_values(i);
+}
 
 }  // namespace irlint::elementwise
