@@ -74,6 +74,29 @@ TEST_CASE("onnx-misc: NonMaxSuppression bounds the selected count by batches x c
     CHECK(r.str() == "[?,3]");
 }
 
+TEST_CASE("onnx-misc: NonMaxSuppression of known boxes and scores selects as ONNX's reference does") {
+    // Two classes over three boxes: boxes 0 and 1 overlap with IoU 0.6 (above 0.5), box 2 is apart. Class 0
+    // keeps boxes 0 and 2; class 1's score threshold drops box 2 and keeps one of 0 and 1.
+    auto c = Onnx("NonMaxSuppression", 11,
+                  {In("1,3,4"), In("1,2,3"), In("1", ElementType::i64), In("1"), In("1")}, {}, {{2, V({3})}});
+    c.reals[0] = {0, 0, 1, 1, 0, 0.25, 1, 1.25, 5, 5, 6, 6};
+    c.reals[1] = {0.9, 0.8, 0.7, 0.1, 0.6, 0.05};
+    c.reals[3] = {0.5};
+    c.reals[4] = {0.0625};
+    auto r = run_onnx_op(c);
+    CHECK(r.str() == "[3,3]");
+    c.reals[3] = {0.6};  // an IoU exactly at the threshold (0.75/1.25 in f32) suppresses nothing: all five stay
+    CHECK(run_onnx_op(c).str() == "[5,3]");
+    c.values[2] = V({1});  // one box per class
+    CHECK(run_onnx_op(c).str() == "[2,3]");
+    c.values[2] = V({0});
+    CHECK(run_onnx_op(c).str() == "[0,3]");
+    // An unknown score leaves the bound.
+    c.reals.erase(1);
+    c.values[2] = V({3});
+    CHECK(run_onnx_op(c).str() == "[..6,3]");
+}
+
 TEST_CASE("onnx-misc: RoiAlign gives [rois, C, output_height, output_width]") {
     auto r = run_onnx_op(Onnx("RoiAlign", 16, {In("1,3,10,10"), In("?,4"), In("5", ElementType::i64)},
                               {{"output_height", "7"}, {"output_width", "5"}}));

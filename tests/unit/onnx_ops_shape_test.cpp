@@ -1,6 +1,8 @@
 // Unit tests of the ONNX shape ops (rules/ops/onnx_shape_ops.cpp).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "op_test_util.hpp"
 
 using namespace irlint;
@@ -418,6 +420,28 @@ TEST_CASE("onnx NonZero, Compress, Unique: counts from known values, else bounds
     r = run_onnx_op(Onnx("Unique", 11, {In("3,4")}, {{"axis", "-1"}}));
     CHECK(r.str(0) == "[3,1..4]");
     CHECK(r.str(2) == "[4]");
+    // Floating-point values count too; slices along an axis are compared whole (columns 0 and 2 are equal).
+    auto floats = Onnx("Unique", 11, {In("2,3")}, {{"axis", "1"}});
+    floats.reals[0] = {1.5, 2.0, 1.5, 0.0, -1.0, 0.0};
+    r = run_onnx_op(floats);
+    CHECK(r.str(0) == "[2,2]");
+    CHECK(r.str(1) == "[2]");
+    CHECK(r.str(2) == "[3]");
+    floats.attrs.clear();
+    CHECK(run_onnx_op(floats).str(0) == "[4]");  // 1.5, 2, 0 (and -0), -1
+    floats.reals[0][1] = std::nan("");
+    CHECK(run_onnx_op(floats).str(0) == "[1..6]");  // a NaN: runtimes count it differently
+    // NonZero of known values gives the coordinates as values too.
+    auto nz = Onnx("NonZero", 13, {In("2,2")});
+    nz.reals[0] = {0.0, 0.5, -2.0, 0.0};
+    r = run_onnx_op(nz);
+    CHECK(r.str() == "[2,2]");
+    REQUIRE(r.outputs[0].value);
+    CHECK(r.outputs[0].value->size() == 4);
+    CHECK((*r.outputs[0].value)[0].lo == 0);  // rows: 0, 1; columns: 1, 0
+    CHECK((*r.outputs[0].value)[1].lo == 1);
+    CHECK((*r.outputs[0].value)[2].lo == 1);
+    CHECK((*r.outputs[0].value)[3].lo == 0);
 }
 
 TEST_CASE("onnx OneHot, Trilu, ReverseSequence, EyeLike") {

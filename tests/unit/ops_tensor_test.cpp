@@ -366,6 +366,16 @@ TEST_CASE("ops-b2 NonZero OneHot Bucketize") {
     CHECK(run_op({"NonZero", 3, {}, {In("2..3,4")}, {}}).str() == "[2,..12]");
     CHECK(run_op({"NonZero", 3, {{"output_type", "f32"}}, {In("3")}, {}}).problem() ==
           "output_type=f32 is not one of i32, i64");
+    // A known input (OpenVINO folds a constant source): the count, and the coordinates as values.
+    r = run_op({"NonZero", 3, {}, {In("2,2", i64)}, {{0, V({0, 7, 3, 0})}}});
+    CHECK(r.str() == "[2,2]");
+    REQUIRE(r.outputs[0].value);
+    CHECK(r.outputs[0].value->size() == 4);
+    CHECK((*r.outputs[0].value)[1].lo == 1);  // the second one's row
+    CHECK(run_op({"NonZero", 3, {}, {In("3")}, {}}, {{0, {0.0, 0.5, 0.0}}}).str() == "[1,1]");
+    CHECK(run_op({"NonZero", 3, {}, {In("", i64)}, {{0, V({5})}}}).str() == "[1,1]");  // a scalar not zero
+    CHECK(run_op({"NonZero", 3, {}, {In("", i64)}, {{0, V({0})}}}).str() == "[0,0]");
+    CHECK(run_op({"NonZero", 3, {}, {In("2", i64)}, {{0, TensorValue{{0, 4}, {1, 1}}}}}).str() == "[1,..2]");
 
     const auto oh = [](const std::string& indices, int64_t axis, std::map<size_t, TensorValue> values) {
         return run_op({"OneHot", 1, {{"axis", std::to_string(axis)}},
@@ -447,6 +457,20 @@ TEST_CASE("ops-b2 Unique") {
           "axis 2 is out of range [-2, 1] for data rank 2");
     CHECK(run_op({"Unique", 10, {{"index_element_type", "u8"}}, {In("2,3")}, {}}).problem() ==
           "index_element_type=u8 is not one of i32, i64");
+    // A Constant's data gives the counts (OpenVINO reads the data of a Constant input, nothing computed).
+    OpCase known{"Unique", 10, {}, {In("2,3", i64)}, {{0, V({4, 1, 4, 4, 2, 4})}}};
+    CHECK(run_op(known).str(0) == "[1..6]");
+    known.inputs[0].stored_const = true;
+    r = run_op(known);
+    CHECK(r.str(0) == "[3]");
+    CHECK(r.str(1) == "[3]");
+    CHECK(r.str(2) == "[6]");
+    CHECK(r.str(3) == "[3]");
+    known.inputs.push_back(In("", i64));
+    known.values[1] = V({1});  // columns [4,4], [1,2], [4,4]: two distinct
+    r = run_op(known);
+    CHECK(r.str(0) == "[2,2]");
+    CHECK(r.str(2) == "[3]");
 }
 
 TEST_CASE("ops-b2 bounds and dynamic inputs") {

@@ -7,8 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "rules/ops/elementwise_util.hpp"
 #include "rules/ops/onnx_families.hpp"
 #include "rules/ops/shape_manipulation_common.hpp"
+#include "rules/ops/tensor_common.hpp"
 
 namespace irlint {
 
@@ -140,8 +142,85 @@ void infer_dynamic_quantize_linear(OpContext& ctx, std::vector<OpOutput>& out) {
 // NonMaxSuppression: [selected, 3] i64. ONNX leaves `selected` open; it is at most batches * classes *
 // min(max_output_boxes_per_class, boxes), which irlint gives as the dim's upper bound. As ONNX's inference,
 // nothing about the inputs is rejected here (ONNX Runtime checks boxes and scores when it runs the node).
+// ---- NonMaxSuppression on known inputs: ONNX's reference algorithm, in f32 as it computes ----
+
+struct Box {
+    float x_min, x_max, y_min, y_max;
+};
+
+Box box_at(const std::vector<double>& boxes, size_t at, bool center_point) {
+    const auto v = [&](size_t k) { return static_cast<float>(boxes[at + k]); };
+    if (center_point) {  // [x_center, y_center, width, height]
+        const float half_w = v(2) / 2, half_h = v(3) / 2;
+        return {v(0) - half_w, v(0) + half_w, v(1) - half_h, v(1) + half_h};
+    }
+    // [y1, x1, y2, x2], either corner first
+    return {std::min(v(1), v(3)), std::max(v(1), v(3)), std::min(v(0), v(2)), std::max(v(0), v(2))};
+}
+
+// Whether b suppresses a: their intersection over union is above the threshold.
+bool suppresses(const Box& a, const Box& b, float iou_threshold) {
+    const float ix_min = std::max(a.x_min, b.x_min), ix_max = std::min(a.x_max, b.x_max);
+    const float iy_min = std::max(a.y_min, b.y_min), iy_max = std::min(a.y_max, b.y_max);
+    if (ix_max <= ix_min || iy_max <= iy_min) return false;
+    const float intersection = (ix_max - ix_min) * (iy_max - iy_min);
+    const float area_a = (a.x_max - a.x_min) * (a.y_max - a.y_min), area_b = (b.x_max - b.x_min) * (b.y_max - b.y_min);
+    const float union_area = area_a + area_b - intersection;
+    if (intersection <= 0 || area_a <= 0 || area_b <= 0 || union_area <= 0) return false;
+    return intersection / union_area > iou_threshold;
+}
+
+// A scalar input's one known value (absent: `fallback`); nullopt when it is given and unknown.
+std::optional<std::optional<double>> optional_scalar(const OpContext& ctx, size_t i, std::optional<double> fallback) {
+    if (!ctx.has_input(i)) return std::optional<std::optional<double>>(fallback);
+    const auto v = elementwise::input_reals(ctx, i);
+    if (!v || v->size() != 1) return std::nullopt;
+    return std::optional<std::optional<double>>(v->front());
+}
+
+// How many boxes the op selects from known f32 boxes and scores and known limits; nullopt when something
+// it needs is unknown.
+std::optional<int64_t> nms_selected_count(OpContext& ctx) {
+    if (ctx.type(0) != ElementType::f32 || ctx.type(1) != ElementType::f32) return std::nullopt;
+    const auto center_point = ctx.attr_int("center_point_box", 0);
+    const auto boxes = tensor::known_tensor(ctx, 0), scores = tensor::known_tensor(ctx, 1);
+    const auto max_per_class = optional_scalar(ctx, 2, 0.0), iou = optional_scalar(ctx, 3, 0.0);
+    const auto score_threshold = optional_scalar(ctx, 4, std::nullopt);
+    if (!center_point || !boxes || !scores || !max_per_class || !iou || !score_threshold) return std::nullopt;
+    const auto &bd = boxes->dims, &sd = scores->dims;
+    if (bd.size() != 3 || sd.size() != 3 || bd[2] != 4 || bd[0] != sd[0] || bd[1] != sd[2]) return std::nullopt;
+    const auto limit = static_cast<size_t>(std::max(0.0, **max_per_class));
+    const auto n = static_cast<size_t>(bd[1]);
+    int64_t count = 0;
+    for (size_t b = 0; b < static_cast<size_t>(bd[0]); ++b)
+        for (size_t c = 0; c < static_cast<size_t>(sd[1]); ++c) {
+            std::vector<std::pair<float, size_t>> candidates;  // score, box index
+            for (size_t k = 0; k < n; ++k) {
+                const auto score = static_cast<float>(scores->values[(b * static_cast<size_t>(sd[1]) + c) * n + k]);
+                if (!*score_threshold || score > static_cast<float>(**score_threshold)) candidates.emplace_back(score, k);
+            }
+            // Highest score first; of equal scores the lower index.
+            std::stable_sort(candidates.begin(), candidates.end(),
+                             [](const auto& x, const auto& y) { return x.first > y.first; });
+            std::vector<Box> kept;
+            for (const auto& [score, k] : candidates) {
+                if (kept.size() >= limit) break;
+                const Box box = box_at(boxes->values, (b * n + k) * 4, *center_point == 1);
+                if (std::none_of(kept.begin(), kept.end(),
+                                 [&](const Box& s) { return suppresses(box, s, static_cast<float>(**iou)); }))
+                    kept.push_back(box);
+            }
+            count += static_cast<int64_t>(kept.size());
+        }
+    return count;
+}
+
 void infer_non_max_suppression(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(2, 5)) return;
+    if (const auto count = nms_selected_count(ctx)) {
+        out.push_back(tensor(Shape{false, {Dim(*count), Dim(3)}}, ElementType::i64));
+        return;
+    }
     const Shape& boxes = ctx.shape(0);
     const Shape& scores = ctx.shape(1);
     Dim selected = Dim::dynamic();

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -549,7 +548,12 @@ void infer_non_zero(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1) || !expect_data_type(ctx, 0)) return;
     const Shape& data = ctx.shape(0);
     OpOutput o{dynamic_dims(2), ElementType::i64, std::nullopt, {}};
-    if (!data.rank_dynamic) {
+    if (const auto known = tensor::known_tensor(ctx, 0)) {
+        // Known values: the count, and the coordinates as values ([rank, count]; a scalar counts as rank 1).
+        const auto rank = std::max<int64_t>(1, static_cast<int64_t>(known->dims.size()));
+        o.shape.dims = {Dim(rank), Dim(tensor::nonzero_count(*known))};
+        if (!known->dims.empty()) o.value = tensor::nonzero_coordinates(*known);
+    } else if (!data.rank_dynamic) {
         o.shape.dims[0] = Dim(static_cast<int64_t>(data.rank()));
         o.shape.dims[1] = selected_count(ctx, 0, dims_product(data.dims));
     }
@@ -594,12 +598,13 @@ void infer_unique(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto bounded = [](const Dim& n) { return n == Dim(0) ? n : Dim(std::min<int64_t>(n.min(), 1), n.max()); };
     Shape y = Shape{false, {Dim::dynamic()}};
     Dim inverse = Dim::dynamic(), unique = Dim::dynamic();
+    const auto known = tensor::known_tensor(ctx, 0);  // its values give how many are unique
     if (ctx.attr("axis")) {
         if (!data.rank_dynamic) {
             const auto axis = onnx_axis(ctx, ctx.attr_int("axis").value_or(0), static_cast<int64_t>(data.rank()));
             if (!axis) return;
             inverse = data.dims[*axis];
-            unique = bounded(inverse);
+            unique = known ? Dim(tensor::distinct_count(*known, *axis)) : bounded(inverse);
             y = data;
             y.dims[*axis] = unique;
         } else {
@@ -607,15 +612,7 @@ void infer_unique(OpContext& ctx, std::vector<OpOutput>& out) {
         }
     } else if (!data.rank_dynamic) {
         inverse = dims_product(data.dims);
-        unique = bounded(inverse);
-        const TensorValue* v = ctx.value(0);
-        if (const auto n = capped_element_count(data, kMaxValueElements);
-            v && n && v->size() == *n &&
-            std::all_of(v->begin(), v->end(), [](const ValueBounds& b) { return b.exact(); })) {
-            std::set<int64_t> distinct;
-            for (const ValueBounds& b : *v) distinct.insert(b.lo);
-            unique = Dim(static_cast<int64_t>(distinct.size()));
-        }
+        unique = known ? Dim(tensor::distinct_count(*known, std::nullopt)) : bounded(inverse);
         y.dims = {unique};
     }
     out.push_back(OpOutput{y, ctx.type(0), std::nullopt, {}});

@@ -40,6 +40,22 @@ Dim sliced_dim(const Dim& dim, Bounds start, Bounds stop, int64_t step);
 // A dim padded by pads known as bounds: the shortest length with the least padding, the longest with the most.
 Dim padded_dim(const Dim& d, const Bounds& begin, const Bounds& end);
 
+// The known elements of a small static tensor (row-major, as doubles: exact integer values or floating-point
+// ones) and its dims, for the ops whose output dims count them (NonZero, Unique); nullopt when some element is
+// unknown or NaN.
+struct KnownTensor {
+    std::vector<double> values;
+    std::vector<int64_t> dims;
+};
+std::optional<KnownTensor> known_tensor(const OpContext& ctx, size_t i);
+// How many elements are not zero.
+int64_t nonzero_count(const KnownTensor& t);
+// The coordinates of the non-zero elements as NonZero gives them: [rank, count], one row per axis; nullopt
+// when they are more than kMaxValueElements.
+std::optional<TensorValue> nonzero_coordinates(const KnownTensor& t);
+// How many distinct slices along `axis` there are (each element its own slice when axis is nullopt).
+int64_t distinct_count(const KnownTensor& t, std::optional<size_t> axis);
+
 void infer_strided_slice(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_slice(OpContext& ctx, std::vector<OpOutput>& out);
 void infer_pad(OpContext& ctx, std::vector<OpOutput>& out);

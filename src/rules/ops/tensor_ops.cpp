@@ -445,6 +445,17 @@ void infer_non_zero(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto type = index_type_attr(ctx, "output_type");
     if (!type) return;
     const Shape& data = ctx.shape(0);
+    // A known input (OpenVINO folds a constant source) gives the count, and the coordinates as values.
+    if (const auto known = tensor::known_tensor(ctx, 0)) {
+        const int64_t count = tensor::nonzero_count(*known);
+        const auto rank = static_cast<int64_t>(known->dims.size());
+        if (rank == 0) {  // a scalar: [1,1] when it is not zero, else [0,0]
+            out.push_back(OpOutput{Shape{false, {Dim(count), Dim(count)}}, type, std::nullopt, {}});
+            return;
+        }
+        out.push_back(OpOutput{Shape{false, {Dim(rank), Dim(count)}}, type, tensor::nonzero_coordinates(*known), {}});
+        return;
+    }
     if (data.rank_dynamic || data.rank() == 0) {
         // A scalar's output is [1,1] or [0,0]: OpenVINO leaves both dims dynamic.
         out.push_back(OpOutput{Shape{false, {Dim(), Dim()}}, type, std::nullopt, {}});
@@ -649,6 +660,7 @@ void infer_unique(OpContext& ctx, std::vector<OpOutput>& out) {
     Shape first{false, {capacity && *capacity > 0 ? some : Dim()}};
     Shape reverse{false, {capacity && *capacity > 0 ? Dim(*capacity) : Dim()}};
     Shape counts = first;
+    std::optional<size_t> axis_index;  // set when the axis input is there and known
     if (ctx.input_count() == 2) {
         const auto t = ctx.type(1);
         if (t && *t != ElementType::i32 && *t != ElementType::i64) {
@@ -683,7 +695,16 @@ void infer_unique(OpContext& ctx, std::vector<OpOutput>& out) {
             uniques = data;
             uniques.dims[*a] = at;
             reverse = Shape{false, {rev}};
+            axis_index = *a;
         }
+    }
+    // A Constant's data (OpenVINO looks at the input's own node only) gives the counts.
+    const bool axis_known = ctx.input_count() == 1 || axis_index;
+    if (const auto known = ctx.input(0).stored_const && axis_known ? tensor::known_tensor(ctx, 0) : std::nullopt) {
+        const Dim n(tensor::distinct_count(*known, axis_index));
+        uniques = axis_index ? data : Shape{false, {n}};
+        if (axis_index) uniques.dims[*axis_index] = n;
+        first = counts = Shape{false, {n}};
     }
     out.push_back(OpOutput{std::move(uniques), ctx.type(0), std::nullopt, {}});
     out.push_back(OpOutput{std::move(first), index_type, std::nullopt, {}});
