@@ -996,6 +996,22 @@ TEST_CASE("onnx: ai.onnx.ml and ai.onnx.preview nodes ONNX rejects are findings 
           std::string::npos);
 }
 
+TEST_CASE("onnx: a Gradient's outputs have the dims and types of the values of its xs") {
+    const auto c = check_model(parsed_model(R"(
+        <ir_version: 8, opset_import: ["" : 12, "ai.onnx.preview.training" : 1]>
+        g (float[2,3] a, float[3] b) => (float[2,3] s, float[?,?] da, float[?] db) {
+            s = Add(a, b)
+            da, db = ai.onnx.preview.training.Gradient<xs = ["a", "b"], y = "s">(a, b)
+            short = ai.onnx.preview.training.Gradient<xs = ["a", "b"], zs = ["s"], y = "s">(a, b)
+        }
+    )"));
+    CHECK(inferred_of(*c, "da") == "[2,3]");
+    CHECK(c->report.layers[1].inferred[1].str() == "[3]");
+    REQUIRE(c->report.diagnostics.size() == 1);
+    CHECK(c->report.diagnostics[0].message.find("a value for each of the 2 xs and 1 zs; it has 2 inputs") !=
+          std::string::npos);
+}
+
 TEST_CASE("onnx: LabelEncoder's keys are of the input's type, as many as its values from version 4") {
     const auto c = check_model(parsed_model(R"(
         <ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 4]>

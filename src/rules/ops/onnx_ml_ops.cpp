@@ -366,6 +366,22 @@ void infer_optimizer(OpContext& ctx, std::vector<OpOutput>& out) {
     }
 }
 
+// Gradient: the inputs are the values of the tensors xs, then zs, name; output i is the gradient of y with
+// respect to xs[i], of that input's dims and (floating-point) type. ONNX's schema states no inference; the
+// dims are the derivative's.
+void infer_gradient(OpContext& ctx, std::vector<OpOutput>& out) {
+    const size_t xs = strings_count(ctx, "xs"), zs = strings_count(ctx, "zs");
+    if (xs == 0) return ctx.invalid_attribute("Gradient-1: xs names no tensor");
+    if (!ctx.attr("y")) return ctx.invalid_attribute("Gradient-1: y is missing");
+    if (ctx.input_count() != xs + zs)
+        return ctx.invalid_input(fmt::format("Gradient-1: it takes a value for each of the {} xs and {} zs; it has {} inputs",
+                                             xs, zs, ctx.input_count()));
+    for (size_t i = 0; i < std::min(xs, ctx.layer().outputs.size()); ++i) {
+        if (!input_type_in(ctx, i, "", {ElementType::f16, ElementType::f32, ElementType::f64})) return;
+        out.push_back(like_input(ctx, i));
+    }
+}
+
 }  // namespace
 
 std::span<const OpEntry> onnx_ml_ops() {
@@ -402,6 +418,8 @@ std::span<const OpEntry> onnx_ml_ops() {
                 "Q, K, V 4-D of one type; K, V heads and length equal; Q, K head size equal; heads grouped", kPreview),
         onnx_op("Adagrad", 1, infer_optimizer<3>, "shape, type", "R, T, then X, G, H lists of one length", kTraining),
         onnx_op("Adam", 1, infer_optimizer<4>, "shape, type", "R, T, then X, G, V, H lists of one length", kTraining),
+        onnx_op("Gradient", 1, infer_gradient, "shape, type (each xs value's)",
+                "xs given; y given; a value per xs and zs name; xs values of a float type", kTraining),
         onnx_op("Momentum", 1, infer_optimizer<3>, "shape, type", "R, T, then X, G, V lists of one length", kTraining),
     };
     return entries;
