@@ -40,7 +40,7 @@ TEST_CASE("com.microsoft activations keep the input's shape and type") {
     CHECK(run_onnx_op(Ms("BiasGelu", {In("2,8,3072"), In("3072")})).str() == "[2,8,3072]");
     CHECK(run_onnx_op(Ms("BiasAdd", {In("2,64,320", f16), In("320", f16), In("2,64,320", f16)})).str() == "[2,64,320]");
     const auto bad = run_onnx_op(Ms("Gelu", {In("4", i32)}));
-    CHECK(mentions(bad, "Gelu-1: input 0 (X) is i32"));
+    CHECK(mentions(bad, "input 0 (X) is i32"));
 }
 
 TEST_CASE("BiasSplitGelu halves the last dim") {

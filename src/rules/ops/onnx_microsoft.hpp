@@ -1,9 +1,9 @@
 #pragma once
-// What the com.microsoft family's two files share (onnx_microsoft_ops.cpp, onnx_microsoft_attention.cpp): the
-// steps every contrib op takes (its type constraints, an output like an input, ONNX Runtime's integer
-// division of a dim) and the attention ops' entry points. The ai.onnx.ml family (onnx_ml_ops.cpp) takes the
-// same first steps. The truth is ONNX Runtime's contrib schemas and
-// their shape inference (onnxruntime/core/graph/contrib_ops/*_defs.cc).
+// What the com.microsoft family's files share (onnx_microsoft_ops.cpp, onnx_microsoft_attention.cpp,
+// onnx_microsoft_more.cpp): the steps every contrib op takes (its type constraints, an output like an input,
+// ONNX Runtime's integer division of a dim) and the attention ops' entry points. The ai.onnx.ml family
+// (onnx_ml_ops.cpp) takes the same first steps. The truth is ONNX Runtime's contrib schemas and their shape
+// inference (onnxruntime/core/graph/contrib_ops/*_defs.cc).
 
 #include <cstdint>
 #include <array>
@@ -15,6 +15,15 @@
 #include <vector>
 
 #include "rules/ops/op_context.hpp"
+#include "rules/ops/op_registry.hpp"
+
+namespace irlint {
+
+// The more specialised contrib operators (onnx_microsoft_more.cpp): quantized, ordered and 8-bit ops,
+// dropouts, text ops; onnx_ops() joins them to onnx_microsoft_ops().
+std::span<const OpEntry> onnx_microsoft_more_ops();
+
+}  // namespace irlint
 
 namespace irlint::ms {
 
@@ -25,9 +34,6 @@ inline constexpr std::array kF32F16 = {ElementType::f32, ElementType::f16};
 inline constexpr std::array kQuant8 = {ElementType::i8, ElementType::u8};
 inline constexpr std::array kI32 = {ElementType::i32};
 inline constexpr std::array kI64 = {ElementType::i64};
-
-// "Attention-1": the node's type and schema version, as messages name the op.
-std::string op_name(const OpContext& ctx);
 
 // Input i (called `name` in the schema; "" leaves the name out of the message) is one of `allowed` when given
 // and typed; records an input problem otherwise (ONNX Runtime refuses a node whose types are outside its

@@ -24,7 +24,7 @@ bool expect_rank(OpContext& ctx, size_t i, std::string_view name, std::initializ
     if (rank_is(s, ranks)) return true;
     std::string allowed;
     for (size_t r : ranks) allowed += (allowed.empty() ? "" : " or ") + std::to_string(r);
-    ctx.invalid_input(fmt::format("{}: input {} ({}) must have rank {}; it is {}", op_name(ctx), i, name, allowed,
+    ctx.invalid_input(fmt::format("input {} ({}) must have rank {}; it is {}", i, name, allowed,
                                   s->str()));
     return false;
 }
@@ -43,7 +43,7 @@ std::optional<std::pair<Dim, Dim>> merged_hidden_sizes(OpContext& ctx) {
     if (!sizes) return std::nullopt;
     if (!sizes->empty()) {
         if (sizes->size() != 3) {
-            ctx.invalid_attribute(fmt::format("{}: qkv_hidden_sizes has {} values; it takes 3", op_name(ctx),
+            ctx.invalid_attribute(fmt::format("qkv_hidden_sizes has {} values; it takes 3",
                                               sizes->size()));
             return std::nullopt;
         }
@@ -64,7 +64,7 @@ void infer_merged_qkv_attention(OpContext& ctx, std::vector<OpOutput>& out, cons
     const auto share_buffer = ctx.attr_int("past_present_share_buffer", 0);
     const auto hidden = merged_hidden_sizes(ctx);
     if (!heads || !share_buffer || !hidden) return;
-    if (*heads <= 0) return ctx.invalid_attribute(fmt::format("{}: num_heads is {}; it must be > 0", op_name(ctx), *heads));
+    if (*heads <= 0) return ctx.invalid_attribute(fmt::format("num_heads is {}; it must be > 0", *heads));
     const Shape* input = known_shape(ctx, 0);
     OpOutput output{Shape::dynamic_rank(), op.type, {}, {}};
     OpOutput present{Shape::dynamic_rank(), op.type, {}, {}};
@@ -164,7 +164,7 @@ OpOutput attention_scores(const OpContext& ctx, int64_t heads, const Shape& pres
 void infer_mha_outputs(OpContext& ctx, std::vector<OpOutput>& out, size_t past_key_index, bool shares_buffer) {
     const auto heads = ctx.attr_int("num_heads");
     if (!heads) return;
-    if (*heads <= 0) return ctx.invalid_attribute(fmt::format("{}: num_heads is {}; it must be > 0", op_name(ctx), *heads));
+    if (*heads <= 0) return ctx.invalid_attribute(fmt::format("num_heads is {}; it must be > 0", *heads));
     const auto type = ctx.type(0);
     out.push_back(OpOutput{mha_output_shape(ctx), type, {}, {}});
     const Shape* value = known_shape(ctx, 2);
@@ -253,7 +253,7 @@ bool gqa_heads(OpContext& ctx, GqaHeads& h) {
     const auto kv_heads = ctx.attr_int("kv_num_heads");
     if (!heads || !kv_heads) return false;
     if (*heads <= 0 || *kv_heads <= 0) {
-        ctx.invalid_attribute(fmt::format("{}: num_heads {} and kv_num_heads {} must be > 0", op_name(ctx), *heads, *kv_heads));
+        ctx.invalid_attribute(fmt::format("num_heads {} and kv_num_heads {} must be > 0", *heads, *kv_heads));
         return false;
     }
     h = {*heads, *kv_heads};
@@ -391,7 +391,7 @@ bool embedding_hidden(OpContext& ctx, size_t i, std::string_view name, size_t ra
         if (!hidden) hidden = last->length();
         return true;
     }
-    ctx.invalid_input(fmt::format("{}: input {} ({}) must have rank {} and a known hidden size{}; it is {}", op_name(ctx),
+    ctx.invalid_input(fmt::format("input {} ({}) must have rank {} and a known hidden size{}; it is {}",
                                   i, name, rank, hidden ? fmt::format(" of {}", *hidden) : "", s->str()));
     return false;
 }
@@ -450,7 +450,7 @@ void infer_mrotary_embedding(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto section = ctx.attr_ints("mrope_section");
     if (!section) return;
     if (section->size() != 3)
-        return ctx.invalid_attribute(fmt::format("{}: mrope_section has {} values; it takes 3", op_name(ctx), section->size()));
+        return ctx.invalid_attribute(fmt::format("mrope_section has {} values; it takes 3", section->size()));
     out.push_back(like_input(ctx, 0));
 }
 
@@ -473,7 +473,7 @@ void infer_relative_position_bias(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     const Shape* table = known_shape(ctx, 0);
     if (table && table->rank() < 2)
-        return ctx.invalid_input(fmt::format("{}: bias_table must have rank >= 2; it is {}", op_name(ctx), table->str()));
+        return ctx.invalid_input(fmt::format("bias_table must have rank >= 2; it is {}", table->str()));
     auto length = [&](size_t i) {
         const auto v = ctx.exact_values(i);
         return v && v->size() == 1 && (*v)[0] >= 0 ? Dim((*v)[0]) : Dim::dynamic();

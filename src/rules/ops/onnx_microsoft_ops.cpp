@@ -21,8 +21,6 @@ namespace irlint {
 
 namespace ms {
 
-std::string op_name(const OpContext& ctx) { return fmt::format("{}-{}", ctx.layer().type, ctx.version()); }
-
 bool input_type_in(OpContext& ctx, size_t i, std::string_view name, Types allowed) {
     if (!ctx.has_input(i) || !ctx.type(i)) return true;
     const ElementType t = *ctx.type(i);
@@ -30,7 +28,7 @@ bool input_type_in(OpContext& ctx, size_t i, std::string_view name, Types allowe
     std::string names;
     for (ElementType a : allowed) names += (names.empty() ? "" : ", ") + std::string(element_type_name(a));
     const std::string named = name.empty() ? std::string() : fmt::format(" ({})", name);
-    ctx.invalid_input(fmt::format("{}: input {}{} is {}; it takes {}", op_name(ctx), i, named, element_type_name(t), names));
+    ctx.invalid_input(fmt::format("input {}{} is {}; it takes {}", i, named, element_type_name(t), names));
     return false;
 }
 
@@ -55,7 +53,7 @@ using namespace ms;
 bool expect_min_rank(OpContext& ctx, size_t i, std::string_view name, size_t rank) {
     const Shape* s = known_shape(ctx, i);
     if (!s || s->rank() >= rank) return true;
-    ctx.invalid_input(fmt::format("{}: input {} ({}) must have rank >= {}; it is {}", op_name(ctx), i, name, rank, s->str()));
+    ctx.invalid_input(fmt::format("input {} ({}) must have rank >= {}; it is {}", i, name, rank, s->str()));
     return false;
 }
 
@@ -97,9 +95,9 @@ void infer_bias_split_gelu(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape* x = known_shape(ctx, 0);
     const Shape* bias = known_shape(ctx, 1);
     if (x && x->rank() != 3)
-        return ctx.invalid_input(fmt::format("{}: input 0 (X) must have rank 3; it is {}", op_name(ctx), x->str()));
+        return ctx.invalid_input(fmt::format("input 0 (X) must have rank 3; it is {}", x->str()));
     if (bias && bias->rank() != 1)
-        return ctx.invalid_input(fmt::format("{}: input 1 (bias) must have rank 1; it is {}", op_name(ctx), bias->str()));
+        return ctx.invalid_input(fmt::format("input 1 (bias) must have rank 1; it is {}", bias->str()));
     OpOutput y{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     if (x) y.shape = dims_of({x->dims[0], x->dims[1], bias ? truncated_div(bias->dims[0], 2) : Dim::dynamic()});
     out.push_back(std::move(y));
@@ -113,7 +111,7 @@ void infer_inverse(OpContext& ctx, std::vector<OpOutput>& out) {
         const Dim& rows = x->dims[x->rank() - 2];
         const Dim& cols = x->dims.back();
         if (rows.is_static() && cols.is_static() && rows.length() != cols.length())
-            return ctx.invalid_input(fmt::format("{}: the matrices must be square; X is {}", op_name(ctx), x->str()));
+            return ctx.invalid_input(fmt::format("the matrices must be square; X is {}", x->str()));
     }
     out.push_back(like_input(ctx, 0));
 }
@@ -138,7 +136,7 @@ std::optional<ElementType> stash_element_type(OpContext& ctx) {
     if (!stash) return std::nullopt;
     if (*stash == 1) return ElementType::f32;
     if (*stash == 11) return ElementType::f64;
-    ctx.invalid_attribute(fmt::format("{}: stash_type {} is neither float (1) nor double (11)", op_name(ctx), *stash));
+    ctx.invalid_attribute(fmt::format("stash_type {} is neither float (1) nor double (11)", *stash));
     return std::nullopt;
 }
 
@@ -157,7 +155,7 @@ void infer_contrib_layer_norm(OpContext& ctx, std::vector<OpOutput>& out, bool s
     if (const Shape* x = known_shape(ctx, 0)) {
         std::string error;
         const auto first = normalize_axis(*axis, static_cast<int64_t>(x->rank()), &error);
-        if (!first) return ctx.invalid_attribute(fmt::format("{}: {}", op_name(ctx), error));
+        if (!first) return ctx.invalid_attribute(error);
         stats = *x;
         const size_t end = simplified ? *first + 1 : stats.rank();
         for (size_t d = *first; d < end; ++d) stats.dims[d] = Dim(1);
@@ -180,11 +178,11 @@ void infer_skip_layer_norm(OpContext& ctx, std::vector<OpOutput>& out, bool simp
     const Shape* input = known_shape(ctx, 0);
     const Shape* gamma = known_shape(ctx, 2);
     if (input && input->rank() != 2 && input->rank() != 3)
-        return ctx.invalid_input(fmt::format("{}: input 0 (input) must have rank 2 or 3; it is {}", op_name(ctx), input->str()));
+        return ctx.invalid_input(fmt::format("input 0 (input) must have rank 2 or 3; it is {}", input->str()));
     if (gamma && gamma->rank() != 1)
-        return ctx.invalid_input(fmt::format("{}: input 2 (gamma) must have rank 1; it is {}", op_name(ctx), gamma->str()));
+        return ctx.invalid_input(fmt::format("input 2 (gamma) must have rank 1; it is {}", gamma->str()));
     if (input && gamma && !input->dims.back().compatible(gamma->dims[0]))
-        return ctx.invalid_input(fmt::format("{}: gamma {} does not match the hidden size of input {}", op_name(ctx),
+        return ctx.invalid_input(fmt::format("gamma {} does not match the hidden size of input {}",
                                              gamma->str(), input->str()));
     Shape stats = Shape::dynamic_rank();
     if (input) {
@@ -209,7 +207,7 @@ void infer_group_norm(OpContext& ctx, std::vector<OpOutput>& out, bool with_skip
     const auto groups = ctx.attr_int("groups");
     if (!groups || !ctx.attr_int("activation") || !ctx.attr_int("channels_last", 1) || !ctx.attr_float("epsilon", 1e-5))
         return;
-    if (*groups <= 0) return ctx.invalid_attribute(fmt::format("{}: groups is {}; it must be > 0", op_name(ctx), *groups));
+    if (*groups <= 0) return ctx.invalid_attribute(fmt::format("groups is {}; it must be > 0", *groups));
     out.push_back(like_input(ctx, 0));
     if (with_skip) out.push_back(like_input(ctx, 0));
 }
@@ -234,7 +232,7 @@ void infer_bias_softmax(OpContext& ctx, std::vector<OpOutput>& out) {
 std::optional<Shape> onnx_matmul(OpContext& ctx, std::vector<Dim> a, std::vector<Dim> b) {
     const size_t rank_a = a.size(), rank_b = b.size();
     if (rank_a == 0 || rank_b == 0) {
-        ctx.invalid_input(fmt::format("{}: MatMul takes no scalars", op_name(ctx)));
+        ctx.invalid_input(fmt::format("MatMul takes no scalars"));
         return std::nullopt;
     }
     if (rank_a == 1) a.insert(a.begin(), Dim(1));
@@ -242,14 +240,14 @@ std::optional<Shape> onnx_matmul(OpContext& ctx, std::vector<Dim> a, std::vector
     const Dim& k_a = a.back();
     const Dim& k_b = b[b.size() - 2];
     if (k_a.is_static() && k_b.is_static() && k_a.length() != k_b.length()) {
-        ctx.invalid_input(fmt::format("{}: the K dims differ: {} (A) against {} (B)", op_name(ctx), k_a.str(), k_b.str()));
+        ctx.invalid_input(fmt::format("the K dims differ: {} (A) against {} (B)", k_a.str(), k_b.str()));
         return std::nullopt;
     }
     std::string error;
     const auto batch = broadcast_shapes(dims_of({a.begin(), a.end() - 2}), dims_of({b.begin(), b.end() - 2}),
                                         BroadcastKind::numpy, -1, &error);
     if (!batch) {
-        ctx.invalid_input(fmt::format("{}: the batch dims do not broadcast: {}", op_name(ctx), error));
+        ctx.invalid_input(fmt::format("the batch dims do not broadcast: {}", error));
         return std::nullopt;
     }
     Shape result = *batch;
@@ -291,7 +289,7 @@ void infer_fused_matmul(OpContext& ctx, std::vector<OpOutput>& out) {
 
 // FusedMatMulActivation: FusedMatMul and an activation, which it requires.
 void infer_fused_matmul_activation(OpContext& ctx, std::vector<OpOutput>& out) {
-    if (!ctx.attr("activation")) return ctx.invalid_attribute(fmt::format("{}: activation is missing", op_name(ctx)));
+    if (!ctx.attr("activation")) return ctx.invalid_attribute(fmt::format("activation is missing"));
     infer_fused_matmul(ctx, out);
 }
 
@@ -389,15 +387,15 @@ void infer_matmul_nbits(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto bits = ctx.attr_int("bits", 4);
     if (!k || !n || !block_size || !bits || !ctx.attr_int("accuracy_level", 0)) return;
     if (const auto problem = matmul_nbits_problem(ctx, *k, *n, *bits, *block_size)) {
-        const std::string message = fmt::format("{}: {}", op_name(ctx), problem->second);
+        const std::string message = problem->second;
         return problem->first == OpProblem::Kind::attribute ? ctx.invalid_attribute(message) : ctx.invalid_input(message);
     }
     OpOutput y{Shape::dynamic_rank(), ctx.type(0), {}, {}};
     if (const Shape* a = known_shape(ctx, 0)) {
-        if (a->rank() == 0) return ctx.invalid_input(fmt::format("{}: A must not be a scalar", op_name(ctx)));
+        if (a->rank() == 0) return ctx.invalid_input(fmt::format("A must not be a scalar"));
         const Dim& last = a->dims.back();
         if (last.is_static() && last.length() != *k)
-            return ctx.invalid_input(fmt::format("{}: A {} has {} in its last dim; K is {}", op_name(ctx), a->str(),
+            return ctx.invalid_input(fmt::format("A {} has {} in its last dim; K is {}", a->str(),
                                                  last.length(), *k));
         y.shape = *a;
         y.shape.dims.back() = Dim(*n);
@@ -413,7 +411,7 @@ std::optional<Shape> gemm_shape(OpContext& ctx, size_t a_index, size_t b_index) 
     const Shape* b = known_shape(ctx, b_index);
     for (const Shape* s : {a, b})
         if (s && s->rank() != 2) {
-            ctx.invalid_input(fmt::format("{}: A and B must have rank 2; {} has {}", op_name(ctx),
+            ctx.invalid_input(fmt::format("A and B must have rank 2; {} has {}",
                                           s == a ? "A" : "B", s->str()));
             return std::nullopt;
         }
@@ -443,13 +441,13 @@ bool quant_param_fits(OpContext& ctx, size_t i, std::string_view name, std::opti
                       ParamRank rank = ParamRank::unchecked) {
     if (!ctx.has_input(i)) return true;
     if (type && ctx.type(i) && *ctx.type(i) != *type) {
-        ctx.invalid_input(fmt::format("{}: input {} ({}) is {}; it must be {}", op_name(ctx), i, name,
+        ctx.invalid_input(fmt::format("input {} ({}) is {}; it must be {}", i, name,
                                       element_type_name(*ctx.type(i)), element_type_name(*type)));
         return false;
     }
     const Shape* s = known_shape(ctx, i);
     if (rank == ParamRank::unchecked || !s || s->rank() == 0) return true;
-    ctx.invalid_input(fmt::format("{}: input {} ({}) must be a scalar; it is {}", op_name(ctx), i, name, s->str()));
+    ctx.invalid_input(fmt::format("input {} ({}) must be a scalar; it is {}", i, name, s->str()));
     return false;
 }
 
@@ -474,7 +472,7 @@ void infer_qlinear_binary(OpContext& ctx, std::vector<OpOutput>& out) {
         return;
     std::string error;
     const auto shape = broadcast_shapes(ctx.shape(0), ctx.shape(3), BroadcastKind::numpy, -1, &error);
-    if (!shape) return ctx.invalid_input(fmt::format("{}: A and B do not broadcast: {}", op_name(ctx), error));
+    if (!shape) return ctx.invalid_input(fmt::format("A and B do not broadcast: {}", error));
     out.push_back(OpOutput{*shape, ctx.type(0), {}, {}});
 }
 
@@ -497,7 +495,7 @@ void infer_qlinear_softmax(OpContext& ctx, std::vector<OpOutput>& out) {
     if (const Shape* x = known_shape(ctx, 0)) {
         std::string error;
         if (!normalize_axis(*axis, static_cast<int64_t>(x->rank()), &error))
-            return ctx.invalid_attribute(fmt::format("{}: {}", op_name(ctx), error));
+            return ctx.invalid_attribute(error);
     }
     infer_qlinear_unary(ctx, out);
 }
@@ -531,11 +529,11 @@ std::optional<Shape> pooled_nchw(OpContext& ctx, OnnxPoolOp as, const Shape& inp
     view.attrs = attrs;
     view.object_attrs = {};
     const OnnxPoolSetup setup = map_onnx_pool(as, view, input);
-    for (const auto& e : setup.errors) ctx.invalid_attribute(fmt::format("{}: {}", op_name(ctx), e));
+    for (const auto& e : setup.errors) ctx.invalid_attribute(e);
     if (!setup.usable()) return std::nullopt;
     const PoolShape shape = infer_onnx_pool_shape(as, setup, input);
     if (shape.error) {
-        ctx.invalid_attribute(fmt::format("{}: {}", op_name(ctx), *shape.error));
+        ctx.invalid_attribute(*shape.error);
         return std::nullopt;
     }
     return shape.output;
@@ -578,9 +576,9 @@ void infer_qlinear_global_average_pool(OpContext& ctx, std::vector<OpOutput>& ou
 void infer_qlinear_concat(OpContext& ctx, std::vector<OpOutput>& out) {
     const size_t n = ctx.input_count();
     if (n < 5 || (n - 2) % 3 != 0)
-        return ctx.invalid_input(fmt::format("{}: takes Y_scale, Y_zero_point and a (X, X_scale, X_zero_point) triple "
+        return ctx.invalid_input(fmt::format("it takes Y_scale, Y_zero_point and a (X, X_scale, X_zero_point) triple "
                                              "per input; the node has {} inputs",
-                                             op_name(ctx), n));
+                                             n));
     const auto axis = ctx.attr_int("axis");
     if (!axis) return;
     if (!input_type_in(ctx, 1, "Y_zero_point", kQuant8) || !quant_params_fit(ctx, 1, {{0, "Y_scale"}})) return;
@@ -594,12 +592,12 @@ void infer_qlinear_concat(OpContext& ctx, std::vector<OpOutput>& out) {
         if (!along) {
             std::string error;
             along = normalize_axis(*axis, static_cast<int64_t>(x.rank()), &error);
-            if (!along) return ctx.invalid_attribute(fmt::format("{}: {}", op_name(ctx), error));
+            if (!along) return ctx.invalid_attribute(error);
             y = x;
             continue;
         }
         if (x.rank() != y.rank())
-            return ctx.invalid_input(fmt::format("{}: the inputs' ranks differ: {} and {}", op_name(ctx), y.str(), x.str()));
+            return ctx.invalid_input(fmt::format("the inputs' ranks differ: {} and {}", y.str(), x.str()));
         for (size_t d = 0; d < x.rank(); ++d) {
             if (d == *along) {
                 y.dims[d] = y.dims[d] + x.dims[d];
@@ -607,7 +605,7 @@ void infer_qlinear_concat(OpContext& ctx, std::vector<OpOutput>& out) {
             }
             const auto merged = Dim::merge(y.dims[d], x.dims[d]);
             if (!merged)
-                return ctx.invalid_input(fmt::format("{}: dim {} differs between inputs {} and {}", op_name(ctx), d,
+                return ctx.invalid_input(fmt::format("dim {} differs between inputs {} and {}", d,
                                                      y.str(), x.str()));
             y.dims[d] = *merged;
         }
@@ -661,15 +659,15 @@ void infer_gather_block_quantized(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto bits = ctx.attr_int("bits", 4);
     if (!gather_axis || !bits || !ctx.attr_int("quantize_axis", 1) || !ctx.attr_int("block_size", 128)) return;
     if (*bits != 4 && *bits != 8)
-        return ctx.invalid_attribute(fmt::format("{}: bits is {}; it takes 4 or 8", op_name(ctx), *bits));
+        return ctx.invalid_attribute(fmt::format("bits is {}; it takes 4 or 8", *bits));
     OpOutput y{Shape::dynamic_rank(), ctx.type(2), {}, {}};
     const Shape* data = known_shape(ctx, 0);
     const Shape* indices = known_shape(ctx, 1);
-    if (data && data->rank() < 1) return ctx.invalid_input(fmt::format("{}: data must have rank >= 1", op_name(ctx)));
+    if (data && data->rank() < 1) return ctx.invalid_input(fmt::format("data must have rank >= 1"));
     if (data && indices) {
         std::string error;
         const auto axis = normalize_axis(*gather_axis, static_cast<int64_t>(data->rank()), &error);
-        if (!axis) return ctx.invalid_attribute(fmt::format("{}: gather_axis: {}", op_name(ctx), error));
+        if (!axis) return ctx.invalid_attribute(fmt::format("gather_axis: {}", error));
         std::vector<Dim> dims(data->dims.begin(), data->dims.begin() + static_cast<std::ptrdiff_t>(*axis));
         dims.insert(dims.end(), indices->dims.begin(), indices->dims.end());
         dims.insert(dims.end(), data->dims.begin() + static_cast<std::ptrdiff_t>(*axis) + 1, data->dims.end());
@@ -774,7 +772,7 @@ void infer_grid_sample(OpContext& ctx, std::vector<OpOutput>& out) {
     const Shape* grid = known_shape(ctx, 1);
     for (const Shape* s : {x, grid})
         if (s && s->rank() != 4)
-            return ctx.invalid_input(fmt::format("{}: X and Grid must have rank 4; {} is {}", op_name(ctx),
+            return ctx.invalid_input(fmt::format("X and Grid must have rank 4; {} is {}",
                                                  s == x ? "X" : "Grid", s->str()));
     // N and C come from X alone, H_out and W_out from Grid (ONNX Runtime's inference does not compare the
     // batches).

@@ -28,7 +28,6 @@ constexpr std::string_view kTraining = "ai.onnx.preview.training";
 
 using ms::input_type_in;
 using ms::like_input;
-using ms::op_name;
 
 OpOutput output(Shape shape, std::optional<ElementType> type) { return OpOutput{std::move(shape), type, {}, {}}; }
 OpOutput unknown_output(std::optional<ElementType> type = std::nullopt) { return output(Shape::dynamic_rank(), type); }
@@ -41,7 +40,7 @@ std::optional<Dim> batch_rows(OpContext& ctx, size_t i = 0) {
     if (x.rank_dynamic) return Dim::dynamic();
     if (x.rank() == 1) return Dim(1);
     if (x.rank() == 2) return x.dims[0];
-    ctx.invalid_input(fmt::format("{}: X must be 1-D or 2-D; it is {}", op_name(ctx), x.str()));
+    ctx.invalid_input(fmt::format("X must be 1-D or 2-D; it is {}", x.str()));
     return std::nullopt;
 }
 
@@ -253,7 +252,7 @@ bool tree_ensemble_v3_valid(OpContext& ctx, std::initializer_list<std::string_vi
                    false;
     const Shape& x = ctx.shape(0);
     if (!x.rank_dynamic && x.rank() != 2)
-        return ctx.invalid_input(fmt::format("{}: X must be 2-D; it is {}", op_name(ctx), x.str())), false;
+        return ctx.invalid_input(fmt::format("X must be 2-D; it is {}", x.str())), false;
     return true;
 }
 
@@ -281,7 +280,7 @@ void infer_tree_ensemble(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1) || !input_type_in(ctx, 0, "", {ElementType::f32, ElementType::f64, ElementType::f16})) return;
     const Shape& x = ctx.shape(0);
     if (!x.rank_dynamic && x.rank() != 2)
-        return ctx.invalid_input(fmt::format("TreeEnsemble-5: X must be 2-D; it is {}", x.str()));
+        return ctx.invalid_input(fmt::format("X must be 2-D; it is {}", x.str()));
     const InlineTensor* splits = ctx.attr_tensor("nodes_splits");
     if (!splits) return ctx.invalid_attribute("TreeEnsemble-5 needs nodes_splits");
     if (ctx.type(0) && splits->type != *ctx.type(0))
@@ -312,7 +311,7 @@ void infer_zip_map(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(1)) return;
     const Shape& x = ctx.shape(0);
     if (!x.rank_dynamic && x.rank() != 1 && x.rank() != 2)
-        return ctx.invalid_input(fmt::format("ZipMap-1: the input must be 1-D or 2-D; it is {}", x.str()));
+        return ctx.invalid_input(fmt::format("the input must be 1-D or 2-D; it is {}", x.str()));
     ctx.value_unknown("the output is a sequence of maps, which irlint does not type");
     out.push_back(unknown_output());
 }
@@ -323,26 +322,26 @@ void infer_zip_map(OpContext& ctx, std::vector<OpOutput>& out) {
 void infer_flex_attention(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!ctx.expect_inputs(3)) return;
     if (ctx.type(0) && ((ctx.type(1) && *ctx.type(1) != *ctx.type(0)) || (ctx.type(2) && *ctx.type(2) != *ctx.type(0))))
-        return ctx.invalid_input("FlexAttention-1: Q, K and V must have one element type");
+        return ctx.invalid_input("Q, K and V must have one element type");
     const Shape &q = ctx.shape(0), &k = ctx.shape(1), &v = ctx.shape(2);
     for (const Shape* s : {&q, &k, &v})
         if (!s->rank_dynamic && s->rank() != 4)
-            return ctx.invalid_input(fmt::format("FlexAttention-1: Q, K and V must be 4-D; they are {}, {}, {}",
+            return ctx.invalid_input(fmt::format("Q, K and V must be 4-D; they are {}, {}, {}",
                                                  q.str(), k.str(), v.str()));
     const auto differ = [](const Shape& a, const Shape& b, size_t d) {
         return !a.rank_dynamic && !b.rank_dynamic && a.dims[d].is_static() && b.dims[d].is_static() &&
                a.dims[d].length() != b.dims[d].length();
     };
     if (differ(k, v, 1) || differ(k, v, 2))
-        return ctx.invalid_input(fmt::format("FlexAttention-1: K {} and V {} must share heads and sequence length",
+        return ctx.invalid_input(fmt::format("K {} and V {} must share heads and sequence length",
                                              k.str(), v.str()));
     if (differ(q, k, 3))
-        return ctx.invalid_input(fmt::format("FlexAttention-1: Q {} and K {} must share the head size", q.str(), k.str()));
+        return ctx.invalid_input(fmt::format("Q {} and K {} must share the head size", q.str(), k.str()));
     if (!q.rank_dynamic && !k.rank_dynamic && q.dims[1].is_static() && k.dims[1].is_static()) {
         const int64_t hq = q.dims[1].length(), hkv = k.dims[1].length();
         if (hq != hkv && (hkv <= 0 || hq % hkv != 0))
             return ctx.invalid_input(
-                fmt::format("FlexAttention-1: {} query heads are not a multiple of {} key/value heads", hq, hkv));
+                fmt::format("{} query heads are not a multiple of {} key/value heads", hq, hkv));
     }
     if (q.rank_dynamic || v.rank_dynamic)
         return out.push_back(output(Shape{false, std::vector<Dim>(4, Dim::dynamic())}, ctx.type(0)));
@@ -357,8 +356,7 @@ template <size_t Groups>
 void infer_optimizer(OpContext& ctx, std::vector<OpOutput>& out) {
     const size_t tensors = ctx.input_count() < 2 ? 0 : ctx.input_count() - 2;
     if (tensors == 0 || tensors % Groups != 0)
-        return ctx.invalid_input(fmt::format("{}: after R and T it takes {} lists of as many tensors; it has {} inputs",
-                                             op_name(ctx), Groups, ctx.input_count()));
+        return ctx.invalid_input(fmt::format("after R and T it takes {} lists of as many tensors; it has {} inputs", Groups, ctx.input_count()));
     const size_t n = tensors / Groups;
     for (size_t group = 0; group < Groups; ++group) {
         if (group == 1) continue;
@@ -371,10 +369,10 @@ void infer_optimizer(OpContext& ctx, std::vector<OpOutput>& out) {
 // dims are the derivative's.
 void infer_gradient(OpContext& ctx, std::vector<OpOutput>& out) {
     const size_t xs = strings_count(ctx, "xs"), zs = strings_count(ctx, "zs");
-    if (xs == 0) return ctx.invalid_attribute("Gradient-1: xs names no tensor");
-    if (!ctx.attr("y")) return ctx.invalid_attribute("Gradient-1: y is missing");
+    if (xs == 0) return ctx.invalid_attribute("xs names no tensor");
+    if (!ctx.attr("y")) return ctx.invalid_attribute("y is missing");
     if (ctx.input_count() != xs + zs)
-        return ctx.invalid_input(fmt::format("Gradient-1: it takes a value for each of the {} xs and {} zs; it has {} inputs",
+        return ctx.invalid_input(fmt::format("it takes a value for each of the {} xs and {} zs; it has {} inputs",
                                              xs, zs, ctx.input_count()));
     for (size_t i = 0; i < std::min(xs, ctx.layer().outputs.size()); ++i) {
         if (!input_type_in(ctx, i, "", {ElementType::f16, ElementType::f32, ElementType::f64})) return;

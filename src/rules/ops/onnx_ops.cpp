@@ -1,6 +1,7 @@
 #include <vector>
 
 #include "rules/ops/onnx_families.hpp"
+#include "rules/ops/onnx_microsoft.hpp"
 
 namespace irlint {
 
@@ -50,7 +51,7 @@ std::span<const OpEntry> onnx_ops() {
     static const std::vector<OpEntry> all = [] {
         std::vector<OpEntry> out;
         for (const auto family : {onnx_elementwise_ops, onnx_shape_ops, onnx_pool_ops, onnx_nn_ops, onnx_misc_ops, onnx_control_ops,
-                                  onnx_microsoft_ops, onnx_ml_ops})
+                                  onnx_microsoft_ops, onnx_microsoft_more_ops, onnx_ml_ops})
             for (const OpEntry& e : family()) out.push_back(e);
         return out;
     }();
