@@ -3,6 +3,7 @@
 // tensor's precision, as the runtime's arithmetic in that type rounds it: an f32 product is the double
 // product rounded to f32, which IEEE arithmetic makes the same number for +, -, *, / and sqrt.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -24,8 +25,9 @@ double apply(RealBinary f, double a, double b) {
         case RealBinary::subtract: return a - b;
         case RealBinary::multiply: return a * b;
         case RealBinary::divide: return a / b;
-        case RealBinary::maximum: return std::fmax(a, b);
-        case RealBinary::minimum: return std::fmin(a, b);
+        // A NaN operand makes a NaN, as the runtimes' Max and Min give (and a NaN result carries no values).
+        case RealBinary::maximum: return std::isnan(a) || std::isnan(b) ? a + b : std::max(a, b);
+        case RealBinary::minimum: return std::isnan(a) || std::isnan(b) ? a + b : std::min(a, b);
     }
     return std::numeric_limits<double>::quiet_NaN();
 }
