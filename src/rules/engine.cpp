@@ -80,6 +80,7 @@ private:
         std::optional<ElementType> type;
         bool consumed = false;  // some edge takes it
         bool to_results_only = true;  // no edge takes it to a layer other than a Result
+        bool to_result = false;       // some edge takes it to a Result: it is an output of its graph
     };
 
     // The values an output port carries, where some op may need them (a Const's integers, a ShapeOf's dims,
@@ -147,7 +148,11 @@ private:
                 if (src) produced(src->layer, src->port).consumed = true;
         for (size_t i = 0; i < index.producer_of.size(); ++i)
             for (const auto& src : index.producer_of[i])
-                if (src && graph.layers[i].kind != LayerKind::result) produced(src->layer, src->port).to_results_only = false;
+                if (src) {
+                    const bool result = graph.layers[i].kind == LayerKind::result;
+                    produced(src->layer, src->port).to_results_only &= result;
+                    produced(src->layer, src->port).to_result |= result;
+                }
         for (size_t i : index.topo_order) {
             if (row_of[i] != kNoRow) {
                 check_layer(graph, index, i, rows[row_of[i]]);
@@ -283,7 +288,7 @@ private:
         }
         shapes.op = lookup->entry;
         shapes.pooling = lookup->entry->format == OpFormat::ir && l.kind == LayerKind::pooling;
-        OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}, !reinferring(), {}};
+        OpLayerInput in{&l, lookup->entry, &model_, {}, {}, {}, {}, {}, {}, !reinferring(), {}};
         if ((reinferring() || onnx()) && !l.bodies.empty() && depth_ < kMaxBodyDepth)
             in.bodies = [this](size_t g, const BodyPorts& parameters) { return reinfer_body(g, parameters); };
         // The shapes move to the op and back, through buffers kept from layer to layer: a large model has one
@@ -301,12 +306,15 @@ private:
         in.reals = [this, i](size_t p) { return reals_of(*graph_, *index_, i, p); };
         consumed_.clear();
         legacy_f32_.clear();
+        to_result_.clear();
         for (size_t k = first_output_[i]; k < first_output_[i + 1]; ++k) {
             consumed_.push_back(produced_[k].consumed);
             legacy_f32_.push_back(!onnx() && model_.ir_version == 10 && produced_[k].to_results_only);
+            to_result_.push_back(produced_[k].to_result);
         }
         in.outputs_consumed = consumed_;
         in.outputs_legacy_f32 = legacy_f32_;
+        in.outputs_to_result = to_result_;
         auto values = check_op_layer(in, shapes, r_.diagnostics);
         for (size_t p = 0; p < op_inputs_.size(); ++p) shapes.inputs[p] = std::move(op_inputs_[p].shape);
         pass_on_conflicting_outputs(i, shapes);
@@ -760,7 +768,7 @@ private:
     std::string value_miss_;                          // why the last value an op asked for is unknown
     const Graph* graph_ = nullptr;                    // the graph and index check_op works in
     std::vector<OpInput> op_inputs_;                  // check_op's buffers, kept from layer to layer
-    std::vector<uint8_t> consumed_, legacy_f32_;
+    std::vector<uint8_t> consumed_, legacy_f32_, to_result_;
     const GraphIndex* index_ = nullptr;
     size_t const_count_ = 0;
     size_t skipped_for_bin_ = 0;

@@ -169,8 +169,19 @@ private:
                                           port_label(k, port), declared.str(), inferrer(), inferred.str(),
                                           fmt::join(details, "; "));
         if (const auto hint = shape_hint(k, declared)) message += fmt::format("; {}", *hint);
-        emit(Severity::error, rule::output_shape_mismatch, port.line, message, port.id);
+        const bool absorbed = declaration_absorbed(k);
+        if (absorbed)
+            message += "; the value is no output of the graph, and ONNX Runtime drops the declaration (value_info) "
+                       "for the inferred dims";
+        emit(absorbed ? Severity::warning : Severity::error, rule::output_shape_mismatch, port.line, message, port.id);
         shapes_.status = LayerStatus::mismatch;
+    }
+
+    // An ONNX value that no edge takes to a Result: ONNX Runtime merges a declaration its inference contradicts
+    // leniently (a warning in its log) and computes what it infers; a model output's declared dims, which its
+    // users read, stay an error.
+    bool declaration_absorbed(size_t k) const {
+        return in_.entry->format == OpFormat::onnx && k < in_.outputs_to_result.size() && !in_.outputs_to_result[k];
     }
 
     // The family's hint for a conflict: the change of the layer that gives the declared dims.

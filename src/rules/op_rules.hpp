@@ -25,6 +25,8 @@ struct OpLayerInput {
     // Per output port: a model output of an IR v10 file, which OpenVINO hands to the application in the
     // legacy precision (f16 and bf16 as f32), the precision Model Optimizer declares.
     std::span<const uint8_t> outputs_legacy_f32;
+    // Per output port: an edge takes it to a Result (an output of its graph).
+    std::span<const uint8_t> outputs_to_result;
     bool compare_declared = true;         // false in a re-inference: the declared dims are the old ones
     OpContext::BodyReinferrer bodies;     // set in a re-inference: infers a body again (TensorIterator, Loop, If)
 };

@@ -576,9 +576,12 @@ TEST_CASE("onnx: a declared shape or type ONNX's inference contradicts is a find
     }));
     REQUIRE(conv->report.diagnostics.size() == 1);
     CHECK(conv->report.diagnostics[0].rule == rule::output_shape_mismatch.id);
+    // An intermediate value's declaration: ONNX Runtime merges it leniently and runs, so a warning.
+    CHECK(conv->report.diagnostics[0].severity == Severity::warning);
     CHECK(conv->report.diagnostics[0].message ==
           "Conv-11 output 0 'c' is declared [1,4,6,6], ONNX infers [1,4,8,8]: dim 2: floor((8+1+1-3)/1)+1 = 8, declared "
-          "6; dim 3: floor((8+1+1-3)/1)+1 = 8, declared 6");
+          "6; dim 3: floor((8+1+1-3)/1)+1 = 8, declared 6; the value is no output of the graph, and ONNX Runtime "
+          "drops the declaration (value_info) for the inferred dims");
     CHECK(conv->report.layers[0].status == LayerStatus::mismatch);
     CHECK(conv->report.checked == 3);
 
@@ -596,6 +599,7 @@ TEST_CASE("onnx: a declared shape or type ONNX's inference contradicts is a find
         set_shape(g.mutable_output(0), {1, 16, 16});
     }));
     REQUIRE(reshape->report.diagnostics.size() == 1);
+    CHECK(reshape->report.diagnostics[0].severity == Severity::error);  // a model output: its users read it
     CHECK(reshape->report.diagnostics[0].message ==
           "Reshape-13 output 0 'y' is declared [1,16,16], ONNX infers [1,256]: rank 2, declared 3");
 }
@@ -994,6 +998,17 @@ TEST_CASE("onnx: ai.onnx.ml and ai.onnx.preview nodes ONNX rejects are findings 
     // From version 3, X is [N, F].
     CHECK(c->report.diagnostics[2].message.find("TreeEnsembleRegressor-3: X must be 2-D; it is [2,3,4]") !=
           std::string::npos);
+}
+
+TEST_CASE("onnx: FeatureVectorizer takes inputs of more than two dims, N first, as ONNX Runtime runs them") {
+    const auto c = check_model(parsed_model(R"(
+        <ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 1]>
+        g (float[2,1,4] hot, float[2,3] dense) => (float[2,7] vec) {
+            vec = ai.onnx.ml.FeatureVectorizer<inputdimensions = [4, 3]>(hot, dense)
+        }
+    )"));
+    CHECK(c->report.diagnostics.empty());
+    CHECK(inferred_of(*c, "vec") == "[2,7]");
 }
 
 TEST_CASE("onnx: a Gradient's outputs have the dims and types of the values of its xs") {

@@ -106,17 +106,18 @@ void infer_category_mapper(OpContext& ctx, std::vector<OpOutput>& out) {
     out.push_back(output(ctx.shape(0), type));
 }
 
-// [N, sum of inputdimensions] float: the inputs side by side, each taken as [N, C].
+// [N, sum of inputdimensions] float: the inputs side by side, each taken as [N, C]. ONNX Runtime's kernel takes
+// an input of more dims too (a OneHotEncoder's [N, 1, C]): dim 0 is N, the rest its features.
 void infer_feature_vectorizer(OpContext& ctx, std::vector<OpOutput>& out) {
     if (ctx.input_count() == 0) return ctx.invalid_input("FeatureVectorizer needs at least one input");
     const auto widths = ctx.attr_ints("inputdimensions", std::vector<int64_t>{});
     if (!widths) return;
-    const auto rows = batch_rows(ctx);
-    if (!rows) return;
+    const Shape& x = ctx.shape(0);
+    const Dim rows = x.rank_dynamic || x.rank() == 0 ? Dim::dynamic() : x.rank() == 1 ? Dim(1) : x.dims[0];
     CheckedInt total = 0;
     for (const int64_t w : *widths) total = total + CheckedInt(w);
     const bool known = !widths->empty() && total.get() && *total.get() >= 0;
-    out.push_back(output(Shape{false, {*rows, known ? Dim(*total.get()) : Dim::dynamic()}}, ElementType::f32));
+    out.push_back(output(Shape{false, {rows, known ? Dim(*total.get()) : Dim::dynamic()}}, ElementType::f32));
 }
 
 // LabelEncoder: one value for one value. Version 1 maps strings to int64 and back; from version 2 the keys_*
@@ -390,7 +391,7 @@ std::span<const OpEntry> onnx_ml_ops() {
         onnx_op("CastMap", 1, infer_cast_map, "type", "cast_to", kMl),
         onnx_op("CategoryMapper", 1, infer_category_mapper, "shape, type", "cats_int64s and cats_strings as many", kMl),
         onnx_op("DictVectorizer", 1, infer_map_consumer, "-", "-", kMl),
-        onnx_op("FeatureVectorizer", 1, infer_feature_vectorizer, "shape, type", "inputs 1-D or 2-D", kMl),
+        onnx_op("FeatureVectorizer", 1, infer_feature_vectorizer, "shape, type", "-", kMl),
         onnx_op("Imputer", 1, infer_same_shape_and_type, "shape, type", "input type", kMl),
         onnx_op("LabelEncoder", 1, infer_label_encoder, "shape, type", "-", kMl),
         onnx_op("LabelEncoder", 2, infer_label_encoder, "shape, type",
