@@ -349,7 +349,8 @@ TEST_CASE("GroupQueryAttention: output like the query, present [B, kv_heads, tot
                                             In("1,8,64,128", i8), In("1", i32), In("", i32)},
                                            heads));
     CHECK(int8_cache.outputs[1].type == i8);
-    CHECK(int8_cache.str(1) == "[1,8,64,128]");
+    // total_sequence_length unknown: ONNX Runtime's kernel gives max(past, total), at least the past's 64.
+    CHECK(int8_cache.str(1) == "[1,8,64..,128]");
     CHECK(mentions(run_onnx_op(Ms("GroupQueryAttention", {In("1,1,4096"), In("1,1,1024"), In("1,1,1024"), In("1,8,64"),
                                                           In("1,8,64"), In("1", i32), In("", i32)},
                                   heads)),

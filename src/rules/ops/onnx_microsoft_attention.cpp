@@ -260,10 +260,14 @@ bool gqa_heads(OpContext& ctx, GqaHeads& h) {
     return true;
 }
 
+// The present cache's length: ONNX Runtime's kernel makes it max(past, total_sequence_length). Its shape
+// inference says `past` when the total is unknown; the kernel may make it longer, so a static past is a lower
+// bound then (a file that declares the longer length is right).
 Dim gqa_present_length(const Dim& past_length, std::optional<int64_t> total, bool has_total_input) {
     if (total && *total > 0 && past_length.is_static()) return Dim(std::max(*total, past_length.length()));
     // A past of length 0 grows to the total length, which is not known here.
     if (has_total_input && past_length.is_static() && past_length.length() == 0) return Dim::dynamic();
+    if (has_total_input && past_length.is_static()) return Dim(past_length.length(), Dim::kInf);
     return past_length;
 }
 
