@@ -431,9 +431,24 @@ TEST_CASE("onnx LSTM/GRU/RNN: directions, layout, hidden_size from R") {
         run_onnx_op(Onnx("RNN", 7, {In("5,2,3"), In("1,4,3"), In("1,4,4"), Omitted(), In("2", ElementType::i32)},
                          {{"hidden_size", "4"}}));
     CHECK(r.outputs.size() == 2);
-    // ONNX takes hidden_size as given (the rows of W and R are not held to it); the directions are checked.
-    CHECK(run_onnx_op(Onnx("LSTM", 14, {In("5,2,3"), In("1,28,3"), In("1,28,7")}, {{"hidden_size", "6"}})).str(1) ==
-          "[1,2,6]");
+    // ONNX's inference takes hidden_size as given; ONNX Runtime's kernels and OpenVINO's import hold W, R, B,
+    // the initial states and P to it, to the directions, X's batch and its input size.
+    CHECK(run_onnx_op(Onnx("LSTM", 14, {In("5,2,3"), In("1,28,3"), In("1,28,7")}, {{"hidden_size", "6"}})).problem() ==
+          "W [1,28,3] must be [num_directions, 4*hidden_size, input_size] = [1,24,3]");
+    CHECK(run_onnx_op(Onnx("GRU", 14, {In("5,2,3"), In("1,15,4"), In("1,15,5")})).problem() ==
+          "W [1,15,4] must be [num_directions, 3*hidden_size, input_size] = [1,15,3]");
+    CHECK(run_onnx_op(Onnx("RNN", 14, {In("5,2,3"), In("1,4,3"), In("1,4,4"), In("1,8"), In("3", ElementType::i32)}))
+              .problem() == "sequence_lens [3] must be [batch] = [2]");
+    CHECK(run_onnx_op(Onnx("LSTM", 14,
+                           {In("2,5,3"), In("1,16,3"), In("1,16,4"), In("1,32"), Omitted(), In("1,2,4"), In("2,1,4")},
+                           {{"layout", "1"}}))
+              .problem() == "initial_h [1,2,4] must be [batch, num_directions, hidden_size] = [2,1,4]");
+    CHECK(run_onnx_op(Onnx("LSTM", 14,
+                           {In("5,2,3"), In("1,16,3"), In("1,16,4"), In("1,32"), Omitted(), In("1,2,4"), In("1,2,4"),
+                            In("1,9")}))
+              .problem() == "P [1,9] must be [num_directions, 3*hidden_size] = [1,12]");
+    CHECK(run_onnx_op(Onnx("LSTM", 14, {In("5,?,3"), In("1,16,?"), In("1,16,4"), In("1,32"), Omitted(), In("1,7,4")}))
+              .ok());  // unknown dims are compatible
     CHECK_FALSE(
         run_onnx_op(Onnx("LSTM", 14, {In("5,2,3"), In("1,28,3"), In("1,28,7")}, {{"direction", "bidirectional"}}))
             .ok());

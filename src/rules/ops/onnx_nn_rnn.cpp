@@ -1,5 +1,5 @@
 // ONNX's recurrent and attention ops: RNN, GRU and LSTM (directions, layout from 14, hidden_size from the
-// attribute or R), Attention (3-D and 4-D forms, past and present key/value, qk_matmul_output),
+// attribute or R, the parameters' dims held to them as ONNX Runtime's kernels hold them), Attention (3-D and 4-D forms, past and present key/value, qk_matmul_output),
 // LinearAttention (packed 3-D heads and a recurrent state) and RotaryEmbedding.
 
 #include <algorithm>
@@ -58,6 +58,36 @@ bool check_weights(OpContext& ctx, int64_t directions) {
     return true;
 }
 
+// Input i, when given and of known rank, has the dims `want` (each compatible); `spelled` names them. ONNX's
+// inference reads none of these, but ONNX Runtime's kernels and OpenVINO's import refuse other dims.
+bool expect_dims(OpContext& ctx, size_t i, std::string_view name, const std::vector<Dim>& want, std::string_view spelled) {
+    if (!ctx.has_input(i) || ctx.shape(i).rank_dynamic) return true;
+    const Shape& s = ctx.shape(i);
+    const Shape expected{false, want};
+    if (s.compatible(expected)) return true;
+    ctx.invalid_input(fmt::format("{} {} must be {} = {}", name, s.str(), spelled, expected.str()));
+    return false;
+}
+
+// W, R, B, sequence_lens, initial_h, initial_c and P against the directions, gates, hidden size, X's batch
+// and input size.
+bool check_parameter_dims(OpContext& ctx, int64_t directions, size_t gates, const Dim& hidden, const Dim& batch,
+                          bool batch_first) {
+    const Shape& x = ctx.shape(0);
+    const Dim input_size = x.rank_dynamic ? Dim::dynamic() : x.dims[2];
+    const Dim dirs(directions), rows = hidden * Dim(static_cast<int64_t>(gates));
+    const std::string g = std::to_string(gates);
+    const std::string state = batch_first ? "[batch, num_directions, hidden_size]" : "[num_directions, batch, hidden_size]";
+    const std::vector<Dim> state_dims = batch_first ? std::vector<Dim>{batch, dirs, hidden} : std::vector<Dim>{dirs, batch, hidden};
+    return expect_dims(ctx, 1, "W", {dirs, rows, input_size}, "[num_directions, " + g + "*hidden_size, input_size]") &&
+           expect_dims(ctx, 2, "R", {dirs, rows, hidden}, "[num_directions, " + g + "*hidden_size, hidden_size]") &&
+           expect_dims(ctx, 3, "B", {dirs, rows * Dim(2)}, "[num_directions, " + std::to_string(2 * gates) + "*hidden_size]") &&
+           expect_dims(ctx, 4, "sequence_lens", {batch}, "[batch]") &&
+           expect_dims(ctx, 5, "initial_h", state_dims, state) &&
+           (gates != 4 || (expect_dims(ctx, 6, "initial_c", state_dims, state) &&
+                           expect_dims(ctx, 7, "P", {dirs, hidden * Dim(3)}, "[num_directions, 3*hidden_size]")));
+}
+
 void infer_recurrent(OpContext& ctx, std::vector<OpOutput>& outs) {
     const size_t gates = gate_count(ctx.layer().type);
     if (!ctx.expect_inputs(3, gates == 4 ? 8 : 6)) return;
@@ -78,6 +108,7 @@ void infer_recurrent(OpContext& ctx, std::vector<OpOutput>& outs) {
     const bool batch_first = *layout == 1;
     const Dim seq = x.rank_dynamic ? Dim::dynamic() : x.dims[batch_first ? 1 : 0];
     const Dim batch = x.rank_dynamic ? Dim::dynamic() : x.dims[batch_first ? 0 : 1];
+    if (!check_parameter_dims(ctx, *directions, gates, *hidden, batch, batch_first)) return;
     const Dim dirs(*directions);
     OpOutput y{batch_first ? Shape{false, {batch, seq, dirs, *hidden}} : Shape{false, {seq, dirs, batch, *hidden}},
                ctx.type(0),
@@ -290,7 +321,8 @@ void infer_rotary_embedding(OpContext& ctx, std::vector<OpOutput>& outs) {
 std::vector<OpEntry> rnn_entries() {
     std::vector<OpEntry> out;
     constexpr std::string_view kChecks =
-        "direction; hidden_size >= 1; layout 0 or 1; W and R [num_directions, gates*hidden, .]; X 3-D; float types";
+        "direction; hidden_size >= 1; layout 0 or 1; X 3-D; W, R, B, sequence_lens, initial_h/c, P of the "
+        "directions, gates, hidden size, batch and input size; float types";
     for (int v : {1, 7, 14, 22}) {
         out.push_back(onnx_op("RNN", v, infer_recurrent, "shape, type (Y, Y_h)", kChecks));
         out.push_back(onnx_op("LSTM", v, infer_recurrent, "shape, type (Y, Y_h, Y_c)", kChecks));
