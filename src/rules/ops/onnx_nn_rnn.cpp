@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/checked_int.hpp"
 #include "core/text.hpp"
 #include "rules/ops/onnx_nn.hpp"
 
@@ -73,6 +74,11 @@ bool expect_dims(OpContext& ctx, size_t i, std::string_view name, const std::vec
 // and input size.
 bool check_parameter_dims(OpContext& ctx, int64_t directions, size_t gates, const Dim& hidden, const Dim& batch,
                           bool batch_first) {
+    if (hidden.is_static() && !(CheckedInt(hidden.length()) * static_cast<int64_t>(2 * gates)).get()) {
+        ctx.invalid_attribute(fmt::format("hidden_size {} is too large: B's {}*hidden_size overflows 64 bits",
+                                          hidden.length(), 2 * gates));
+        return false;
+    }
     const Shape& x = ctx.shape(0);
     const Dim input_size = x.rank_dynamic ? Dim::dynamic() : x.dims[2];
     const Dim dirs(directions), rows = hidden * Dim(static_cast<int64_t>(gates));
