@@ -382,6 +382,23 @@ TEST_CASE("onnx Pad: attributes before 11, inputs after, axes from 18, modes") {
     CHECK(!run_onnx_op(Onnx("Pad", 13, {In("4"), In("2", ElementType::i64)}, {}, {{1, V({-3, -2})}})).ok());
     CHECK(!run_onnx_op(Onnx("Pad", 11, {In("4", ElementType::boolean), In("2", ElementType::i64)})).ok());
     CHECK(run_onnx_op(Onnx("Pad", 13, {In("4,5"), In("4", ElementType::i64)})).str() == "[?,?]");
+    // Reflect mirrors inside the axis: at most its length less 1 on each side, after negative pads, and only
+    // where the axis is padded (ONNX Runtime's and OpenVINO's limits).
+    const auto reflect = [](const std::string& x, TensorValue pads) {
+        return run_onnx_op(Onnx("Pad", 18, {In(x), In(std::to_string(pads.size()), ElementType::i64)},
+                                {{"mode", "reflect"}}, {{1, std::move(pads)}}));
+    };
+    CHECK(reflect("1,3", V({0, 2, 0, 2})).str() == "[1,7]");
+    CHECK(reflect("1,3", V({0, 4, 0, 4})).problem() ==
+          "mode reflect: pads 4 and 4 on axis 1 of [1,3] exceed 2 (the axis length less 1), which ONNX Runtime and "
+          "OpenVINO refuse");
+    CHECK(reflect("1,1", V({0, 1, 0, 1})).problem() ==
+          "mode reflect needs axis 1 of [1,1] to keep 2 or more elements to mirror; it keeps 1");
+    CHECK(reflect("1,4", V({0, 3, 0, -2})).problem() ==
+          "mode reflect: pads 3 and -2 on axis 1 of [1,4] exceed 1 (the axis length less 1), which ONNX Runtime and "
+          "OpenVINO refuse");
+    CHECK(run_onnx_op(Onnx("Pad", 18, {In("1,3"), In("4", ElementType::i64)}, {{"mode", "edge"}}, {{1, V({0, 4, 0, 4})}}))
+              .str() == "[1,11]");
 }
 
 TEST_CASE("onnx DepthToSpace, SpaceToDepth, CenterCropPad") {

@@ -386,10 +386,29 @@ bool pad_inputs(OpContext& ctx) {
     return v < 11 ? ctx.expect_inputs(1) : ctx.expect_inputs(2, v < 18 ? 3 : 4);
 }
 
+// Reflect mode mirrors inside the axis: ONNX Runtime (and OpenVINO's import) refuse a padded axis shorter than
+// 2 after its negative pads, or a pad longer than that length less 1, though ONNX's numpy reference reflects on.
+bool reflect_fits(OpContext& ctx, int64_t dim, int64_t begin, int64_t end, size_t axis, const Shape& data) {
+    if (begin <= 0 && end <= 0) return true;
+    const int64_t kept = dim + std::min<int64_t>(begin, 0) + std::min<int64_t>(end, 0);
+    if (kept < 2) {
+        ctx.invalid_input(fmt::format("mode reflect needs axis {} of {} to keep 2 or more elements to mirror; it "
+                                      "keeps {}",
+                                      axis, data.str(), kept));
+        return false;
+    }
+    if (begin <= kept - 1 && end <= kept - 1) return true;
+    ctx.invalid_input(fmt::format("mode reflect: pads {} and {} on axis {} of {} exceed {} (the axis length less 1), "
+                                  "which ONNX Runtime and OpenVINO refuse",
+                                  begin, end, axis, data.str(), kept - 1));
+    return false;
+}
+
 void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
     if (!pad_inputs(ctx) || !pad_types(ctx)) return;
-    const bool mode_ok = ctx.version() >= 19 ? ctx.attr_enum("mode", kPadModes19, "constant").has_value()
-                                             : ctx.attr_enum("mode", kPadModes, "constant").has_value();
+    const auto mode = ctx.version() >= 19 ? ctx.attr_enum("mode", kPadModes19, "constant")
+                                          : ctx.attr_enum("mode", kPadModes, "constant");
+    const bool mode_ok = mode.has_value();
     if (!mode_ok || (ctx.version() >= 11 && !expect_index_type(ctx, 1, "pads", false)) ||
         (ctx.version() >= 11 && !expect_rank(ctx, 1, 1, "pads")) || !expect_index_type(ctx, 3, "axes", true))
         return;
@@ -436,6 +455,7 @@ void infer_pad(OpContext& ctx, std::vector<OpOutput>& out) {
             if (padded < 0)
                 return ctx.invalid_input(
                     fmt::format("pads {} and {} take axis {} of {} below zero", begin.first, end.first, d, data.str()));
+            if (*mode == "reflect" && !reflect_fits(ctx, dim.length(), begin.first, end.first, d, data)) return;
             o.shape.dims[d] = Dim(padded);
             note_dim(ctx, o, d, fmt::format("{}{:+}{:+}", dim.length(), begin.first, end.first));
         } else {
@@ -726,16 +746,16 @@ constexpr std::array kEntries{
     onnx_op("NonZero", 13, infer_non_zero, "shape, type", "input type"),
     onnx_op("OneHot", 9, infer_one_hot, "shape, type", "depth scalar >= 1; values of two; axis in range"),
     onnx_op("OneHot", 11, infer_one_hot, "shape, type", "depth scalar >= 1; values of two; axis in range"),
-    onnx_op("Pad", 1, infer_pad, "shape, type", "paddings, 2 per axis; mode"),
-    onnx_op("Pad", 2, infer_pad, "shape, type", "pads, 2 per axis; mode"),
-    onnx_op("Pad", 11, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; mode; dims not below 0"),
-    onnx_op("Pad", 13, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; mode; dims not below 0"),
-    onnx_op("Pad", 18, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode; dims not below 0"),
-    onnx_op("Pad", 19, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0"),
-    onnx_op("Pad", 21, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0"),
-    onnx_op("Pad", 23, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0"),
-    onnx_op("Pad", 24, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0"),
-    onnx_op("Pad", 25, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0"),
+    onnx_op("Pad", 1, infer_pad, "shape, type", "paddings, 2 per axis; mode; reflect pads < the axis length"),
+    onnx_op("Pad", 2, infer_pad, "shape, type", "pads, 2 per axis; mode; reflect pads < the axis length"),
+    onnx_op("Pad", 11, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; mode; dims not below 0; reflect pads < the axis length"),
+    onnx_op("Pad", 13, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; mode; dims not below 0; reflect pads < the axis length"),
+    onnx_op("Pad", 18, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode; dims not below 0; reflect pads < the axis length"),
+    onnx_op("Pad", 19, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0; reflect pads < the axis length"),
+    onnx_op("Pad", 21, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0; reflect pads < the axis length"),
+    onnx_op("Pad", 23, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0; reflect pads < the axis length"),
+    onnx_op("Pad", 24, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0; reflect pads < the axis length"),
+    onnx_op("Pad", 25, infer_pad, "shape, type", "pads 1-D int64, 2 per axis; axes; mode (wrap); dims not below 0; reflect pads < the axis length"),
     onnx_op("ReverseSequence", 10, infer_reverse_sequence, "shape, type", "batch_axis, time_axis 0 and 1; lens 1-D"),
     onnx_op("Scatter", 9, infer_scatter, "shape, type", kIndexChecks),
     onnx_op("Scatter", 11, infer_scatter, "shape, type", "deprecated: refused"),
