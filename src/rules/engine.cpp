@@ -86,7 +86,8 @@ private:
     // The values an output port carries, where some op may need them (a Const's integers, a ShapeOf's dims,
     // what arithmetic on them gives): filled when the producer runs, or on demand for a Const.
     struct ValueSlot {
-        enum class State : uint8_t { unset, known, unknown } state = State::unset;
+        // dropped: computed, but past the budget of values a check holds (kMaxHeldValues)
+        enum class State : uint8_t { unset, known, unknown, dropped } state = State::unset;
         TensorValue value;
     };
 
@@ -318,12 +319,7 @@ private:
         auto values = check_op_layer(in, shapes, r_.diagnostics);
         for (size_t p = 0; p < op_inputs_.size(); ++p) shapes.inputs[p] = std::move(op_inputs_[p].shape);
         pass_on_conflicting_outputs(i, shapes);
-        for (size_t k = 0; k < values.size() && k < l.outputs.size(); ++k) {
-            ValueSlot& slot = values_[first_output_[i] + k];
-            slot.state = values[k].ints ? ValueSlot::State::known : ValueSlot::State::unknown;
-            if (values[k].ints) slot.value = std::move(*values[k].ints);
-            if (!values[k].reals.empty()) reals_[first_output_[i] + k] = std::move(values[k].reals);
-        }
+        for (size_t k = 0; k < values.size() && k < l.outputs.size(); ++k) keep_values(first_output_[i] + k, values[k]);
         if (shapes.not_checked) {
             // A value computed from Const data (a Concat of Consts, say) is unknown for the same reason as the
             // Const's own, which the op that needed it cannot see.
@@ -411,6 +407,24 @@ private:
         return from.kind == LayerKind::constant && from.tensor < 0;
     }
 
+    // Each value tensor is small (kMaxValueElements), but a file of many ops on one such tensor would hold a
+    // copy per op: past kMaxHeldValues elements in all, what ops compute is dropped (their consumers see it as
+    // unknown, and say why), so that memory stays in proportion to the file.
+    static constexpr size_t kMaxHeldValues = size_t{1} << 22;
+
+    void keep_values(size_t at, OutputValues& v) {
+        ValueSlot& slot = values_[at];
+        const size_t n = v.ints ? v.ints->size() : v.reals.size();
+        if (held_values_ + n > kMaxHeldValues) {
+            slot.state = ValueSlot::State::dropped;
+            return;
+        }
+        held_values_ += n;
+        slot.state = v.ints ? ValueSlot::State::known : ValueSlot::State::unknown;
+        if (v.ints) slot.value = std::move(*v.ints);
+        if (!v.reals.empty()) reals_[at] = std::move(v.reals);
+    }
+
     // The values of input p of layer i, when an op can know them: the producer's propagated values, or a
     // small integer Const's data.
     const TensorValue* value_of(const Graph& graph, const GraphIndex& index, size_t i, size_t p) {
@@ -420,6 +434,8 @@ private:
         const Layer& from = graph.layers[src.layer];
         if (slot.state == ValueSlot::State::unset && from.tensor >= 0) read_inline_value(from, slot);
         else if (slot.state == ValueSlot::State::unset && from.kind == LayerKind::constant) read_const_value(from, slot);
+        if (slot.state == ValueSlot::State::dropped)
+            value_miss_ = fmt::format("the model computes more than {} values, the most irlint keeps", kMaxHeldValues);
         return slot.state == ValueSlot::State::known ? &slot.value : nullptr;
     }
 
@@ -766,6 +782,7 @@ private:
     // Floating-point values by index into produced_: a Const's, read on demand, or what an op computed.
     std::unordered_map<size_t, std::optional<std::vector<double>>> reals_;
     std::string value_miss_;                          // why the last value an op asked for is unknown
+    size_t held_values_ = 0;                          // value elements kept from ops (kMaxHeldValues)
     const Graph* graph_ = nullptr;                    // the graph and index check_op works in
     std::vector<OpInput> op_inputs_;                  // check_op's buffers, kept from layer to layer
     std::vector<uint8_t> consumed_, legacy_f32_, to_result_;

@@ -183,6 +183,14 @@ def nested_ifs(depth):
                       [onnx_value("c", [], BOOL), onnx_value("x", [2])], [onnx_value("y", [2])])
 
 
+def values_chain(length, elements):
+    """Adds of a known int64 tensor of `elements` and a one, `length` of them in a chain: each computes a new
+    tensor of values, so a file of a few bytes per node asks for `elements` values per node."""
+    nodes = [onnx_node("Add", ["x" if i == 0 else f"v{i - 1}", "one"], [f"v{i}"]) for i in range(length)]
+    return onnx_model(14, nodes, [], [onnx_value(f"v{length - 1}", [elements], TENSOR_INT64)],
+                      [onnx_i64_initializer("x", list(range(elements))), onnx_i64_initializer("one", [1])])
+
+
 def nested_ifs_reading_outer(depth, names):
     """`depth` nested Ifs whose innermost then-branch sums `names` values of the main graph: every level of
     nesting has to hand all of them down."""

@@ -129,6 +129,14 @@ def onnx_if_nested_reading_100000():
     return make_binaries.nested_ifs_reading_outer(24, 100_000)
 
 
+def onnx_values_chain_20000():
+    """20,000 Adds on a known int64 tensor of 4,096 values: without a budget, 80 million values held."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "testdata", "hostile"))
+    import make_binaries
+    return make_binaries.values_chain(20_000, 4096)
+
+
 def deep_json_report():
     return "[" * DEPTH + "]" * DEPTH + "\n"
 
@@ -146,6 +154,7 @@ GENERATORS = {
     "deep_json_report.json": deep_json_report,
     "onnx_if_nested_10000.onnx": onnx_if_nested_10000,
     "onnx_if_nested_reading_100000.onnx": onnx_if_nested_reading_100000,
+    "onnx_values_chain_20000.onnx": onnx_values_chain_20000,
 }
 
 
