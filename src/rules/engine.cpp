@@ -412,14 +412,21 @@ private:
     // unknown, and say why), so that memory stays in proportion to the file.
     static constexpr size_t kMaxHeldValues = size_t{1} << 22;
 
+    ModelChecker& outermost() {
+        ModelChecker* c = this;
+        while (c->enclosing_) c = c->enclosing_;
+        return *c;
+    }
+
     void keep_values(size_t at, OutputValues& v) {
         ValueSlot& slot = values_[at];
         const size_t n = v.ints ? v.ints->size() : v.reals.size();
-        if (held_values_ + n > kMaxHeldValues) {
+        size_t& held = outermost().held_values_;  // one budget for a graph and the bodies inferred in it
+        if (held + n > kMaxHeldValues) {
             slot.state = ValueSlot::State::dropped;
             return;
         }
-        held_values_ += n;
+        held += n;
         slot.state = v.ints ? ValueSlot::State::known : ValueSlot::State::unknown;
         if (v.ints) slot.value = std::move(*v.ints);
         if (!v.reals.empty()) reals_[at] = std::move(v.reals);
