@@ -9,15 +9,6 @@ using namespace irlint::test;
 
 namespace {
 
-OnnxCase Ms(std::string type, std::vector<OpInput> inputs, std::vector<std::pair<std::string, std::string>> attrs = {},
-            std::map<size_t, TensorValue> values = {}) {
-    OnnxCase c = Onnx(std::move(type), 1, std::move(inputs), std::move(attrs), std::move(values));
-    c.domain = "com.microsoft";
-    return c;
-}
-
-bool mentions(const OpRun& r, const std::string& text) { return r.problem().find(text) != std::string::npos; }
-
 constexpr auto boolean_t = ElementType::boolean;
 const std::optional<ElementType> untyped = std::nullopt;
 

@@ -7,27 +7,6 @@
 using namespace irlint;
 using namespace irlint::test;
 
-namespace {
-
-
-
-
-
-
-
-
-OnnxCase Ms(std::string type, std::vector<OpInput> inputs, std::vector<std::pair<std::string, std::string>> attrs = {},
-            std::map<size_t, TensorValue> values = {}) {
-    OnnxCase c = Onnx(std::move(type), 1, std::move(inputs), std::move(attrs), std::move(values));
-    c.domain = "com.microsoft";
-    return c;
-}
-
-
-bool mentions(const OpRun& r, const std::string& text) { return r.problem().find(text) != std::string::npos; }
-
-}  // namespace
-
 TEST_CASE("com.microsoft activations keep the input's shape and type") {
     for (const char* op : {"Gelu", "QuickGelu"}) {
         const auto r = run_onnx_op(Ms(op, {In("2,?,768", f16)}));

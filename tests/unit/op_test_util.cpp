@@ -40,6 +40,13 @@ OnnxCase Onnx(std::string type, int since_version, std::vector<OpInput> inputs,
     return c;
 }
 
+OnnxCase Ms(std::string type, std::vector<OpInput> inputs, std::vector<std::pair<std::string, std::string>> attrs,
+            std::map<size_t, TensorValue> values) {
+    OnnxCase c = Onnx(std::move(type), 1, std::move(inputs), std::move(attrs), std::move(values));
+    c.domain = "com.microsoft";
+    return c;
+}
+
 const OpEntry& entry_of(const std::string& type, int version, OpFormat format, const std::string& domain) {
     for (const OpEntry& e : op_registry())
         if (e.type == type && e.version == version && e.format == format && e.domain == domain) return e;

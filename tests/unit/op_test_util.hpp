@@ -46,6 +46,10 @@ struct OnnxCase : OpCase {
 OnnxCase Onnx(std::string type, int since_version, std::vector<OpInput> inputs,
               std::vector<std::pair<std::string, std::string>> attrs = {}, std::map<size_t, TensorValue> values = {});
 
+// A com.microsoft op at its version 1: Ms("FusedConv", {In("1,3,8,8"), In("4,3,3,3")}, {{"activation", "Relu"}}).
+OnnxCase Ms(std::string type, std::vector<OpInput> inputs, std::vector<std::pair<std::string, std::string>> attrs = {},
+            std::map<size_t, TensorValue> values = {});
+
 struct OpRun {
     std::vector<OpOutput> outputs;
     std::vector<OpProblem> problems;
@@ -59,6 +63,9 @@ struct OpRun {
     Shape shape(size_t i = 0) const { return i < outputs.size() ? outputs[i].shape : Shape{}; }
     std::string str(size_t i = 0) const { return i < outputs.size() ? outputs[i].shape.str() : "<no output>"; }
 };
+
+// The run's first problem contains `text`.
+inline bool mentions(const OpRun& r, const std::string& text) { return r.problem().find(text) != std::string::npos; }
 
 // Output i's element type's name; "?" when it has none.
 std::string type_of(const OpRun& r, size_t i = 0);
