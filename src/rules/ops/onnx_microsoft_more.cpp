@@ -15,6 +15,8 @@
 #include "core/checked_int.hpp"
 #include "rules/onnx_pool.hpp"
 #include "rules/ops/onnx_microsoft.hpp"
+#include "rules/ops/onnx_nn.hpp"
+#include "rules/ops/onnx_shape_common.hpp"
 #include "rules/ops/shape_util.hpp"
 
 namespace irlint {
@@ -397,9 +399,8 @@ void infer_ms_range(OpContext& ctx, std::vector<OpOutput>& out) {
     const auto start = first_value(ctx, 0), limit = first_value(ctx, 1);
     const auto delta = ctx.has_input(2) ? first_value(ctx, 2) : std::optional<double>(1.0);
     if (start && limit && delta) {
-        if (*delta == 0) return ctx.invalid_input(fmt::format("delta is 0"));
-        const double n = std::ceil((*limit - *start) / *delta);
-        if (n < 9.0e18) y.shape.dims[0] = Dim(n > 0 ? static_cast<int64_t>(n) : 0);  // NaN and huge stay unknown
+        if (*delta == 0) return ctx.invalid_input("delta is 0");
+        if (const auto n = onnx_shape::real_range_length(*start, *limit, *delta)) y.shape.dims[0] = Dim(*n);
     } else {
         ctx.value_unknown("start, limit or delta is unknown");
     }
@@ -498,10 +499,9 @@ std::optional<Shape> transposed_shape(OpContext& ctx, const Shape& x, const Shap
             y.dims.push_back(Dim::dynamic());
             continue;
         }
-        const CheckedInt effective_kernel = (CheckedInt((*kernel)[i]) - 1) * (*dilations)[i] + 1;
-        const auto length = (CheckedInt((*strides)[i]) * (CheckedInt(in.length()) - 1) + (*output_padding)[i] +
-                             effective_kernel - (*pads)[i] - (*pads)[i + n])
-                                .get();
+        const auto length = onnx_nn::conv_transpose_length(in.length(), (*kernel)[i], (*strides)[i], (*dilations)[i],
+                                                           (*output_padding)[i],
+                                                           CheckedInt((*pads)[i]) + (*pads)[i + n]);
         if (!length || *length < 0) {
             ctx.invalid_input(fmt::format("the output length of dim {} is {}", i + 2,
                                           length ? std::to_string(*length) : std::string("an overflow")));

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/checked_int.hpp"
 #include "rules/ops/op_registry.hpp"
 
 namespace irlint::onnx_nn {
@@ -55,5 +56,10 @@ Shape unknown_dims(size_t n);
 
 // An attribute ONNX reads as an integer flag (keepdims, training_mode, ...): non-zero is true.
 std::optional<bool> attr_flag(OpContext& ctx, std::string_view name, bool fallback);
+
+// ConvTranspose's length of one spatial axis: stride * (in - 1) + output_padding + dilated kernel - pads (the
+// two pads summed); nullopt on overflow.
+std::optional<int64_t> conv_transpose_length(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
+                                             int64_t output_padding, CheckedInt pads);
 
 }  // namespace irlint::onnx_nn

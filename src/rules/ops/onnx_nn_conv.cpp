@@ -293,6 +293,16 @@ void infer_deform_conv(OpContext& ctx, std::vector<OpOutput>& outs) {
 
 // ---- ConvTranspose -------------------------------------------------------------------------------------
 
+}  // namespace
+
+std::optional<int64_t> conv_transpose_length(int64_t in, int64_t kernel, int64_t stride, int64_t dilation,
+                                             int64_t output_padding, CheckedInt pads) {
+    const CheckedInt effective = (CheckedInt(kernel) - 1) * dilation + 1;
+    return (CheckedInt(stride) * (CheckedInt(in) - 1) + output_padding + effective - pads).get();
+}
+
+namespace {
+
 struct TransposeAttrs {
     std::vector<int64_t> strides, dilations, pads, output_padding, output_shape;
     std::string auto_pad;
@@ -333,7 +343,7 @@ std::optional<int64_t> transposed_length(const TransposeAttrs& a, size_t i, size
     } else if (a.auto_pad == "VALID") {
         pads = 0;
     }
-    return (CheckedInt(a.strides[i]) * (CheckedInt(in) - 1) + a.output_padding[i] + effective - pads).get();
+    return conv_transpose_length(in, kernel, a.strides[i], a.dilations[i], a.output_padding[i], pads);
 }
 
 // A dynamic dim's transposed length as an interval (it grows with the input; ONNX leaves the dim unknown).

@@ -54,4 +54,8 @@ size_t node_outputs(const OpContext& ctx);
 // The entries of onnx_shape_index_ops.cpp; onnx_shape_ops() joins them with its own.
 std::span<const OpEntry> index_entries();
 
+// The length of a floating-point range: max(ceil((limit - start) / delta), 0); nullopt when it is not a
+// number an int64 holds (a zero delta, a huge span).
+std::optional<int64_t> real_range_length(double start, double limit, double delta);
+
 }  // namespace irlint::onnx_shape

@@ -146,6 +146,12 @@ void note_dim(const OpContext& ctx, OpOutput& o, size_t d, std::string text) {
 
 size_t node_outputs(const OpContext& ctx) { return ctx.layer().outputs.size(); }
 
+std::optional<int64_t> real_range_length(double start, double limit, double delta) {
+    const double n = std::ceil((limit - start) / delta);
+    if (!(n < 9.0e18)) return std::nullopt;
+    return n > 0 ? static_cast<int64_t>(n) : 0;
+}
+
 }  // namespace onnx_shape
 
 namespace {
@@ -904,13 +910,6 @@ void infer_constant_of_shape(OpContext& ctx, std::vector<OpOutput>& out) {
 }
 
 // ---------------------------------------------------------------------------------------------- Range
-
-// The length of a floating-point range: max(ceil((limit - start) / delta), 0).
-std::optional<int64_t> real_range_length(double start, double limit, double delta) {
-    const double n = std::ceil((limit - start) / delta);
-    if (!(n < 9.0e18)) return std::nullopt;
-    return n > 0 ? static_cast<int64_t>(n) : 0;
-}
 
 // One scalar input's real value (a float initializer's or an integer one's).
 std::optional<double> real_scalar(const OpContext& ctx, size_t i) {
